@@ -1,0 +1,30 @@
+/**
+ * Two projects: unit specs beside the code (src/**\/*.spec.ts) and end-to-end specs (test/**\/*.e2e-spec.ts) that boot
+ * the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
+ * template made once per run.
+ */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/after-file.ts'],
+      testTimeout: 60000,
+    },
+  ],
+  maxWorkers: 3,
+};

@@ -1,0 +1,29 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { Logger } from './common/logging/logger';
+import { bodyParsing } from './common/http/body-parsing';
+import { requestContext } from './common/http/request-context';
+import type { AppConfig } from './config/config';
+import { buildOpenApiDocument } from './openapi/openapi';
+
+/**
+ * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, body parsing with the invalid_json
+ * envelope, interactive docs at /docs and the OpenAPI document at /openapi.json.
+ */
+export function setupApp(app: INestApplication, config: AppConfig): void {
+  const express = app as NestExpressApplication;
+  const logger = app.get(Logger);
+  express.disable('x-powered-by');
+  express.set('trust proxy', config.trustProxy);
+  express.use(requestContext(logger));
+  for (const middleware of bodyParsing()) express.use(middleware);
+  app.enableShutdownHooks();
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    customSiteTitle: 'Legwork API',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

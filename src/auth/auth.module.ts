@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { Authenticator } from './authenticator';
+import { BearerStrategy } from './bearer.strategy';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './passwords';
+import { TokenService } from './token.service';
+import { UsageTracker } from './usage-tracker';
+
+/** Credentials for every kind of principal: passwords, JWT pairs, API-key resolution, lock-out, usage counts. */
+@Global()
+@Module({
+  imports: [PassportModule, JwtModule.register({})],
+  providers: [Authenticator, BearerStrategy, PasswordHasher, TokenService, UsageTracker, LoginThrottle],
+  exports: [PasswordHasher, TokenService, UsageTracker, LoginThrottle],
+})
+export class AuthModule {}

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { sha256Hex } from '../common/crypto';
+import { ApiError } from '../common/errors/api-error';
+import { Actor, ActorKind, PERMISSIONS, Permission } from './actor';
+import { looksLikeApiKey } from './api-keys';
+import { TokenService } from './token.service';
+import { UsageTracker } from './usage-tracker';
+
+const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
+
+/** Turns a bearer credential (API key or access JWT) into an Actor, checking that the account may act. */
+@Injectable()
+export class Authenticator {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly tokens: TokenService,
+    private readonly usage: UsageTracker,
+  ) {}
+
+  async authenticate(token: string): Promise<Actor> {
+    return looksLikeApiKey(token) ? this.fromApiKey(token) : this.fromJwt(token);
+  }
+
+  private async fromApiKey(key: string): Promise<Actor> {
+    const rows: (AgentLimitsRow & {
+      id: string;
+      agent_id: string;
+      permissions: string[];
+      is_active: boolean;
+    })[] = await this.ds.query(
+      `SELECT k.id, k.agent_id, k.permissions, k.is_active, a.account_status,
+                a.rate_limit_per_minute, a.rate_limit_per_day
+           FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = $1`,
+      [sha256Hex(key)],
+    );
+    const row = rows[0];
+    if (!row || !row.is_active)
+      throw new ApiError('invalid_api_key', 'The API key is invalid, disabled or rotated.');
+    if (row.account_status !== 'active') throw disabled();
+    this.usage.record(row.agent_id, row.id);
+    return {
+      kind: 'agent',
+      id: row.agent_id,
+      scheme: 'api_key',
+      keyId: row.id,
+      permissions: row.permissions.filter((p): p is Permission =>
+        (PERMISSIONS as readonly string[]).includes(p),
+      ),
+      limits: { perMinute: row.rate_limit_per_minute, perDay: row.rate_limit_per_day },
+    };
+  }
+
+  private async fromJwt(token: string): Promise<Actor> {
+    const { kind, subjectId } = await this.tokens.verifyAccess(token, ['agent', 'worker', 'admin']);
+    const account = await this.account(kind, subjectId);
+    if (!account) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
+    if (account.account_status !== 'active') throw disabled();
+    if (kind === 'agent') {
+      this.usage.record(subjectId, null);
+      return {
+        kind,
+        id: subjectId,
+        scheme: 'jwt',
+        keyId: null,
+        permissions: PERMISSIONS,
+        limits: { perMinute: account.rate_limit_per_minute, perDay: account.rate_limit_per_day },
+      };
+    }
+    return { kind, id: subjectId, scheme: 'jwt' };
+  }
+
+  private async account(kind: ActorKind, id: string): Promise<AgentLimitsRow | undefined> {
+    const columns =
+      kind === 'agent'
+        ? 'account_status, rate_limit_per_minute, rate_limit_per_day'
+        : kind === 'worker'
+          ? 'account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day'
+          : `'active' AS account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day`;
+    const rows: AgentLimitsRow[] = await this.ds.query(
+      `SELECT ${columns} FROM ${TABLE[kind]} WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+}
+
+interface AgentLimitsRow {
+  account_status: string;
+  rate_limit_per_minute: number;
+  rate_limit_per_day: number;
+}
+
+function disabled(): ApiError {
+  return new ApiError('account_disabled', 'This account is suspended or closed.');
+}

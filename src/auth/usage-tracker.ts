@@ -1,0 +1,85 @@
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
+import { Logger } from '../common/logging/logger';
+
+const FLUSH_INTERVAL_MS = 2_000;
+
+/**
+ * Counts API use in memory and writes it in batches: api_keys.usage_count / last_used_at, agents.last_used_at and
+ * the per-day request counts behind usage statistics. One write per key per interval instead of one per request,
+ * so authentication never queues behind row locks on a hot key. At most one interval of counts is lost on a crash.
+ */
+@Injectable()
+export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
+  private keys = new Map<string, { count: number; last: Date }>();
+  private agents = new Map<string, Date>();
+  private daily = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly clock: Clock,
+    @Inject(Logger) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => {
+      this.flush().catch((err: unknown) => this.logger.warn({ err }, 'usage flush failed'));
+    }, FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush().catch(() => undefined);
+  }
+
+  record(agentId: string, keyId: string | null): void {
+    const now = this.clock.now();
+    if (keyId) {
+      const k = this.keys.get(keyId);
+      if (k) {
+        k.count++;
+        k.last = now;
+      } else this.keys.set(keyId, { count: 1, last: now });
+    }
+    this.agents.set(agentId, now);
+    const dayKey = `${agentId}|${now.toISOString().slice(0, 10)}`;
+    this.daily.set(dayKey, (this.daily.get(dayKey) ?? 0) + 1);
+  }
+
+  async flush(): Promise<void> {
+    const keys = this.keys;
+    const agents = this.agents;
+    const daily = this.daily;
+    this.keys = new Map();
+    this.agents = new Map();
+    this.daily = new Map();
+    if (keys.size > 0) {
+      await this.ds.query(
+        `UPDATE api_keys k SET usage_count = k.usage_count + v.n, last_used_at = GREATEST(k.last_used_at, v.t)
+           FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[]) AS v(id, n, t) WHERE k.id = v.id`,
+        [[...keys.keys()], [...keys.values()].map((v) => v.count), [...keys.values()].map((v) => v.last)],
+      );
+    }
+    if (agents.size > 0) {
+      await this.ds.query(
+        `UPDATE agents a SET last_used_at = GREATEST(a.last_used_at, v.t)
+           FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, t) WHERE a.id = v.id`,
+        [[...agents.keys()], [...agents.values()]],
+      );
+    }
+    if (daily.size > 0) {
+      const entries = [...daily.entries()].map(([k, n]) => [...k.split('|'), n] as [string, string, number]);
+      await this.ds.query(
+        `INSERT INTO api_usage_daily (agent_id, day, requests)
+           SELECT id, day, n FROM unnest($1::uuid[], $2::date[], $3::bigint[]) AS v(id, day, n)
+           WHERE EXISTS (SELECT 1 FROM agents WHERE agents.id = v.id)
+         ON CONFLICT (agent_id, day) DO UPDATE SET requests = api_usage_daily.requests + EXCLUDED.requests`,
+        [entries.map((e) => e[0]), entries.map((e) => e[1]), entries.map((e) => e[2])],
+      );
+    }
+  }
+}

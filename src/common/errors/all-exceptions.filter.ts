@@ -1,0 +1,68 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Logger } from '../logging/logger';
+import { ApiError, ErrorCode } from './api-error';
+
+const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
+  [HttpStatus.BAD_REQUEST]: 'validation_error',
+  [HttpStatus.UNAUTHORIZED]: 'authentication_required',
+  [HttpStatus.FORBIDDEN]: 'forbidden',
+  [HttpStatus.NOT_FOUND]: 'not_found',
+  [HttpStatus.METHOD_NOT_ALLOWED]: 'method_not_allowed',
+  [HttpStatus.CONFLICT]: 'conflict',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'payload_too_large',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'unsupported_media_type',
+  [HttpStatus.TOO_MANY_REQUESTS]: 'rate_limit_exceeded',
+  [HttpStatus.SERVICE_UNAVAILABLE]: 'service_unavailable',
+};
+
+/**
+ * Renders every error in the one envelope `{error: {code, message, details?, ...}}`. Unexpected errors are logged
+ * with the request id and answered as 500 internal_error without any internals.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(@Inject(Logger) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') return;
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request>();
+    const error = this.toApiError(exception, req);
+    if (res.headersSent) return;
+    for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+    res.status(error.status).json(renderError(error));
+  }
+
+  private toApiError(exception: unknown, req: Request): ApiError {
+    if (exception instanceof ApiError) return exception;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = STATUS_TO_CODE[status];
+      if (code) {
+        const message =
+          status === 404 ? `No route for ${req.method} ${req.path}.` : exception.message;
+        return new ApiError(code, message);
+      }
+    }
+    const err = exception as { type?: string; status?: number };
+    if (err?.type === 'entity.too.large')
+      return new ApiError('payload_too_large', 'The request body is too large.');
+    this.logger.error(
+      { err: exception, request_id: req.id, method: req.method, path: req.path },
+      'unhandled error',
+    );
+    return new ApiError(
+      'internal_error',
+      'An unexpected error occurred. Quote the request_id when reporting it.',
+      {
+        request_id: req.id,
+      },
+    );
+  }
+}
+
+export function renderError(error: ApiError): { error: Record<string, unknown> } {
+  return { error: { code: error.code, message: error.message, ...error.extra } };
+}

@@ -1,0 +1,14 @@
+import type { Actor } from '../auth/actor';
+
+declare global {
+   
+  namespace Express {
+    interface Request {
+      id: string;
+      rawBody?: Buffer;
+      actor?: Actor;
+    }
+  }
+}
+
+export {};

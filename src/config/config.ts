@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * The one validated configuration object. Nothing else in the codebase reads process.env:
+ * every setting is parsed and checked here so that a bad value fails the boot with a clear message.
+ */
+export type PaymentMode = 'sandbox' | 'live';
+
+export interface AppConfig {
+  readonly env: 'development' | 'test' | 'production';
+  readonly port: number;
+  readonly publicBaseUrl: string;
+  readonly dataDir: string;
+  /** External PostgreSQL; when null an embedded server is started under dataDir. */
+  readonly databaseUrl: string | null;
+  readonly databasePoolSize: number;
+  readonly embeddedPgPort: number;
+  readonly redisUrl: string | null;
+  readonly paymentMode: PaymentMode;
+  readonly apiKeyPrefix: 'lw_live_' | 'lw_test_';
+  readonly platformFeeBps: number;
+  readonly autoApproveHours: number;
+  readonly uploadDir: string;
+  readonly jwt: {
+    readonly accessSecret: string;
+    readonly refreshSecret: string;
+    readonly accessTtlSeconds: number;
+    readonly refreshTtlSeconds: number;
+  };
+  readonly rateLimits: {
+    readonly authPerMinutePerIp: number;
+    readonly workerPerMinute: number;
+  };
+  readonly runJobsInProcess: boolean;
+  readonly trustProxy: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly fxUsdCny: number;
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}\nSee .env.example for every setting.`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  str(name: string, fallback: string): string {
+    const v = this.env[name];
+    return v === undefined || v === '' ? fallback : v;
+  }
+
+  optional(name: string): string | null {
+    const v = this.env[name];
+    return v === undefined || v === '' ? null : v;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return n;
+  }
+
+  num(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      this.problems.push(`${name} must be a number from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return n;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false (got '${raw}')`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got '${raw}')`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  url(name: string, protocols: string[]): string | null {
+    const raw = this.optional(name);
+    if (raw === null) return null;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      this.problems.push(`${name} must be a ${protocols.join(' or ')} URL (got '${redact(raw)}')`);
+      return null;
+    }
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/**
+ * In sandbox mode unset JWT secrets are generated once and kept under the data directory, so tokens survive a
+ * restart without any set-up. Live mode never generates secrets: they must be configured.
+ */
+function sandboxSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, 'secrets.json');
+  let secrets: Record<string, string> = {};
+  if (existsSync(file)) secrets = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  if (!secrets[name]) {
+    secrets[name] = randomBytes(48).toString('base64url');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets[name];
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const r = new Reader(env);
+  const nodeEnv = r.oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
+  const paymentMode = r.oneOf('PAYMENT_MODE', 'sandbox', ['sandbox', 'live'] as const);
+  const port = r.int('PORT', 8000, 0, 65535);
+  const dataDir = resolve(r.str('DATA_DIR', '.data'));
+  const live = paymentMode === 'live';
+
+  const secret = (name: string): string => {
+    const v = r.optional(name);
+    if (v !== null) {
+      if (v.length < 32) r.problems.push(`${name} must be at least 32 characters`);
+      return v;
+    }
+    if (live) {
+      r.problems.push(`${name} is required when PAYMENT_MODE=live`);
+      return '';
+    }
+    return sandboxSecret(dataDir, name);
+  };
+
+  const databaseUrl = r.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (live && databaseUrl === null) r.problems.push('DATABASE_URL is required when PAYMENT_MODE=live');
+
+  const config: AppConfig = {
+    env: nodeEnv,
+    port,
+    publicBaseUrl: r.str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl,
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 20, 2, 500),
+    embeddedPgPort: r.int('EMBEDDED_PG_PORT', 54329, 1024, 65535),
+    redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    paymentMode,
+    apiKeyPrefix: live ? 'lw_live_' : 'lw_test_',
+    platformFeeBps: r.int('PLATFORM_FEE_BPS', 1000, 0, 5000),
+    autoApproveHours: r.int('AUTO_APPROVE_HOURS', 72, 1, 24 * 30),
+    uploadDir: resolve(r.str('UPLOAD_DIR', join(dataDir, 'uploads'))),
+    jwt: {
+      accessSecret: secret('JWT_ACCESS_SECRET'),
+      refreshSecret: secret('JWT_REFRESH_SECRET'),
+      accessTtlSeconds: r.int('JWT_ACCESS_TTL_SECONDS', 900, 60, 3600),
+      refreshTtlSeconds: r.int('JWT_REFRESH_TTL_SECONDS', 7 * 24 * 3600, 3600, 90 * 24 * 3600),
+    },
+    rateLimits: {
+      authPerMinutePerIp: r.int('AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 100000),
+      workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
+    },
+    runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
+    trustProxy: r.bool('TRUST_PROXY', false),
+    logLevel: r.oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [
+      'fatal',
+      'error',
+      'warn',
+      'info',
+      'debug',
+      'trace',
+      'silent',
+    ] as const),
+    fxUsdCny: r.num('FX_USD_CNY', 7.1, 0.01, 1000),
+  };
+  if (config.jwt.accessSecret && config.jwt.accessSecret === config.jwt.refreshSecret) {
+    r.problems.push('JWT_ACCESS_SECRET and JWT_REFRESH_SECRET must differ');
+  }
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

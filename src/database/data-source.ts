@@ -1,0 +1,33 @@
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from '../../migrations';
+
+/**
+ * The one DataSource definition, shared by the application (through TypeOrmModule) and the migration CLI.
+ * Entities and migrations are listed explicitly rather than globbed, so ts-jest, ts-node and compiled code load
+ * exactly the same set.
+ */
+export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: {
+      max: poolSize,
+      // A client that waits this long for a pooled connection fails instead of queueing forever.
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'legwork',
+    },
+  };
+}
+
+export function createDataSource(url: string, poolSize?: number): DataSource {
+  return new DataSource(dataSourceOptions(url, poolSize));
+}

@@ -1,0 +1,17 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { dataSourceOptions } from './data-source';
+
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(url: string, poolSize: number): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), retryAttempts: 2, retryDelay: 500 }),
+      ],
+      exports: [TypeOrmModule],
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { VERSION } from '../version';
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Legwork API')
+    .setDescription(
+      'Agent-to-human fulfillment. Agents (API consumers) post paid real-world tasks; workers take them in the mobile app; ' +
+        'money is held in escrow and released on approval. Every error is `{error: {code, message, details?}}`; every ' +
+        'response carries `X-Request-ID`. Agent operations are served on `/v1` and `/api/v1`.',
+    )
+    .setVersion(VERSION)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Agent API key (lw_live_… / lw_test_…)' },
+      'api_key',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Agent access token' },
+      'agent_jwt',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Worker access token' },
+      'worker_jwt',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Operator access token' },
+      'admin_jwt',
+    )
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controllerKey, methodKey) =>
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+  });
+  // A handler mounted on both /v1 and /api/v1 appears twice; operation ids must stay unique.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/api/')) continue;
+    for (const op of Object.values(item) as { operationId?: string }[]) {
+      if (op && typeof op === 'object' && op.operationId && !op.operationId.endsWith('_api'))
+        op.operationId += '_api';
+    }
+  }
+  return document;
+}
+
+/** Deterministic JSON: object keys sorted recursively, so the committed file only changes when the API does. */
+export function sortedJson(value: unknown): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+      );
+    }
+    return v;
+  };
+  return `${JSON.stringify(sort(value), null, 2)}\n`;
+}

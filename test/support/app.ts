@@ -1,0 +1,83 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { setupApp } from '../../src/app.setup';
+import { Clock } from '../../src/common/clock';
+import { Logger } from '../../src/common/logging/logger';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
+import { TestClock } from './test-clock';
+
+export interface TestApp {
+  app: INestApplication;
+  http: TestAgent;
+  clock: TestClock;
+  db: DataSource;
+  config: AppConfig;
+  databaseName: string;
+  close(): Promise<void>;
+}
+
+/** Checks registered by later modules (the ledger invariants) run against every test database after each file. */
+type FileCheck = (db: DataSource) => Promise<void>;
+const fileChecks: FileCheck[] = [];
+export function registerFileCheck(check: FileCheck): void {
+  fileChecks.push(check);
+}
+
+const open: TestApp[] = [];
+
+export const TEST_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  PAYMENT_MODE: 'sandbox',
+  JWT_ACCESS_SECRET: 'test-access-secret-0123456789abcdefghijklmnop',
+  JWT_REFRESH_SECRET: 'test-refresh-secret-0123456789abcdefghijklmno',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  DATA_DIR: '/tmp/legwork-test-data',
+};
+
+/**
+ * Boots the real AppModule (the production stack of guards, pipes and filters) on a fresh database with a test
+ * clock. `env` overrides configuration (for example REDIS_URL or a rate limit).
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const databaseName = await createTestDatabase();
+  const url = databaseUrl(databaseName);
+  const config = loadConfig({ ...TEST_ENV, DATABASE_URL: url, ...env });
+  const logger = new Logger(config.logLevel);
+  const clock = new TestClock();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, url, logger)] })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  setupApp(app, config);
+  await app.init();
+  const db = app.get(DataSource);
+  const testApp: TestApp = {
+    app,
+    http: request(app.getHttpServer()),
+    clock,
+    db,
+    config,
+    databaseName,
+    close: async () => {
+      const i = open.indexOf(testApp);
+      if (i >= 0) open.splice(i, 1);
+      for (const check of fileChecks) await check(db);
+      await app.close();
+      await dropDatabase(databaseName);
+    },
+  };
+  open.push(testApp);
+  return testApp;
+}
+
+/** Closes (with checks) any app a test file left open. */
+export async function runAfterFileChecks(): Promise<void> {
+  for (const t of [...open]) await t.close();
+}
