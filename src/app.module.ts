@@ -11,6 +11,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EscrowModule } from './escrow/escrow.module';
 import { HealthModule } from './health/health.module';
 
 /**
@@ -29,6 +30,7 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         HealthModule,
+        EscrowModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,0 +1,59 @@
+/**
+ * Ledger account codes. One place names every account so that no other module builds codes by hand.
+ */
+export type AccountKind =
+  | 'agent_available'
+  | 'task_escrow'
+  | 'worker_available'
+  | 'worker_withdrawing'
+  | 'platform_fees'
+  | 'provider_clearing';
+
+export type Provider = 'alipay' | 'wechat' | 'card' | 'bank';
+
+export interface AccountRef {
+  code: string;
+  kind: AccountKind;
+  ownerId: string | null;
+  /** The agent an account belongs to (its available balance or one of its tasks' escrow). */
+  agentId: string | null;
+}
+
+export const Accounts = {
+  agentAvailable: (agentId: string): AccountRef => ({
+    code: `agent:${agentId}:available`,
+    kind: 'agent_available',
+    ownerId: agentId,
+    agentId,
+  }),
+  taskEscrow: (taskId: string, agentId: string): AccountRef => ({
+    code: `task:${taskId}:escrow`,
+    kind: 'task_escrow',
+    ownerId: taskId,
+    agentId,
+  }),
+  workerAvailable: (workerId: string): AccountRef => ({
+    code: `worker:${workerId}:available`,
+    kind: 'worker_available',
+    ownerId: workerId,
+    agentId: null,
+  }),
+  workerWithdrawing: (workerId: string): AccountRef => ({
+    code: `worker:${workerId}:withdrawing`,
+    kind: 'worker_withdrawing',
+    ownerId: workerId,
+    agentId: null,
+  }),
+  platformFees: (): AccountRef => ({
+    code: 'platform:fees',
+    kind: 'platform_fees',
+    ownerId: null,
+    agentId: null,
+  }),
+  providerClearing: (provider: Provider): AccountRef => ({
+    code: `provider:${provider}:clearing`,
+    kind: 'provider_clearing',
+    ownerId: null,
+    agentId: null,
+  }),
+};

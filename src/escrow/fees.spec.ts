@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { cancellationSplit, splitSlot, taskCost } from './fees';
+
+const budget = fc.integer({ min: 1000, max: 5_000_000 });
+const bps = fc.integer({ min: 0, max: 5000 });
+
+describe('fee policy', () => {
+  it('payout + fee = budget, integers, fee is round-half-up of budget * bps / 10000', () => {
+    fc.assert(
+      fc.property(budget, bps, (b, r) => {
+        const { payoutCents, feeCents } = splitSlot(b, r);
+        expect(Number.isInteger(payoutCents) && Number.isInteger(feeCents)).toBe(true);
+        expect(payoutCents + feeCents).toBe(b);
+        expect(feeCents).toBeGreaterThanOrEqual(0);
+        expect(Math.abs(feeCents - (b * r) / 10000)).toBeLessThanOrEqual(0.5);
+        // half up: exactly .5 rounds up
+        if ((b * r) % 10000 === 5000) expect(feeCents).toBe(Math.ceil((b * r) / 10000));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('task cost is per slot times max_workers and sums exactly', () => {
+    fc.assert(
+      fc.property(budget, fc.integer({ min: 1, max: 10 }), bps, (b, n, r) => {
+        const c = taskCost(b, n, r);
+        expect(c.worker_payout_cents + c.platform_fee_cents).toBe(c.total_cents);
+        expect(c.total_cents).toBe(b * n);
+        expect(c.platform_fee_cents).toBe(splitSlot(b, r).feeCents * n);
+      }),
+    );
+  });
+
+  it('70/30 cancellation split sums to the budget exactly', () => {
+    fc.assert(
+      fc.property(budget, (b) => {
+        const { agentRefundCents, workerCents } = cancellationSplit(b);
+        expect(agentRefundCents + workerCents).toBe(b);
+        expect(Number.isInteger(workerCents)).toBe(true);
+        expect(Math.abs(workerCents - b * 0.3)).toBeLessThanOrEqual(0.5);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('examples: 10 % of 5000 is 500; 10 % of 1005 rounds 100.5 up to 101', () => {
+    expect(splitSlot(5000, 1000)).toEqual({ payoutCents: 4500, feeCents: 500 });
+    expect(splitSlot(1005, 1000)).toEqual({ payoutCents: 904, feeCents: 101 });
+    expect(cancellationSplit(1005)).toEqual({ agentRefundCents: 703, workerCents: 302 });
+  });
+
+  it('rejects non-integers and negative amounts', () => {
+    expect(() => splitSlot(10.5, 1000)).toThrow(RangeError);
+    expect(() => splitSlot(-1, 1000)).toThrow(RangeError);
+    expect(() => splitSlot(1000, 1.5)).toThrow(RangeError);
+  });
+});

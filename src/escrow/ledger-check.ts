@@ -1,0 +1,85 @@
+export interface LedgerViolation {
+  invariant: string;
+  detail: string;
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  checked_at: string;
+  accounts: number;
+  journals: number;
+  violations: LedgerViolation[];
+}
+
+/** Anything that runs SQL and returns rows: a DataSource, an EntityManager or a bare pg client wrapper. */
+export interface SqlRunner {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg and TypeORM both type rows as any
+  query(sql: string, params?: unknown[]): Promise<any>;
+}
+
+/**
+ * The ledger's invariants (decisions §2), each one SQL query that returns the offending rows. Run by
+ * `npm run ledger:check`, by the operator endpoint, and after every e2e test file.
+ */
+const CHECKS: { invariant: string; sql: string; describe: (r: Record<string, string>) => string }[] = [
+  {
+    invariant: 'all balances sum to zero',
+    sql: `SELECT COALESCE(sum(balance), 0)::text AS total FROM ledger_accounts HAVING COALESCE(sum(balance), 0) <> 0`,
+    describe: (r) => `sum of balances is ${r.total}`,
+  },
+  {
+    invariant: 'cached balance equals the sum of postings',
+    sql: `SELECT a.code, a.balance::text AS balance, COALESCE(p.total, 0)::text AS postings
+            FROM ledger_accounts a
+            LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_postings GROUP BY account_id) p
+                   ON p.account_id = a.id
+           WHERE a.balance <> COALESCE(p.total, 0)`,
+    describe: (r) => `${r.code}: cached ${r.balance}, postings ${r.postings}`,
+  },
+  {
+    invariant: 'no customer account below zero',
+    sql: `SELECT code, balance::text AS balance FROM ledger_accounts
+           WHERE kind IN ('agent_available', 'task_escrow', 'worker_available', 'worker_withdrawing', 'platform_fees')
+             AND balance < 0`,
+    describe: (r) => `${r.code} is ${r.balance}`,
+  },
+  {
+    invariant: 'every journal sums to zero',
+    sql: `SELECT j.reference, COALESCE(sum(p.amount), 0)::text AS total, count(p.id)::text AS postings
+            FROM ledger_journals j LEFT JOIN ledger_postings p ON p.journal_id = j.id
+           GROUP BY j.id HAVING COALESCE(sum(p.amount), 0) <> 0 OR count(p.id) < 2`,
+    describe: (r) => `${r.reference}: sum ${r.total} over ${r.postings} postings`,
+  },
+];
+
+/** Only checked once the tasks table exists (the task lifecycle migration). */
+const TERMINAL_TASK_ESCROW = {
+  invariant: 'terminal tasks hold no escrow',
+  sql: `SELECT t.id::text AS task, t.status, a.balance::text AS balance
+          FROM tasks t JOIN ledger_accounts a ON a.code = 'task:' || t.id || ':escrow'
+         WHERE t.status IN ('completed', 'failed', 'cancelled') AND a.balance <> 0`,
+  describe: (r: Record<string, string>) => `task ${r.task} is ${r.status} with escrow ${r.balance}`,
+};
+
+export async function checkLedger(db: SqlRunner, now: Date = new Date()): Promise<LedgerReport> {
+  const checks = [...CHECKS];
+  const [{ has_tasks }]: { has_tasks: boolean }[] = await db.query(
+    `SELECT to_regclass('public.tasks') IS NOT NULL AS has_tasks`,
+  );
+  if (has_tasks) checks.push(TERMINAL_TASK_ESCROW);
+  const violations: LedgerViolation[] = [];
+  for (const check of checks) {
+    const rows: Record<string, string>[] = await db.query(check.sql);
+    for (const r of rows) violations.push({ invariant: check.invariant, detail: check.describe(r) });
+  }
+  const [counts]: { accounts: string; journals: string }[] = await db.query(
+    `SELECT (SELECT count(*) FROM ledger_accounts)::text AS accounts, (SELECT count(*) FROM ledger_journals)::text AS journals`,
+  );
+  return {
+    ok: violations.length === 0,
+    checked_at: now.toISOString(),
+    accounts: Number(counts.accounts),
+    journals: Number(counts.journals),
+    violations,
+  };
+}
