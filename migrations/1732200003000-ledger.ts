@@ -23,8 +23,12 @@ export class Ledger1732200003000 implements MigrationInterface {
         -- Clearing accounts mirror money in transit with the outside world and may go negative; nothing else may.
         CONSTRAINT ledger_accounts_non_negative CHECK (kind = 'provider_clearing' OR balance >= 0)
       )`);
-    await q.query(`CREATE INDEX ledger_accounts_agent_idx ON ledger_accounts (agent_id, kind) WHERE agent_id IS NOT NULL`);
-    await q.query(`CREATE INDEX ledger_accounts_owner_idx ON ledger_accounts (owner_id) WHERE owner_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX ledger_accounts_agent_idx ON ledger_accounts (agent_id, kind) WHERE agent_id IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX ledger_accounts_owner_idx ON ledger_accounts (owner_id) WHERE owner_id IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE ledger_journals (
@@ -40,8 +44,12 @@ export class Ledger1732200003000 implements MigrationInterface {
         description text NOT NULL,
         created_at timestamptz NOT NULL
       )`);
-    await q.query(`CREATE INDEX ledger_journals_agent_idx ON ledger_journals (agent_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX ledger_journals_worker_idx ON ledger_journals (worker_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX ledger_journals_agent_idx ON ledger_journals (agent_id, created_at DESC, id DESC)`,
+    );
+    await q.query(
+      `CREATE INDEX ledger_journals_worker_idx ON ledger_journals (worker_id, created_at DESC, id DESC)`,
+    );
     await q.query(`CREATE INDEX ledger_journals_task_idx ON ledger_journals (task_id)`);
 
     await q.query(`
