@@ -95,7 +95,8 @@ export class TokenService {
     if (!payload?.jti || !payload.fam)
       throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
     const now = this.clock.now();
-    const used: { id: string }[] = await this.ds.query(
+    // TypeORM answers UPDATE with [rows, rowCount], not rows: the rows are the first element.
+    const [used]: [{ id: string }[], number] = await this.ds.query(
       `UPDATE refresh_tokens SET used_at = $3
         WHERE id = $1 AND token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $3
         RETURNING id`,
