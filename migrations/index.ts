@@ -1,4 +1,5 @@
 import { Accounts1732200000000 } from './1732200000000-accounts';
+import { WorkerAccounts1732200002000 } from './1732200002000-worker-accounts';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
-export const MIGRATIONS = [Accounts1732200000000];
+export const MIGRATIONS = [Accounts1732200000000, WorkerAccounts1732200002000];

@@ -12,6 +12,7 @@ import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { WorkerModule } from './worker/worker.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
@@ -29,6 +30,7 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         HealthModule,
+        WorkerModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
