@@ -96,11 +96,14 @@ export class TokenService {
       throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
     const now = this.clock.now();
     // TypeORM answers UPDATE with [rows, rowCount], not rows: the rows are the first element.
+    // A family with any revoked token is dead: a concurrent reuse may revoke the family before the winner's new
+    // token row exists, and that new token must still be refused.
     const [used]: [{ id: string }[], number] = await this.ds.query(
       `UPDATE refresh_tokens SET used_at = $3
         WHERE id = $1 AND token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $3
+          AND NOT EXISTS (SELECT 1 FROM refresh_tokens f WHERE f.family_id = $4 AND f.revoked_at IS NOT NULL)
         RETURNING id`,
-      [payload.jti, sha256Hex(refreshToken), now],
+      [payload.jti, sha256Hex(refreshToken), now, payload.fam],
     );
     if (used.length === 0) {
       await this.revokeFamily(payload.fam);
