@@ -32,12 +32,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey, methodKey) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
-  // A handler mounted on both /v1 and /api/v1 appears twice; operation ids must stay unique.
+  // A handler mounted on both /v1 and /api/v1 appears twice (Nest suffixes the ids with [0], [1]); operation ids
+  // must stay unique and readable: `Worker_login` and `Worker_login_api`.
   for (const [path, item] of Object.entries(document.paths)) {
-    if (!path.startsWith('/api/')) continue;
     for (const op of Object.values(item) as { operationId?: string }[]) {
-      if (op && typeof op === 'object' && op.operationId && !op.operationId.endsWith('_api'))
-        op.operationId += '_api';
+      if (!op || typeof op !== 'object' || !op.operationId) continue;
+      op.operationId = op.operationId.replace(/\[\d+\]/g, '');
+      if (path.startsWith('/api/')) op.operationId += '_api';
     }
   }
   return document;

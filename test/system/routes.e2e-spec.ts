@@ -5,7 +5,23 @@ import { listRoutes } from '../support/routes';
  * The exact set of (method, path) pairs the service serves. A route added, removed or renamed fails this test until
  * the list (and the spec mapping in docs/api-surfaces.md) is updated on purpose. Grows with each capability.
  */
-const EXPECTED = ['GET /', 'GET /health'].sort();
+/** An operation served identically on both surfaces. */
+const both = (method: string, path: string) => [`${method} /v1${path}`, `${method} /api/v1${path}`];
+
+const EXPECTED = [
+  // system
+  'GET /',
+  'GET /health',
+  // worker accounts
+  ...both('POST', '/worker/send-sms'),
+  ...both('POST', '/worker/verify-sms'),
+  ...both('POST', '/worker/reset-password'),
+  ...both('POST', '/worker/register'),
+  ...both('POST', '/worker/login'),
+  ...both('POST', '/worker/refresh'),
+  ...both('GET', '/worker/profile'),
+  ...both('PATCH', '/worker/profile'),
+].sort();
 
 describe('route table', () => {
   let t: TestApp;
