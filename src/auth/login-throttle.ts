@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { ActorKind } from './actor';
+import { queryRows } from '../database/query';
 
 const MAX_FAILURES = 10;
 const WINDOW_MS = 15 * 60_000;
@@ -31,7 +32,8 @@ export class LoginThrottle {
    */
   async attempt(kind: ActorKind, id: string, check: () => Promise<boolean>): Promise<boolean> {
     const now = this.clock.now();
-    const reserved: { failed_login_count: number }[] = await this.ds.query(
+    const reserved = await queryRows<{ failed_login_count: number }>(
+      this.ds,
       `UPDATE ${TABLE[kind]} SET
          failed_login_count = CASE WHEN failed_login_window_start IS NULL OR failed_login_window_start <= $2
                                    THEN 1 ELSE failed_login_count + 1 END,
@@ -96,7 +98,8 @@ export class LoginThrottle {
 
   /** Locks the account from `now` unless it is already locked for longer; returns the end of the lock. */
   private async lock(kind: ActorKind, id: string, now: Date): Promise<Date> {
-    const rows: { locked_until: Date }[] = await this.ds.query(
+    const rows = await queryRows<{ locked_until: Date }>(
+      this.ds,
       `UPDATE ${TABLE[kind]} SET locked_until = GREATEST(locked_until, $2::timestamptz)
         WHERE id = $1 RETURNING locked_until`,
       [id, new Date(now.getTime() + LOCK_MS)],

@@ -9,6 +9,7 @@ import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
 import type { ActorKind } from './actor';
+import { queryRows } from '../database/query';
 
 export interface TokenPair {
   access_token: string;
@@ -95,7 +96,8 @@ export class TokenService {
     if (!payload?.jti || !payload.fam)
       throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
     const now = this.clock.now();
-    const used: { id: string }[] = await this.ds.query(
+    const used = await queryRows<{ id: string }>(
+      this.ds,
       `UPDATE refresh_tokens SET used_at = $3
         WHERE id = $1 AND token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $3
         RETURNING id`,
