@@ -29,8 +29,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
+    // A controller mounted on several prefixes gets method keys like `list[1]`; the index is dropped here and the
+    // /api/v1 copy is told apart by the `_api` suffix below.
     operationIdFactory: (controllerKey, methodKey) =>
-      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey.replace(/\[\d+\]$/, '')}`,
   });
   // A handler mounted on both /v1 and /api/v1 appears twice; operation ids must stay unique.
   for (const [path, item] of Object.entries(document.paths)) {
