@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AgentModule } from './agent/agent.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
@@ -29,6 +30,7 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         HealthModule,
+        AgentModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
