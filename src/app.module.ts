@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module';
 import { AgentModule } from './agent/agent.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
@@ -31,6 +32,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         AgentModule,
+        AdminModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
