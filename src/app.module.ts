@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module';
+import { AgentModule } from './agent/agent.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
@@ -33,6 +35,8 @@ export class AppModule {
         HealthModule,
         EscrowModule,
         WorkerModule,
+        AgentModule,
+        AdminModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

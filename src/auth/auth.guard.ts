@@ -58,7 +58,8 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
   }
 }
 
-function authorise(actor: Actor, rule: AuthRule): void {
+/** The authorisation half of the guard: may this (authenticated) actor call a route with this rule? */
+export function authorise(actor: Actor, rule: AuthRule): void {
   if (!rule.actors.includes(actor.kind)) {
     throw new ApiError(
       'forbidden',

@@ -29,8 +29,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
+    // A controller mounted on several prefixes gets method keys like `list[1]`; the index is dropped here and the
+    // /api/v1 copy is told apart by the `_api` suffix below.
     operationIdFactory: (controllerKey, methodKey) =>
-      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey.replace(/\[\d+\]$/, '')}`,
   });
   // A handler mounted on both /v1 and /api/v1 appears twice (Nest suffixes the ids with [0], [1]); operation ids
   // must stay unique and readable: `Worker_login` and `Worker_login_api`.

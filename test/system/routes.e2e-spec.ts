@@ -12,6 +12,21 @@ const EXPECTED = [
   // system
   'GET /',
   'GET /health',
+  // agent accounts
+  ...both('POST', '/agent/register'),
+  ...both('POST', '/agent/login'),
+  ...both('POST', '/agent/refresh'),
+  ...both('GET', '/agent/profile'),
+  ...both('GET', '/agent/me'),
+  ...both('GET', '/agent/api-keys'),
+  ...both('POST', '/agent/api-keys'),
+  ...both('PATCH', '/agent/api-keys/:key_id'),
+  ...both('DELETE', '/agent/api-keys/:key_id'),
+  // operators
+  'POST /v1/admin/login',
+  'POST /v1/admin/refresh',
+  'GET /v1/admin/agents',
+  'PATCH /v1/admin/agents/:id',
   // worker accounts
   ...both('POST', '/worker/send-sms'),
   ...both('POST', '/worker/verify-sms'),
