@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
 import { HealthModule } from './health/health.module';
+import { StatsModule } from './stats/stats.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
@@ -31,6 +32,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         EscrowModule,
+        StatsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
