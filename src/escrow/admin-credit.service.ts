@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import { inTransaction } from '../database/transaction';
+import { transactionId } from './agent-transactions.service';
 import { BalanceService } from './balance.service';
 import type { AdminCreditRequest, AdminCreditResponse } from './dtos/admin-credit.dto';
 import { LedgerService } from './ledger.service';
@@ -106,7 +107,7 @@ export class AdminCreditService {
 function toResponse(row: CreditRow): AdminCreditResponse {
   const balance = Number(row.balance_after_cents);
   return {
-    transaction_id: `txn_${row.journal_id}`,
+    transaction_id: transactionId(row.journal_id),
     agent_id: row.agent_id,
     amount_cents: Number(row.amount_cents),
     reason: row.reason,

@@ -46,7 +46,10 @@ const TYPE_OF_KIND: Partial<Record<JournalKind, TransactionType>> = {
   deposit: 'deposit',
 };
 
-const ID_PREFIX = 'txn_';
+/** The public id of a ledger journal as a transaction: stable, and the keyset cursor of the reference surface. */
+export function transactionId(journalId: string): string {
+  return `txn_${journalId}`;
+}
 
 interface Row {
   id: string;
@@ -169,7 +172,7 @@ export class AgentTransactionsService {
 function toTransaction(r: Row): AgentTransaction {
   const amount = Number(r.amount);
   return {
-    transaction_id: `${ID_PREFIX}${r.id}`,
+    transaction_id: transactionId(r.id),
     type: TYPE_OF_KIND[r.kind]!,
     direction: amount > 0 ? 'credit' : 'debit',
     order_id: r.order_id,

@@ -40,8 +40,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
+    // Swagger marks a handler mounted on several prefixes as `method[0]`, `method[1]`; the /api suffix below keeps
+    // those ids unique instead.
     operationIdFactory: (controllerKey, methodKey) =>
-      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey.replace(/\[\d+\]$/, '')}`,
   });
   // A handler mounted on both /v1 and /api/v1 appears twice; operation ids must stay unique.
   for (const [path, item] of Object.entries(document.paths)) {

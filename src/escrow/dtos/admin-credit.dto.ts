@@ -9,7 +9,7 @@ export class AgentIdParam {
 
 export class AdminCreditRequest {
   /** Cents to add to the agent's available balance. */
-  @ApiProperty({ minimum: 1, maximum: 100_000_000, example: 500000 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100_000_000, example: 500000 })
   @IsInt()
   @Min(1)
   @Max(100_000_000)
@@ -31,14 +31,14 @@ export class AdminCreditResponse {
   @ApiProperty({ format: 'uuid' })
   agent_id: string;
 
-  @ApiProperty({ example: 500000 })
+  @ApiProperty({ type: 'integer', example: 500000 })
   amount_cents: number;
 
   @ApiProperty()
   reason: string;
 
   /** The agent's available balance right after this credit. */
-  @ApiProperty({ example: 750000 })
+  @ApiProperty({ type: 'integer', example: 750000 })
   balance_cents: number;
 
   @ApiProperty({ example: 7500 })

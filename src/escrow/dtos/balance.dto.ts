@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 /** Machine-readable form: the agent's available balance only. */
 export class BalanceResponse {
   /** Available balance (not counting escrow), integer cents. */
-  @ApiProperty({ example: 125000 })
+  @ApiProperty({ type: 'integer', example: 125000 })
   balance_cents: number;
 
   @ApiProperty({ example: 1250 })
@@ -16,14 +16,14 @@ export class AgentBalanceResponse extends BalanceResponse {
   currency: string;
 
   /** Held for the agent's tasks that are not finished yet. */
-  @ApiProperty({ example: 20000 })
+  @ApiProperty({ type: 'integer', example: 20000 })
   escrow_cents: number;
 
   @ApiProperty({ example: 200 })
   escrow_rmb: number;
 
   /** Money that left the agent for good: worker payouts and platform fees of approved work, plus the worker share of cancelled accepted slots. */
-  @ApiProperty({ example: 45000 })
+  @ApiProperty({ type: 'integer', example: 45000 })
   lifetime_spent_cents: number;
 
   @ApiProperty({ example: 450 })
@@ -36,14 +36,14 @@ export class AgentBalanceResponse extends BalanceResponse {
 
 export class WorkerBalanceResponse {
   /** Earnings available to withdraw, integer cents. */
-  @ApiProperty({ example: 9000 })
+  @ApiProperty({ type: 'integer', example: 9000 })
   balance_cents: number;
 
   @ApiProperty({ example: 90 })
   balance_rmb: number;
 
   /** Requested withdrawals not settled yet. */
-  @ApiProperty({ example: 0 })
+  @ApiProperty({ type: 'integer', example: 0 })
   withdrawing_cents: number;
 
   @ApiProperty({ example: 0 })

@@ -16,10 +16,10 @@ export class LedgerReportResponse {
   @ApiProperty({ type: String, format: 'date-time' })
   checked_at: string;
 
-  @ApiProperty({ description: 'Number of ledger accounts.' })
+  @ApiProperty({ type: 'integer', description: 'Number of ledger accounts.' })
   accounts: number;
 
-  @ApiProperty({ description: 'Number of journals.' })
+  @ApiProperty({ type: 'integer', description: 'Number of journals.' })
   journals: number;
 
   @ApiProperty({ type: [LedgerViolationResponse] })

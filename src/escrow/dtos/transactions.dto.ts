@@ -28,7 +28,7 @@ export class TransactionItem {
   task_id: string | null;
 
   /** Integer cents, always positive (see direction). */
-  @ApiProperty({ example: 5000, minimum: 1 })
+  @ApiProperty({ type: 'integer', example: 5000, minimum: 1 })
   amount: number;
 
   @ApiProperty({ example: 'CNY' })
@@ -50,13 +50,13 @@ export class PaginatedTransactions {
   data: TransactionItem[];
 
   /** Number of transactions matching the filters. */
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   total: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   skip: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   limit: number;
 
   @ApiProperty()
@@ -77,7 +77,7 @@ export class TransactionPage {
 }
 
 export class AgentTransactionsQuery {
-  @ApiPropertyOptional({ minimum: 0, maximum: 10_000_000, default: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 10_000_000, default: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -85,7 +85,7 @@ export class AgentTransactionsQuery {
   @Max(10_000_000)
   skip: number = 0;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -117,7 +117,7 @@ export class ReferenceTransactionsQuery {
   @IsIn([...TRANSACTION_STATUSES, 'all'])
   status: string = 'all';
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

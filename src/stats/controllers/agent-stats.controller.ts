@@ -4,7 +4,7 @@ import type { AgentActor } from '../../auth/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { DashboardStatsResponse, ExportQuery, StatsRangeQuery, UsageDataPoint } from '../dtos/stats.dto';
-import { CSV_MIME, StatsExportService, XLSX_MIME } from '../export.service';
+import { StatsExportService, XLSX_MIME } from '../export.service';
 import { StatsService } from '../stats.service';
 
 /** Console statistics: JWT sessions only (spec, Authentication rule 1). */
@@ -42,11 +42,11 @@ export class AgentStatsController {
       'text starting with = + - @ is prefixed with a quote so spreadsheets do not run it. Excel: a workbook with ' +
       'the sheets `Tasks` and `Transactions`. Amounts are integer cents; times UTC.',
   })
-  @ApiProduces(CSV_MIME, XLSX_MIME)
+  @ApiProduces('text/csv', XLSX_MIME)
   @ApiOkResponse({
     description: 'The file, as an attachment',
     content: {
-      [CSV_MIME]: { schema: { type: 'string' } },
+      'text/csv': { schema: { type: 'string' } },
       [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } },
     },
   })
