@@ -47,16 +47,17 @@ export class StatsService {
     const range = dayRange(q.start_date, q.end_date, MAX_STATS_DAYS);
     const [rows, spend] = await Promise.all([
       this.ds.query<{ date: string; requests: string; tasks_created: string }[]>(
+        // Calendar days as date + integer: no time zone can shift a day.
         `SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
                 COALESCE(u.requests, 0)::text AS requests,
                 COALESCE(t.n, 0)::text AS tasks_created
-           FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
-           LEFT JOIN api_usage_daily u ON u.agent_id = $1 AND u.day = d.day::date
+           FROM (SELECT $2::date + i AS day FROM generate_series(0, $3::int - 1) AS g(i)) d
+           LEFT JOIN api_usage_daily u ON u.agent_id = $1 AND u.day = d.day
            LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n
                         FROM tasks WHERE agent_id = $1 AND created_at >= $4 AND created_at < $5
-                       GROUP BY 1) t ON t.day = d.day::date
+                       GROUP BY 1) t ON t.day = d.day
           ORDER BY d.day`,
-        [agentId, range.firstDay, range.lastDay, range.from, range.to],
+        [agentId, range.firstDay, range.days, range.from, range.to],
       ),
       this.balances.agentSpendByDay(agentId, range.from, range.to),
     ]);
