@@ -40,8 +40,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
-    // Swagger marks a handler mounted on several prefixes as `method[0]`, `method[1]`; the /api suffix below keeps
-    // those ids unique instead.
+    // A controller mounted on several prefixes gets method keys like `list[1]`; the index is dropped here and the
+    // /api/v1 copy is told apart by the `_api` suffix below.
     operationIdFactory: (controllerKey, methodKey) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey.replace(/\[\d+\]$/, '')}`,
   });
