@@ -170,6 +170,8 @@ describe('balances on each surface', () => {
         }),
       );
       const res = await t.http.get('/v1/worker/balance').set('Authorization', worker.bearer).expect(200);
+      const api = await t.http.get('/api/v1/worker/balance').set('Authorization', worker.bearer).expect(200);
+      expect(api.body).toEqual(res.body);
       expect(res.body).toEqual({
         balance_cents: payout - 1234,
         balance_rmb: (payout - 1234) / 100,

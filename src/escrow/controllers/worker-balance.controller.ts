@@ -6,7 +6,7 @@ import { AccountViewsService } from '../account-views.service';
 import { WorkerBalanceResponse } from '../dtos/balance.dto';
 
 @ApiTags('worker')
-@Controller('v1/worker')
+@Controller(['v1/worker', 'api/v1/worker'])
 export class WorkerBalanceController {
   constructor(private readonly views: AccountViewsService) {}
 
