@@ -16,6 +16,7 @@ import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
+import { StatsModule } from './stats/stats.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
@@ -37,6 +38,7 @@ export class AppModule {
         WorkerModule,
         AgentModule,
         AdminModule,
+        StatsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -12,7 +12,7 @@ import { ApiError } from '../common/errors/api-error';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { inTransaction } from '../database/transaction';
-import { AgentBalanceService } from './agent-balance.service';
+import { BalanceService } from '../escrow/balance.service';
 import { DEFAULT_KEY_NAME } from './api-keys.service';
 import type { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from './dtos/agent-auth.dto';
 
@@ -33,7 +33,7 @@ export class AgentAuthService {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly throttle: LoginThrottle,
-    private readonly balances: AgentBalanceService,
+    private readonly balances: BalanceService,
     private readonly clock: Clock,
   ) {}
 
@@ -70,7 +70,7 @@ export class AgentAuthService {
       api_key: key.apiKey,
       api_secret: key.apiSecret,
       api_key_prefix: key.prefix,
-      balance_cents: await this.balances.availableCents(agent.id),
+      balance_cents: (await this.balances.agentFunds(agent.id)).availableCents,
     };
   }
 
@@ -106,7 +106,7 @@ export class AgentAuthService {
       api_key: null,
       api_secret: null,
       api_key_prefix: keys[0]?.prefix ?? '',
-      balance_cents: await this.balances.availableCents(agent.id),
+      balance_cents: (await this.balances.agentFunds(agent.id)).availableCents,
     };
   }
 

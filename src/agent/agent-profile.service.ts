@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { AgentBalanceService } from './agent-balance.service';
+import { BalanceService } from '../escrow/balance.service';
 import type { AgentProfileResponse } from './dtos/agent-profile.dto';
 
 interface ProfileRow {
@@ -24,7 +24,7 @@ interface ProfileRow {
 export class AgentProfileService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly balances: AgentBalanceService,
+    private readonly balances: BalanceService,
   ) {}
 
   async profile(agentId: string): Promise<AgentProfileResponse> {
@@ -37,7 +37,7 @@ export class AgentProfileService {
     );
     const a = rows[0];
     if (!a) throw new ApiError('not_found', 'Agent not found.');
-    const balanceCents = await this.balances.availableCents(a.id);
+    const balanceCents = (await this.balances.agentFunds(a.id)).availableCents;
     return {
       agent_id: a.id,
       email: a.email,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentAuthService } from './agent-auth.service';
-import { AgentBalanceService } from './agent-balance.service';
+import { EscrowModule } from '../escrow/escrow.module';
 import { AgentProfileService } from './agent-profile.service';
 import { ApiKeysService } from './api-keys.service';
 import { AgentApiKeysController } from './controllers/agent-api-keys.controller';
@@ -9,8 +9,8 @@ import { AgentProfileController } from './controllers/agent-profile.controller';
 
 /** Agent accounts: registration, login and refresh, the profile, and the agent's single API key. */
 @Module({
+  imports: [EscrowModule],
   controllers: [AgentAuthController, AgentProfileController, AgentApiKeysController],
-  providers: [AgentAuthService, AgentProfileService, ApiKeysService, AgentBalanceService],
-  exports: [AgentBalanceService],
+  providers: [AgentAuthService, AgentProfileService, ApiKeysService],
 })
 export class AgentModule {}

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_SECRET_SCHEME } from '../auth/auth.decorators';
 import { VERSION } from '../version';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -26,6 +27,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Operator access token' },
       'admin_jwt',
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Secret',
+        description:
+          'API secret issued with the API key; required with the bearer credential on /api/v1/payment/*',
+      },
+      API_SECRET_SCHEME,
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {

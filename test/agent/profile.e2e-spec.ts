@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from '../support/app';
+import { fundAgent } from '../support/actors';
 import { bearer, registerAgent } from '../support/agents';
 
 describe('agent profile', () => {
@@ -44,10 +45,17 @@ describe('agent profile', () => {
     expect(Object.keys(res.body)).toHaveLength(14);
   });
 
-  it('balance_rmb is balance_cents / 100', async () => {
+  it('shows the ledger balance: balance_rmb is balance_cents / 100, and login reports it too', async () => {
     const agent = await registerAgent(t);
+    await fundAgent(t, agent.id, 12_345);
     const res = await t.http.get('/v1/agent/profile').set(bearer(agent.apiKey)).expect(200);
-    expect(res.body.balance_rmb).toBe(res.body.balance_cents / 100);
+    expect(res.body.balance_cents).toBe(12_345);
+    expect(res.body.balance_rmb).toBe(123.45);
+    const login = await t.http
+      .post('/v1/agent/login')
+      .send({ email: agent.email, password: agent.password })
+      .expect(200);
+    expect(login.body.balance_cents).toBe(12_345);
   });
 
   it('carries X-RateLimit-* headers', async () => {

@@ -27,6 +27,17 @@ const EXPECTED = [
   'POST /v1/admin/refresh',
   'GET /v1/admin/agents',
   'PATCH /v1/admin/agents/:id',
+  // ledger: credits, balances, transactions, statistics
+  'POST /v1/admin/agents/:id/credit',
+  'GET /v1/admin/ledger/check',
+  'GET /v1/payment/balance',
+  'GET /api/v1/payment/balance',
+  'GET /api/v1/payment/transactions',
+  ...both('GET', '/agent/transactions'),
+  ...both('GET', '/worker/balance'),
+  ...both('GET', '/agent/stats/dashboard'),
+  ...both('GET', '/agent/stats/usage'),
+  ...both('GET', '/agent/stats/export'),
   // worker accounts
   ...both('POST', '/worker/send-sms'),
   ...both('POST', '/worker/verify-sms'),
