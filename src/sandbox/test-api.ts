@@ -64,6 +64,7 @@ function transferView(t: SandboxTransfer) {
     bill_no: t.billNo,
     amount_cents: t.amountCents,
     payee: t.payee,
+    payee_name: t.payeeName,
     state: t.state,
     fail_reason: t.failReason,
     created_at: t.createdAt.toISOString(),
