@@ -15,6 +15,8 @@ export interface ReceivedRequest<R = unknown> {
   readonly headers: IncomingHttpHeaders;
   /** What `respond` decided about it (for example a verification result). */
   outcome?: R;
+  /** A label `respond` gave it (for example the order id it is about). */
+  tag?: string;
 }
 
 export interface ReceiverAnswer<R> {
@@ -22,6 +24,7 @@ export interface ReceiverAnswer<R> {
   readonly contentType?: string;
   readonly body: string;
   readonly outcome?: R;
+  readonly tag?: string;
 }
 
 export interface NotificationReceiver<R> {
@@ -54,6 +57,7 @@ export async function startNotificationReceiver<R>(
       Promise.resolve(respond(request))
         .then((answer) => {
           request.outcome = answer.outcome;
+          request.tag = answer.tag;
           res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain' });
           res.end(answer.body);
         })

@@ -1,3 +1,4 @@
+import { createDecipheriv } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,15 +66,19 @@ export async function startContractRig(options: Partial<ProviderSandboxOptions> 
   let providers: { alipay: AlipayProvider; wechat: WechatPayProvider } | null = null;
 
   const receiver = await startNotificationReceiver<NotificationResult>(async (request) => {
+    const wechat = request.path.includes('/wechat');
+    const tag = wechat
+      ? wechatReference(request.rawBody, sandbox.credentials.wechat.apiV3Key)
+      : alipayReference(request.rawBody);
     const next = forced.shift();
-    if (next) return next;
-    const provider = request.path.includes('/wechat') ? providers!.wechat : providers!.alipay;
+    if (next) return { ...next, tag };
+    const provider = wechat ? providers!.wechat : providers!.alipay;
     const result = await provider.verifyNotification(
       { rawBody: request.rawBody, headers: request.headers },
       (n) => expected.get(referenceOf(n)) ?? null,
     );
     const ack = provider.acknowledge(result);
-    return { status: ack.status, contentType: ack.contentType, body: ack.body, outcome: result };
+    return { status: ack.status, contentType: ack.contentType, body: ack.body, outcome: result, tag };
   });
 
   const config = loadConfig({
@@ -116,6 +121,35 @@ export async function startContractRig(options: Partial<ProviderSandboxOptions> 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The out_trade_no an Alipay notification is about, read without verifying it (to sort deliveries in tests). */
+function alipayReference(raw: Buffer): string | undefined {
+  return new URLSearchParams(raw.toString('utf8')).get('out_trade_no') ?? undefined;
+}
+
+/**
+ * The merchant id a WeChat notification is about (out_refund_no, out_bill_no or out_trade_no), read by decrypting
+ * the resource with plain node:crypto and no verification, so faulty deliveries can be attributed too.
+ */
+function wechatReference(raw: Buffer, apiV3Key: string): string | undefined {
+  try {
+    const { resource } = JSON.parse(raw.toString('utf8')) as { resource: Record<string, string> };
+    const data = Buffer.from(resource.ciphertext, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key), Buffer.from(resource.nonce));
+    decipher.setAAD(Buffer.from(resource.associated_data ?? ''));
+    decipher.setAuthTag(data.subarray(data.length - 16));
+    const plain = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]);
+    const r = JSON.parse(plain.toString('utf8')) as Record<string, string | undefined>;
+    return r.out_refund_no ?? r.out_bill_no ?? r.out_trade_no;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Verification outcomes of the deliveries about `reference`, in arrival order. */
+export function outcomesFor(rig: ContractRig, reference: string): NotificationResult[] {
+  return rig.receiver.received.filter((r) => r.tag === reference && r.outcome).map((r) => r.outcome!);
 }
 
 let counter = 0;
