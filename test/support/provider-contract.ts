@@ -30,8 +30,8 @@ export interface ContractRig {
   readonly receiver: NotificationReceiver<NotificationResult>;
   /** Registers the amount the "service" expects for an order, refund or transfer id. */
   expect(id: string, amountCents: number): void;
-  /** The next answers the receiver gives, before verification (e.g. two failures to test redelivery). */
-  forceAnswers(...answers: ReceiverAnswer<NotificationResult>[]): void;
+  /** The next answers to deliveries about `reference`, given without verifying (e.g. failures to test redelivery). */
+  forceAnswers(reference: string, ...answers: ReceiverAnswer<NotificationResult>[]): void;
   /** Calls the sandbox test API of a provider; rejects on non-2xx unless `allowError`. */
   api<T = Record<string, unknown>>(
     provider: 'alipay' | 'wechat',
@@ -62,7 +62,7 @@ export async function startContractRig(options: Partial<ProviderSandboxOptions> 
     ...options,
   });
   const expected = new Map<string, number>();
-  const forced: ReceiverAnswer<NotificationResult>[] = [];
+  const forced = new Map<string, ReceiverAnswer<NotificationResult>[]>();
   let providers: { alipay: AlipayProvider; wechat: WechatPayProvider } | null = null;
 
   const receiver = await startNotificationReceiver<NotificationResult>(async (request) => {
@@ -70,7 +70,7 @@ export async function startContractRig(options: Partial<ProviderSandboxOptions> 
     const tag = wechat
       ? wechatReference(request.rawBody, sandbox.credentials.wechat.apiV3Key)
       : alipayReference(request.rawBody);
-    const next = forced.shift();
+    const next = tag === undefined ? undefined : forced.get(tag)?.shift();
     if (next) return { ...next, tag };
     const provider = wechat ? providers!.wechat : providers!.alipay;
     const result = await provider.verifyNotification(
@@ -107,7 +107,8 @@ export async function startContractRig(options: Partial<ProviderSandboxOptions> 
     ...providers,
     receiver,
     expect: (id, cents) => expected.set(id, cents),
-    forceAnswers: (...answers) => forced.push(...answers),
+    forceAnswers: (reference, ...answers) =>
+      forced.set(reference, [...(forced.get(reference) ?? []), ...answers]),
     apiRaw,
     async api<T>(provider: 'alipay' | 'wechat', method: string, path: string, body?: unknown): Promise<T> {
       const res = await apiRaw(provider, method, path, body);

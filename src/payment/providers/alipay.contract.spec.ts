@@ -344,7 +344,7 @@ describe('Alipay notifications', () => {
     const input = order(3333);
     rig.expect(input.orderId, 3333);
     await rig.alipay.createOrder('qr', input);
-    rig.forceAnswers({ status: 200, body: 'fail' }, { status: 500, body: 'oops' });
+    rig.forceAnswers(input.orderId, { status: 200, body: 'fail' }, { status: 500, body: 'oops' });
     await rig.api('alipay', 'POST', `/__sandbox/orders/${input.orderId}/pay`, {});
     const record = await waitForNotification(rig, 'alipay', input.orderId, (r) => r.state === 'acknowledged');
     expect(record.attempts).toBe(3);
@@ -367,7 +367,12 @@ describe('Alipay notifications', () => {
       match: input.orderId,
     });
     await rig.api('alipay', 'POST', `/__sandbox/orders/${input.orderId}/pay`, {});
-    await waitForNotification(rig, 'alipay', input.orderId, (r) => r.deliveries.length === 4);
+    await waitForNotification(
+      rig,
+      'alipay',
+      input.orderId,
+      (r) => r.state === 'acknowledged' && r.deliveries.length === 4,
+    );
     const outcomes = outcomesFor(input.orderId);
     expect(outcomes).toHaveLength(4);
     expect(outcomes.every((o) => o.ok)).toBe(true);

@@ -349,7 +349,7 @@ describe('WeChat Pay notifications', () => {
     const input = order(3232);
     rig.expect(input.orderId, 3232);
     await rig.wechat.createOrder('native', input);
-    rig.forceAnswers({ status: 500, body: '{"code":"FAIL"}' }, { status: 503, body: '' });
+    rig.forceAnswers(input.orderId, { status: 500, body: '{"code":"FAIL"}' }, { status: 503, body: '' });
     await rig.api('wechat', 'POST', `/__sandbox/orders/${input.orderId}/pay`, {});
     const record = await waitForNotification(rig, 'wechat', input.orderId, (r) => r.state === 'acknowledged');
     expect(record.attempts).toBe(3);
@@ -368,7 +368,12 @@ describe('WeChat Pay notifications', () => {
       match: input.orderId,
     });
     await rig.api('wechat', 'POST', `/__sandbox/orders/${input.orderId}/pay`, {});
-    const record = await waitForNotification(rig, 'wechat', input.orderId, (r) => r.deliveries.length === 5);
+    const record = await waitForNotification(
+      rig,
+      'wechat',
+      input.orderId,
+      (r) => r.state === 'acknowledged' && r.deliveries.length === 5,
+    );
     expect(record.deliveries.every((d) => d.acknowledged)).toBe(true);
     const outcomes = await outcomesFor(input.orderId, 5);
     expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
