@@ -45,7 +45,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  const e = err as NodeJS.ErrnoException & { port?: number };
   if (err instanceof ConfigError) console.error(err.message);
-  else console.error('provider sandbox failed to start:', err);
+  else if (e?.code === 'EADDRINUSE') {
+    console.error(
+      `provider sandbox: port ${e.port} is in use (another sandbox running?); set SANDBOX_ALIPAY_PORT / SANDBOX_WECHAT_PORT`,
+    );
+  } else console.error('provider sandbox failed to start:', err);
   process.exit(1);
 });

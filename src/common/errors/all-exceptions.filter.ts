@@ -41,8 +41,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const code = STATUS_TO_CODE[status];
       if (code) {
-        const message =
-          status === 404 ? `No route for ${req.method} ${req.path}.` : exception.message;
+        const message = status === 404 ? `No route for ${req.method} ${req.path}.` : exception.message;
         return new ApiError(code, message);
       }
     }

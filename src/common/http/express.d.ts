@@ -1,7 +1,6 @@
 import type { Actor } from '../auth/actor';
 
 declare global {
-   
   namespace Express {
     interface Request {
       id: string;
