@@ -28,7 +28,7 @@ function order(amountCents: number, extra: Partial<CreateOrderInput> = {}): Crea
   return {
     orderId: newId('ali'),
     amountCents,
-    subject: 'Legwork recharge',
+    subject: 'Legwork 充值 & fees=1+1',
     expiresAt: new Date(Date.now() + 15 * 60_000),
     ...extra,
   };

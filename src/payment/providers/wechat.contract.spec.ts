@@ -28,7 +28,7 @@ function order(amountCents: number, extra: Partial<CreateOrderInput> = {}): Crea
   return {
     orderId: newId('wx'),
     amountCents,
-    subject: 'Legwork recharge',
+    subject: 'Legwork 充值 & fees=1+1',
     expiresAt: new Date(Date.now() + 15 * 60_000),
     ...extra,
   };
@@ -142,7 +142,7 @@ describe('WeChat Pay checkout', () => {
     expect(results).toEqual(['insufficient_funds:failed', 'card_declined:failed', 'succeeded:paid']);
   });
 
-  it('close answers 204 and closes; a paid order refuses; unknown orders are null for query', async () => {
+  it('close answers 204 and closes; a paid order refuses; an unknown order is null to query and closes', async () => {
     const input = order(1300);
     await rig.wechat.createOrder('native', input);
     await rig.wechat.closeOrder(input.orderId);
@@ -150,6 +150,7 @@ describe('WeChat Pay checkout', () => {
     const paid = await paidOrder(1300);
     await expectProviderError(rig.wechat.closeOrder(paid.orderId), 'rejected', 'ORDERPAID');
     expect(await rig.wechat.queryOrder(newId('none'))).toBeNull();
+    await expect(rig.wechat.closeOrder(newId('none'))).resolves.toBeUndefined();
   });
 
   it('the same out_trade_no with other details is OUT_TRADE_NO_USED; the same request is idempotent', async () => {

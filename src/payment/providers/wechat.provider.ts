@@ -130,18 +130,22 @@ export class WechatPayProvider implements PaymentProvider {
       orderId,
       providerTxnId: typeof data.transaction_id === 'string' ? data.transaction_id : null,
       status: status ?? 'pending',
-      amountCents: Number(amount.total),
+      amountCents: wholeCents(amount.total),
       paidAt: fromRfc3339(data.success_time),
       refunded: state === 'REFUND',
     };
   }
 
+  /** An order WeChat does not know (its creation never arrived) counts as closed, as with Alipay. */
   async closeOrder(orderId: string): Promise<void> {
-    await wechatCall('close', () =>
-      this.wxpay.v3.pay.transactions.outTradeNo.$out_trade_no$.close.post(
-        { mchid: this.settings.mchId },
-        { out_trade_no: orderId },
-      ),
+    await wechatCall(
+      'close',
+      () =>
+        this.wxpay.v3.pay.transactions.outTradeNo.$out_trade_no$.close.post(
+          { mchid: this.settings.mchId },
+          { out_trade_no: orderId },
+        ),
+      true,
     );
   }
 
@@ -255,4 +259,9 @@ export class WechatPayProvider implements PaymentProvider {
       packageInfo: typeof data.package_info === 'string' ? data.package_info : null,
     };
   }
+}
+
+function wholeCents(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  throw new ProviderError('wechat', 'unavailable', `malformed amount in response: ${String(value)}`);
 }
