@@ -70,7 +70,14 @@ describe('order lifecycle', () => {
     };
   }
 
-  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Polls until `done` holds (timers may run late on a busy machine); fails after 2 s. */
+  async function until(done: () => boolean): Promise<void> {
+    const deadline = Date.now() + 2000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error('condition not reached in 2 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
 
   it('pays by itself after autoCompleteMs unless declined first, reporting each settlement once', async () => {
     const settled: string[] = [];
@@ -82,7 +89,7 @@ describe('order lifecycle', () => {
     lifecycle.track(auto);
     lifecycle.track(declined);
     lifecycle.decline(declined);
-    await wait(80);
+    await until(() => auto.state !== 'pending');
     expect(auto.state).toBe('paid');
     expect(declined).toMatchObject({ state: 'declined', failureReason: 'buyer_declined' });
     expect(settled.sort()).toEqual([`${auto.outTradeNo}:paid`, `${declined.outTradeNo}:declined`].sort());
@@ -96,7 +103,7 @@ describe('order lifecycle', () => {
     lifecycle.track(expiring);
     lifecycle.track(closed);
     lifecycle.close(closed);
-    await wait(70);
+    await until(() => expiring.state !== 'pending');
     expect(expiring.state).toBe('expired');
     expect(closed.state).toBe('closed');
     expect(settled).toEqual(['expired']);
