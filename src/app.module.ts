@@ -13,6 +13,9 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { JobsModule } from './jobs/jobs.module';
+import { TaskModule } from './task/task.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
@@ -31,6 +34,9 @@ export class AppModule {
         AuthModule,
         HealthModule,
         EscrowModule,
+        IdempotencyModule,
+        TaskModule,
+        JobsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
