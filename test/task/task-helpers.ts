@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { TokenService } from '../../src/auth/token.service';
 import { Accounts } from '../../src/escrow/accounts';
 import type { TestAgent, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
@@ -107,4 +108,11 @@ export function expectError(res: Response, status: number, code: string): void {
   if (res.status !== status || res.body?.error?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   }
+}
+
+/** Access tokens live 15 minutes of test-clock time: after moving the clock, a worker logs in again. */
+export async function relogin(t: TestApp, worker: TestWorker): Promise<void> {
+  const pair = await t.app.get(TokenService).issuePair('worker', worker.id);
+  worker.jwt = pair.access_token;
+  worker.bearer = `Bearer ${pair.access_token}`;
 }

@@ -64,20 +64,21 @@ export class TaskReviewService {
   }
 
   /**
-   * Only while pending or assigned and before any result is in: open slots refund 100 %, accepted slots 70/30
-   * (agent/worker), pending offers are withdrawn (their slots refund 100 %).
+   * Only while pending or assigned, and not while a result awaits review (the worker delivered; the agent reviews
+   * it first). Open slots refund 100 %, accepted slots 70/30 (agent/worker), pending offers are withdrawn (their
+   * slots refund 100 %); slots already approved or rejected stay as they were.
    */
   async cancel(actor: AgentActor, taskId: string): Promise<CancelTaskResponse> {
     return inTransaction(this.ds, async (em) => {
       const task = await this.lockOwned(em, actor, taskId);
       const now = this.clock.now();
       const assignments = await TaskRepository.assignments(em, task.id);
-      const delivered = assignments.some((a) => a.status === 'submitted' || a.status === 'approved');
-      if ((task.status !== 'pending' && task.status !== 'assigned') || delivered) {
+      const awaitingReview = assignments.some((a) => a.status === 'submitted');
+      if ((task.status !== 'pending' && task.status !== 'assigned') || awaitingReview) {
         throw new ApiError(
           'invalid_state',
-          delivered
-            ? 'A result has been submitted for this task; review it instead of cancelling.'
+          awaitingReview
+            ? 'A submitted result awaits your review; accept or reject it before cancelling.'
             : `A ${task.status} task cannot be cancelled (only pending or assigned tasks can).`,
           { current_status: task.status },
         );
