@@ -177,6 +177,80 @@ describe('task lifecycle', () => {
     expect(await escrowOf(t, taskId)).toBe(0);
   });
 
+  it('max_workers 3 with mixed outcomes: approved, rejected, abandoned and replaced', async () => {
+    const agent = await createAgent(t, { balanceCents: 15_000 });
+    const [a, b, c, d] = [
+      await createWorker(t),
+      await createWorker(t),
+      await createWorker(t),
+      await createWorker(t),
+    ];
+    const feesBefore = await platformFees(t);
+    const taskId = await createTask(t, agent, { max_workers: 3 });
+    const [aId, bId, cId] = [
+      await accept(t, a, taskId),
+      await accept(t, b, taskId),
+      await accept(t, c, taskId),
+    ];
+    expectError(
+      await t.http.post(`/v1/worker/tasks/${taskId}/accept`).set('Authorization', d.bearer),
+      409,
+      'task_full',
+    );
+    await submit(t, a, aId).expect(200);
+    await act(t, b, bId, 'start').expect(200);
+    await submit(t, b, bId).expect(200);
+    await act(t, c, cId, 'abandon').expect(200);
+    expect(await taskStatus(t, agent, taskId)).toBe('submitted');
+    const dId = await accept(t, d, taskId);
+    expect(await taskStatus(t, agent, taskId)).toBe('assigned');
+
+    const rejected = await feedback(t, agent, taskId, {
+      accept_result: false,
+      assignment_id: bId,
+      rating: 2,
+    });
+    expect(rejected.status).toBe(200);
+    expect(await agentBalance(t, agent.id)).toBe(5000);
+    await feedback(t, agent, taskId, { accept_result: true, assignment_id: aId }).expect(200);
+    expect(await taskStatus(t, agent, taskId)).toBe('assigned');
+    await submit(t, d, dId).expect(200);
+    const last = await feedback(t, agent, taskId, { accept_result: true }).expect(200);
+    expect(last.body).toMatchObject({ status: 'completed', assignment_ids: [dId] });
+
+    expect(await workerBalance(t, a.id)).toBe(4500);
+    expect(await workerBalance(t, b.id)).toBe(0);
+    expect(await workerBalance(t, c.id)).toBe(0);
+    expect(await workerBalance(t, d.id)).toBe(4500);
+    expect((await platformFees(t)) - feesBefore).toBe(1000);
+    expect(await agentBalance(t, agent.id)).toBe(5000);
+    expect(await escrowOf(t, taskId)).toBe(0);
+
+    const detail = await t.http.get(`/api/v1/tasks/${taskId}`).set('Authorization', agent.key).expect(200);
+    expect(detail.body.progress).toMatchObject({ assigned_workers: 2, completed_workers: 2, open_slots: 0 });
+    expect(detail.body.assignments.map((x: { status: string }) => x.status)).toEqual([
+      'approved',
+      'rejected',
+      'abandoned',
+      'approved',
+    ]);
+    const result = await t.http
+      .get(`/api/v1/tasks/${taskId}/result`)
+      .set('Authorization', agent.key)
+      .expect(200);
+    expect(result.body.results.map((x: { assignment_id: string }) => x.assignment_id)).toEqual([aId, dId]);
+    const workerEvents: { name: string }[] = await t.db.query(
+      `SELECT name FROM events WHERE worker_id = $1 ORDER BY created_at`,
+      [b.id],
+    );
+    expect(workerEvents.map((e) => e.name)).toEqual([
+      'assignment.accepted',
+      'assignment.started',
+      'assignment.submitted',
+      'assignment.rejected',
+    ]);
+  });
+
   it('feedback with nothing submitted is 409 invalid_state with current_status', async () => {
     const agent = await createAgent(t, { balanceCents: 5000 });
     const taskId = await createTask(t, agent);
