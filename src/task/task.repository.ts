@@ -120,7 +120,8 @@ export const TaskRepository = {
 
   /**
    * Moves one assignment from one of `from` to `to`, setting the given timestamp/value columns. Returns null when
-   * the assignment is no longer in an expected state (the caller decides whether that is a 409).
+   * the assignment is no longer in an expected state (the caller decides whether that is a 409). The keys of
+   * `set` are column names written by task code, never request input; values are bound parameters.
    */
   async moveAssignment(
     em: Runner,

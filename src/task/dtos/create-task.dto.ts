@@ -46,6 +46,7 @@ export class TaskLocation {
   address?: string;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: 50_000,
     default: DEFAULT_MAX_DISTANCE_METERS,
@@ -101,6 +102,7 @@ export class CreateTaskRequest {
   location: TaskLocation;
 
   @ApiProperty({
+    type: 'integer',
     minimum: BUDGET_MIN_CENTS,
     maximum: BUDGET_MAX_CENTS,
     example: 5000,
@@ -125,7 +127,7 @@ export class CreateTaskRequest {
   @IsIn(TASK_TYPES)
   task_type: (typeof TASK_TYPES)[number];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_WORKERS_LIMIT, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_WORKERS_LIMIT, default: 1 })
   @IsOptional()
   @IsInt()
   @Min(1)

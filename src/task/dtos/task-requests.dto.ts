@@ -19,7 +19,7 @@ export class TaskFeedbackRequest {
   @IsBoolean()
   accept_result: boolean;
 
-  @ApiProperty({ minimum: 1, maximum: 5 })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 5 })
   @IsInt()
   @Min(1)
   @Max(5)
@@ -52,7 +52,7 @@ export class ListTasksQuery {
   @IsIn(TASK_STATUSES)
   status?: (typeof TASK_STATUSES)[number];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -4,15 +4,17 @@ import { TASK_TYPES } from '../domain/task-policy';
 
 export class CostBreakdown {
   @ApiProperty({
+    type: 'integer',
     example: 4500,
     description: 'What the workers receive in total (per-slot payout × max_workers).',
   })
   worker_payout_cents: number;
 
-  @ApiProperty({ example: 500 })
+  @ApiProperty({ type: 'integer', example: 500 })
   platform_fee_cents: number;
 
   @ApiProperty({
+    type: 'integer',
     example: 5000,
     description: 'worker_payout_cents + platform_fee_cents = budget_cents × max_workers',
   })
@@ -43,17 +45,18 @@ export class TaskResponse {
 
 export class TaskProgress {
   @ApiProperty({
+    type: 'integer',
     description: 'Workers holding the task now or approved: accepted, in progress, submitted, approved.',
   })
   assigned_workers: number;
 
-  @ApiProperty({ description: 'Approved results.' })
+  @ApiProperty({ type: 'integer', description: 'Approved results.' })
   completed_workers: number;
 
-  @ApiProperty({ description: 'Slots a worker can still take.' })
+  @ApiProperty({ type: 'integer', description: 'Slots a worker can still take.' })
   open_slots: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   max_workers: number;
 
   @ApiProperty({ format: 'date-time' })
@@ -84,7 +87,7 @@ export class TaskLocationView {
   @ApiProperty() latitude: number;
   @ApiProperty() longitude: number;
   @ApiProperty({ type: String, nullable: true }) address: string | null;
-  @ApiProperty() max_distance_meters: number;
+  @ApiProperty({ type: 'integer' }) max_distance_meters: number;
 }
 
 export class TaskRequirementsView {
@@ -101,8 +104,8 @@ export class TaskStatusResponse {
   @ApiProperty({ enum: TASK_TYPES }) task_type: string;
   @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
   @ApiProperty({ type: TaskRequirementsView }) requirements: TaskRequirementsView;
-  @ApiProperty() budget_cents: number;
-  @ApiProperty() max_workers: number;
+  @ApiProperty({ type: 'integer' }) budget_cents: number;
+  @ApiProperty({ type: 'integer' }) max_workers: number;
   @ApiProperty({ type: CostBreakdown }) cost_breakdown: CostBreakdown;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
   @ApiProperty({ type: TaskProgress }) progress: TaskProgress;
@@ -150,8 +153,8 @@ export class TaskListItem {
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty() title: string;
   @ApiProperty({ enum: TASK_STATUSES }) status: string;
-  @ApiProperty() budget_cents: number;
-  @ApiProperty() max_workers: number;
+  @ApiProperty({ type: 'integer' }) budget_cents: number;
+  @ApiProperty({ type: 'integer' }) max_workers: number;
   @ApiProperty({ enum: TASK_TYPES }) task_type: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
@@ -171,9 +174,12 @@ export class TaskListPage {
 export class CancelTaskResponse {
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty({ enum: ['cancelled'] }) status: string;
-  @ApiProperty({ description: 'Returned to the agent’s balance by this cancellation.' })
+  @ApiProperty({ type: 'integer', description: 'Returned to the agent’s balance by this cancellation.' })
   refund_cents: number;
-  @ApiProperty({ description: 'Paid to workers who had accepted (30 % of each accepted slot).' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Paid to workers who had accepted (30 % of each accepted slot).',
+  })
   worker_compensation_cents: number;
 }
 

@@ -53,14 +53,14 @@ export class AvailableTasksQuery {
   @IsIn(AVAILABLE_SORTS)
   sort_by?: AvailableSort;
 
-  @ApiPropertyOptional({ minimum: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   min_payment_cents?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -74,15 +74,18 @@ export class AvailableTaskItem {
   @ApiProperty() title: string;
   @ApiProperty() description: string;
   @ApiProperty({ enum: TASK_TYPES }) task_type: string;
-  @ApiProperty({ description: 'What this worker is paid for an approved result (per-slot payout).' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'What this worker is paid for an approved result (per-slot payout).',
+  })
   payment_cents: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'null when the query has no coordinates' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null when the query has no coordinates' })
   distance_meters: number | null;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
   @ApiProperty({ type: Number, nullable: true }) estimated_duration_minutes: number | null;
   @ApiProperty({ type: [String] }) required_skills: string[];
   @ApiProperty({ type: TaskLocationView, nullable: true }) location: TaskLocationView | null;
-  @ApiProperty() open_slots: number;
+  @ApiProperty({ type: 'integer' }) open_slots: number;
 }
 
 export class AvailableTasksResponse {
@@ -103,7 +106,7 @@ export class TaskAcceptResponse {
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty({ enum: ['accepted'] }) status: string;
   @ApiProperty({ format: 'date-time' }) accepted_at: string;
-  @ApiProperty() payment_cents: number;
+  @ApiProperty({ type: 'integer' }) payment_cents: number;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
 }
 
@@ -165,7 +168,7 @@ export class MyTasksQuery {
   @IsIn(Object.keys(MY_TASK_FILTERS))
   status?: MyTaskFilter;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -173,7 +176,7 @@ export class MyTasksQuery {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -188,7 +191,7 @@ export class MyTaskItem {
   @ApiProperty({ enum: TASK_TYPES }) task_type: string;
   @ApiProperty({ enum: ASSIGNMENT_STATUSES, description: 'The assignment’s own status.' }) status: string;
   @ApiProperty({ enum: TASK_STATUSES }) task_status: string;
-  @ApiProperty() payment_cents: number;
+  @ApiProperty({ type: 'integer' }) payment_cents: number;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
   @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at: string | null;
@@ -199,7 +202,7 @@ export class MyTaskItem {
 
 export class MyTasksResponse {
   @ApiProperty({ type: [MyTaskItem] }) tasks: MyTaskItem[];
-  @ApiProperty({ description: 'Matching assignments in all pages.' }) total: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() offset: number;
+  @ApiProperty({ type: 'integer', description: 'Matching assignments in all pages.' }) total: number;
+  @ApiProperty({ type: 'integer' }) limit: number;
+  @ApiProperty({ type: 'integer' }) offset: number;
 }
