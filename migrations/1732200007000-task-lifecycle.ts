@@ -25,7 +25,7 @@ export class TaskLifecycle1732200007000 implements MigrationInterface {
         -- Hash of the creation body, so a repeated body idempotency_key with a different body is a conflict.
         ADD COLUMN idempotency_request_hash text,
         ADD CONSTRAINT tasks_closed_slots_range CHECK (closed_slots BETWEEN 0 AND max_workers),
-        ADD CONSTRAINT tasks_cancelled_status CHECK ((status = 'cancelled') = (cancelled_at IS NOT NULL))`);
+        ADD CONSTRAINT tasks_cancelled_status CHECK (cancelled_at IS NULL OR status = 'cancelled')`);
 
     // How an assignment's slot money left escrow, if it did through the assignment. The CHECK ties it to the
     // status so no code path can approve without releasing or expire a held slot without deciding its money.

@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module';
+import { AgentModule } from './agent/agent.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
@@ -13,6 +15,8 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
 import { HealthModule } from './health/health.module';
+import { WorkerModule } from './worker/worker.module';
+import { StatsModule } from './stats/stats.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
 import { TaskModule } from './task/task.module';
@@ -34,6 +38,10 @@ export class AppModule {
         AuthModule,
         HealthModule,
         EscrowModule,
+        WorkerModule,
+        AgentModule,
+        AdminModule,
+        StatsModule,
         IdempotencyModule,
         TaskModule,
         JobsModule,

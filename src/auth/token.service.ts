@@ -96,12 +96,15 @@ export class TokenService {
     if (!payload?.jti || !payload.fam)
       throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
     const now = this.clock.now();
+    // A family with any revoked token is dead: a concurrent reuse may revoke the family before the winner's new
+    // token row exists, and that new token must still be refused.
     const used = await sqlRows<{ id: string }>(
       this.ds,
       `UPDATE refresh_tokens SET used_at = $3
         WHERE id = $1 AND token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $3
+          AND NOT EXISTS (SELECT 1 FROM refresh_tokens f WHERE f.family_id = $4 AND f.revoked_at IS NOT NULL)
         RETURNING id`,
-      [payload.jti, sha256Hex(refreshToken), now],
+      [payload.jti, sha256Hex(refreshToken), now, payload.fam],
     );
     if (used.length === 0) {
       await this.revokeFamily(payload.fam);

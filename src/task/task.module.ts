@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EscrowModule } from '../escrow/escrow.module';
+import { WorkerModule } from '../worker/worker.module';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
 import { AgentTasksController } from './controllers/agent-tasks.controller';
@@ -13,19 +14,17 @@ import { TaskReviewService } from './services/task-review.service';
 import { TaskSettlement } from './services/task-settlement.service';
 import { TaskTimers } from './services/task-timers.service';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
-import { WorkerReputation } from './services/worker-reputation.service';
 
 /**
  * Tasks and their assignments: creation with escrow, the agent's reading, review and cancellation, the worker's
  * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
  */
 @Module({
-  imports: [EscrowModule],
+  imports: [EscrowModule, WorkerModule],
   controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
   providers: [
     TaskEvents,
     TaskSettlement,
-    WorkerReputation,
     TaskCreationService,
     TaskQueryService,
     TaskReviewService,
@@ -34,6 +33,6 @@ import { WorkerReputation } from './services/worker-reputation.service';
     WorkerTaskQueryService,
     TaskTimers,
   ],
-  exports: [TaskTimers, WorkerReputation],
+  exports: [TaskTimers],
 })
 export class TaskModule {}

@@ -67,7 +67,7 @@ describe('ledger', () => {
     expect(ok).toHaveLength(N);
     expect(refused).toHaveLength(3 * N);
     for (const r of refused) {
-      const err = (r).reason as ApiError;
+      const err = r.reason as ApiError;
       expect(err).toBeInstanceOf(ApiError);
       expect(err.code).toBe('insufficient_balance');
       expect(err.extra).toEqual({ balance_cents: expect.any(Number), required_cents: cost });

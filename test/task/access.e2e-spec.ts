@@ -112,12 +112,14 @@ describe('task access control', () => {
         'DELETE /api/v1/tasks/{task_id}',
         'POST /v1/tasks/{task_id}/feedback',
         'POST /api/v1/tasks/{task_id}/feedback',
-        'GET /v1/worker/tasks/available',
-        'GET /v1/worker/tasks/my-tasks',
-        'POST /v1/worker/tasks/{task_id}/accept',
-        'POST /v1/worker/assignments/{assignment_id}/start',
-        'POST /v1/worker/assignments/{assignment_id}/submit',
-        'POST /v1/worker/assignments/{assignment_id}/abandon',
+        ...['/v1', '/api/v1'].flatMap((prefix) => [
+          `GET ${prefix}/worker/tasks/available`,
+          `GET ${prefix}/worker/tasks/my-tasks`,
+          `POST ${prefix}/worker/tasks/{task_id}/accept`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/start`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/submit`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/abandon`,
+        ]),
       ].sort(),
     );
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WorkerReputation } from '../../src/task/services/worker-reputation.service';
+import { WorkerReputation } from '../../src/worker/services/worker-reputation.service';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { accept, act, createTask, expectError, feedback, HOUR, submit, SURFACES } from './task-helpers';
@@ -145,9 +145,7 @@ describe('worker task endpoints', () => {
       const w = await createWorker(t);
       const reputation = t.app.get(WorkerReputation);
       // Reputation is computed by the matching issue; until then this stands in for a low score.
-      const spy = jest
-        .spyOn(reputation, 'of')
-        .mockImplementation(async (ids) => new Map(ids.map((id) => [id, id === w.id ? 3.2 : 4])));
+      const spy = jest.spyOn(reputation, 'of').mockImplementation(async (id) => (id === w.id ? 3.2 : 4));
       try {
         const [t1, t2] = [await createTask(t, agent), await createTask(t, agent)];
         const a1 = await accept(t, w, t1);
@@ -233,6 +231,11 @@ describe('worker task endpoints', () => {
         aProgress,
         aAccepted,
       ]);
+      const reference = await t.http
+        .get('/api/v1/worker/tasks/my-tasks')
+        .set('Authorization', w.bearer)
+        .expect(200);
+      expect(reference.body).toEqual(all.body);
       const past = await get('?offset=10');
       expect(past.body).toMatchObject({ tasks: [], total: 4 });
     });

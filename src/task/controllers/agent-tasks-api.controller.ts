@@ -8,7 +8,7 @@ import { CancelTaskResponse, TaskResponse } from '../dtos/task-response.dto';
 import { TaskCreationService } from '../services/task-creation.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { CancelTaskDocs, CreateTaskDocs, markReplay } from './agent-task-docs';
-import { UuidParam } from './uuid-param';
+import { UuidParam } from '../../common/http/uuid-param';
 
 /** Reference surface: POST /api/v1/tasks and DELETE /api/v1/tasks/{task_id}. */
 @ApiTags('tasks')

@@ -8,7 +8,7 @@ import { CancelTaskResponse, TaskResponse } from '../dtos/task-response.dto';
 import { TaskCreationService } from '../services/task-creation.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { CancelTaskDocs, CreateTaskDocs, markReplay } from './agent-task-docs';
-import { UuidParam } from './uuid-param';
+import { UuidParam } from '../../common/http/uuid-param';
 
 /** Machine-readable surface: POST /v1/tasks/create and POST /v1/tasks/{task_id}/cancel. */
 @ApiTags('tasks')

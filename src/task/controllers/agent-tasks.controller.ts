@@ -19,7 +19,7 @@ import {
 } from '../dtos/task-response.dto';
 import { TaskQueryService } from '../services/task-query.service';
 import { TaskReviewService } from '../services/task-review.service';
-import { UuidParam } from './uuid-param';
+import { UuidParam } from '../../common/http/uuid-param';
 
 /** Agent task operations that are identical on both surfaces. */
 @ApiTags('tasks')

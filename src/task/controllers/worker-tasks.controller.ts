@@ -23,14 +23,14 @@ import {
 import { AssignmentService } from '../services/assignment.service';
 import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
-import { UuidParam } from './uuid-param';
+import { UuidParam } from '../../common/http/uuid-param';
 
 const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';
 
-/** The worker's side of a task (worker JWT). */
+/** The worker's side of a task (worker JWT), on both prefixes like the other worker routes. */
 @ApiTags('worker tasks')
 @Auth({ actors: ['worker'] })
-@Controller('v1/worker')
+@Controller(['v1/worker', 'api/v1/worker'])
 export class WorkerTasksController {
   constructor(
     private readonly query: WorkerTaskQueryService,

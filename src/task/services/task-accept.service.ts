@@ -12,7 +12,7 @@ import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
 import { TaskEvents } from './task-events.service';
 import { TaskSettlement } from './task-settlement.service';
-import { WorkerReputation } from './worker-reputation.service';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
 
 /**
  * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so
@@ -36,7 +36,7 @@ export class TaskAcceptService {
       const now = this.clock.now();
       assertTakingWorkers(task, now);
       const skills = await this.lockWorker(em, actor.id);
-      const reputation = await this.reputation.ofOne(actor.id);
+      const reputation = await this.reputation.of(actor.id);
       assertEligible(task, skills, reputation);
 
       const assignments = await TaskRepository.assignments(em, task.id);

@@ -13,7 +13,7 @@ import type {
 } from '../dtos/task-response.dto';
 import { iso, taskListItem, taskStatusResponse } from '../task.presenter';
 import { AssignmentRow, mapTask, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from './worker-reputation.service';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
 
 /** Reading an agent's tasks. Another agent's task does not exist as far as the caller can tell (404). */
 @Injectable()
@@ -26,7 +26,10 @@ export class TaskQueryService {
   async get(actor: AgentActor, taskId: string): Promise<TaskStatusResponse> {
     const task = await this.owned(actor, taskId);
     const assignments = await TaskRepository.assignments(this.ds.manager, task.id);
-    const reputations = await this.reputation.of(assignments.map((a) => a.worker_id));
+    const workers = [...new Set(assignments.map((a) => a.worker_id))];
+    const reputations = new Map(
+      await Promise.all(workers.map(async (id) => [id, await this.reputation.of(id)] as const)),
+    );
     return taskStatusResponse(task, assignments, reputations);
   }
 

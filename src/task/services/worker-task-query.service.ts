@@ -16,7 +16,7 @@ import {
 } from '../dtos/worker-task.dto';
 import { iso, locationView } from '../task.presenter';
 import { mapAssignment, mapTask } from '../task.repository';
-import { WorkerReputation } from './worker-reputation.service';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
 
 /** Great-circle distance in metres from ($1, $2) to the task (haversine; the matching issue adds a spatial index). */
 const DISTANCE_SQL = `2 * 6371008.8 * asin(LEAST(1, sqrt(
@@ -78,7 +78,7 @@ export class WorkerTaskQueryService {
         LIVE_TASK_STATUSES,
         this.clock.now(),
         actor.id,
-        await this.reputation.ofOne(actor.id),
+        await this.reputation.of(actor.id),
         q.min_payment_cents ?? 0,
         radius,
         limit,

@@ -1,9 +1,9 @@
 import { Injectable, Param, PipeTransform } from '@nestjs/common';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError } from '../errors/api-error';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A malformed uuid path parameter is 400 validation_error naming the parameter (never a 500 from SQL). */
+/** Rejects a malformed uuid path parameter as 400 validation_error naming the parameter (never a 500 from SQL). */
 @Injectable()
 export class ParseUuidParam implements PipeTransform<unknown, string> {
   constructor(private readonly name: string) {}

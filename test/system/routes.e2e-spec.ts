@@ -1,0 +1,79 @@
+import { createTestApp, TestApp } from '../support/app';
+import { listRoutes } from '../support/routes';
+
+/**
+ * The exact set of (method, path) pairs the service serves. A route added, removed or renamed fails this test until
+ * the list (and the spec mapping in docs/api-surfaces.md) is updated on purpose. Grows with each capability.
+ */
+/** An operation served identically on both surfaces. */
+const both = (method: string, path: string) => [`${method} /v1${path}`, `${method} /api/v1${path}`];
+
+const EXPECTED = [
+  // system
+  'GET /',
+  'GET /health',
+  // agent accounts
+  ...both('POST', '/agent/register'),
+  ...both('POST', '/agent/login'),
+  ...both('POST', '/agent/refresh'),
+  ...both('GET', '/agent/profile'),
+  ...both('GET', '/agent/me'),
+  ...both('GET', '/agent/api-keys'),
+  ...both('POST', '/agent/api-keys'),
+  ...both('PATCH', '/agent/api-keys/:key_id'),
+  ...both('DELETE', '/agent/api-keys/:key_id'),
+  // operators
+  'POST /v1/admin/login',
+  'POST /v1/admin/refresh',
+  'GET /v1/admin/agents',
+  'PATCH /v1/admin/agents/:id',
+  // ledger: credits, balances, transactions, statistics
+  'POST /v1/admin/agents/:id/credit',
+  'GET /v1/admin/ledger/check',
+  'GET /v1/payment/balance',
+  'GET /api/v1/payment/balance',
+  'GET /api/v1/payment/transactions',
+  ...both('GET', '/agent/transactions'),
+  ...both('GET', '/worker/balance'),
+  ...both('GET', '/agent/stats/dashboard'),
+  ...both('GET', '/agent/stats/usage'),
+  ...both('GET', '/agent/stats/export'),
+  // worker accounts
+  ...both('POST', '/worker/send-sms'),
+  ...both('POST', '/worker/verify-sms'),
+  ...both('POST', '/worker/reset-password'),
+  ...both('POST', '/worker/register'),
+  ...both('POST', '/worker/login'),
+  ...both('POST', '/worker/refresh'),
+  ...both('GET', '/worker/profile'),
+  ...both('PATCH', '/worker/profile'),
+  // tasks: agent side (creation and cancellation differ per surface)
+  'POST /v1/tasks/create',
+  'POST /api/v1/tasks',
+  ...both('GET', '/tasks'),
+  ...both('GET', '/tasks/:task_id'),
+  ...both('GET', '/tasks/:task_id/result'),
+  'POST /v1/tasks/:task_id/cancel',
+  'DELETE /api/v1/tasks/:task_id',
+  ...both('POST', '/tasks/:task_id/feedback'),
+  // tasks: worker side
+  ...both('GET', '/worker/tasks/available'),
+  ...both('GET', '/worker/tasks/my-tasks'),
+  ...both('POST', '/worker/tasks/:task_id/accept'),
+  ...both('POST', '/worker/assignments/:assignment_id/start'),
+  ...both('POST', '/worker/assignments/:assignment_id/submit'),
+  ...both('POST', '/worker/assignments/:assignment_id/abandon'),
+].sort();
+
+describe('route table', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves exactly the expected routes', () => {
+    const routes = listRoutes(t.app).filter((r) => !/ \/(docs|openapi)/.test(r));
+    expect(routes).toEqual(EXPECTED);
+  });
+});
