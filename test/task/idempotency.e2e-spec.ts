@@ -271,6 +271,29 @@ describe('idempotency', () => {
       expect(await taskCount(agent)).toBe(2);
     });
 
+    it('a response carrying a credential shown once is never stored; a repeat is 409, not a second rotation', async () => {
+      const agent = await createAgent(t);
+      const key = uniqueKey();
+      const rotate = () =>
+        t.http
+          .post('/v1/agent/api-keys')
+          .set('Authorization', agent.bearer)
+          .set('Idempotency-Key', key)
+          .send({ name: 'CI key' });
+      const first = await rotate().expect(201);
+      expect(first.body.api_key).toMatch(/^lw_test_/);
+      const rows: { response: unknown }[] = await t.db.query(
+        `SELECT response FROM idempotency_keys WHERE agent_id = $1 AND key = $2`,
+        [agent.id, key],
+      );
+      expect(JSON.stringify(rows[0].response)).not.toContain(first.body.api_key);
+      expect(JSON.stringify(rows[0].response)).not.toContain(first.body.api_secret);
+      const again = await rotate();
+      expectError(again, 409, 'idempotency_conflict');
+      // Not rotated a second time: the key from the first answer still works.
+      await t.http.get('/v1/tasks').set('Authorization', `Bearer ${first.body.api_key}`).expect(200);
+    });
+
     it('a server error is not stored: the key is released so a retry runs again', async () => {
       const agent = await createAgent(t);
       const store = t.app.get(IdempotencyStore);

@@ -12,6 +12,21 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 const POLL_MS = 50;
 
+/**
+ * Response fields that carry a credential shown once (an API key and secret, tokens, a webhook signing secret).
+ * Such a response is never written to the idempotency table: only hashes of credentials are stored anywhere. The
+ * key still guards the request, so a repeat is refused with 409 instead of running again or replaying a secret.
+ */
+const SECRET_FIELDS = new Set([
+  'api_key',
+  'api_secret',
+  'access_token',
+  'refresh_token',
+  'secret',
+  'signing_secret',
+]);
+const WITHHELD = { withheld: 'The original response carried a credential shown once; it is not stored.' };
+
 type Start = { kind: 'execute' } | { kind: 'replay'; status: number; body: unknown };
 
 /**
@@ -19,7 +34,8 @@ type Start = { kind: 'execute' } | { kind: 'replay'; status: number; body: unkno
  * the handler runs (INSERT ... ON CONFLICT, autocommit), so concurrent repeats execute once: the others wait for
  * the stored response and replay it with `Idempotent-Replayed: true`, or get 409 idempotency_conflict if it is
  * still running after IDEMPOTENCY_WAIT_MS. The same key with a different method, path or body is 409 at once.
- * 2xx and 4xx answers are stored for 24 hours; a 5xx releases the key so a retry runs again.
+ * 2xx and 4xx answers are stored for 24 hours; a 5xx releases the key so a retry runs again. Responses that carry
+ * a credential shown once are not stored (see SECRET_FIELDS).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -52,7 +68,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return new Observable((subscriber) => {
       const sub = next.handle().subscribe({
         next: (body) => {
-          this.store.complete(agentId, key, res.statusCode, toJson(body)).then(
+          const stored = carriesSecret(body) ? WITHHELD : toJson(body);
+          this.store.complete(agentId, key, res.statusCode, stored).then(
             () => {
               subscriber.next(body);
               subscriber.complete();
@@ -87,8 +104,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
             'This Idempotency-Key was already used for a different request (method, path or body).',
           );
         }
-        if (claim.status_code !== null)
+        if (claim.status_code !== null) {
+          if (isWithheld(claim.response)) {
+            throw new ApiError(
+              'idempotency_conflict',
+              'The request with this Idempotency-Key already succeeded; its response carried a credential shown once and is not replayed.',
+            );
+          }
           return { kind: 'replay', status: claim.status_code, body: claim.response };
+        }
         if (Date.now() >= giveUpAt) {
           throw new ApiError(
             'idempotency_conflict',
@@ -104,4 +128,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 function toJson(body: unknown): unknown {
   return body === undefined ? null : JSON.parse(JSON.stringify(body));
+}
+
+function carriesSecret(body: unknown): boolean {
+  if (Array.isArray(body)) return body.some(carriesSecret);
+  if (!body || typeof body !== 'object') return false;
+  return Object.entries(body).some(([k, v]) => (SECRET_FIELDS.has(k) && v != null) || carriesSecret(v));
+}
+
+function isWithheld(stored: unknown): boolean {
+  return (
+    !!stored &&
+    typeof stored === 'object' &&
+    (stored as Record<string, unknown>).withheld === WITHHELD.withheld
+  );
 }
