@@ -3,6 +3,7 @@ import { WorkerAccounts1732200002000 } from './1732200002000-worker-accounts';
 import { Ledger1732200003000 } from './1732200003000-ledger';
 import { Tasks1732200004000 } from './1732200004000-tasks';
 import { AdminCredits1732200006000 } from './1732200006000-admin-credits';
+import { TaskLifecycle1732200007000 } from './1732200007000-task-lifecycle';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Ledger1732200003000,
   Tasks1732200004000,
   AdminCredits1732200006000,
+  TaskLifecycle1732200007000,
 ];

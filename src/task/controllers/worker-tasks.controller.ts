@@ -1,0 +1,118 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { WorkerActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import {
+  AssignmentResponse,
+  AvailableTasksQuery,
+  AvailableTasksResponse,
+  MyTasksQuery,
+  MyTasksResponse,
+  TaskAcceptResponse,
+  TaskSubmissionRequest,
+  TaskSubmissionResponse,
+} from '../dtos/worker-task.dto';
+import { AssignmentService } from '../services/assignment.service';
+import { TaskAcceptService } from '../services/task-accept.service';
+import { WorkerTaskQueryService } from '../services/worker-task-query.service';
+import { UuidParam } from '../../common/http/uuid-param';
+
+const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';
+
+/** The worker's side of a task (worker JWT), on both prefixes like the other worker routes. */
+@ApiTags('worker tasks')
+@Auth({ actors: ['worker'] })
+@Controller(['v1/worker', 'api/v1/worker'])
+export class WorkerTasksController {
+  constructor(
+    private readonly query: WorkerTaskQueryService,
+    private readonly accepting: TaskAcceptService,
+    private readonly assignments: AssignmentService,
+  ) {}
+
+  @Get('tasks/available')
+  @ApiOperation({ summary: 'Tasks you can take now, optionally near a position' })
+  @ApiOkResponse({ type: AvailableTasksResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  available(
+    @CurrentActor() actor: WorkerActor,
+    @Query() q: AvailableTasksQuery,
+  ): Promise<AvailableTasksResponse> {
+    return this.query.available(actor, q);
+  }
+
+  @Get('tasks/my-tasks')
+  @ApiOperation({ summary: 'Your assignments, newest first' })
+  @ApiOkResponse({ type: MyTasksResponse })
+  mine(@CurrentActor() actor: WorkerActor, @Query() q: MyTasksQuery): Promise<MyTasksResponse> {
+    return this.query.mine(actor, q);
+  }
+
+  @Post('tasks/:task_id/accept')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Take a free slot of a task (or accept the offer of one made to you)' })
+  @ApiOkResponse({ type: TaskAcceptResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description:
+      'task_full; invalid_state (task not taking workers, with current_status); already_assigned; assignment_limit_reached (3 unfinished assignments, 1 below reputation 3.5)',
+  })
+  accept(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('task_id') taskId: string,
+  ): Promise<TaskAcceptResponse> {
+    return this.accepting.accept(actor, taskId);
+  }
+
+  @Post('assignments/:assignment_id/start')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start work on an accepted assignment' })
+  @ApiOkResponse({ type: AssignmentResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  start(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<AssignmentResponse> {
+    return this.assignments.start(actor, assignmentId);
+  }
+
+  @Post('assignments/:assignment_id/submit')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Submit the result of an accepted or in-progress assignment' })
+  @ApiOkResponse({ type: TaskSubmissionResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  submit(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+    @Body() dto: TaskSubmissionRequest,
+  ): Promise<TaskSubmissionResponse> {
+    return this.assignments.submit(actor, assignmentId, dto);
+  }
+
+  @Post('assignments/:assignment_id/abandon')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Give the assignment up; the slot reopens for another worker (counts against you)',
+  })
+  @ApiOkResponse({ type: AssignmentResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  abandon(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<AssignmentResponse> {
+    return this.assignments.abandon(actor, assignmentId);
+  }
+}
