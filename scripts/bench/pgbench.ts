@@ -63,7 +63,13 @@ export async function pgbench(r: PgbenchRun): Promise<PgbenchResult> {
     ...Object.entries(r.vars ?? {}).flatMap(([k, v]) => ['-D', `${k}=${v}`]),
     url.pathname.slice(1),
   ];
-  const env = { ...process.env, PGPASSWORD: decodeURIComponent(url.password), PGAPPNAME: 'legwork-pgbench' };
+  // A statement that runs away (the listing over a huge backlog) must not hold the whole run hostage.
+  const env = {
+    ...process.env,
+    PGPASSWORD: decodeURIComponent(url.password),
+    PGAPPNAME: 'legwork-pgbench',
+    PGOPTIONS: '-c statement_timeout=30000',
+  };
   let stdout: string;
   try {
     ({ stdout } = await run('pgbench', args, { env, maxBuffer: 16 * 1024 * 1024, cwd: dir }));

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Fixed secrets for benchmark servers, so the harness can sign worker JWTs the server accepts. */
 export const BENCH_JWT = {
@@ -9,8 +9,19 @@ export const BENCH_JWT = {
   refresh: 'bench-refresh-secret-0123456789abcdefghijklmnopqrstu',
 };
 
-/** dist/src/main.js, relative to this compiled file (dist/scripts/bench/server.js). */
-export const COMPILED_MAIN = resolve(__dirname, '..', '..', 'src', 'main.js');
+/** The repository root: the nearest directory above this file (compiled or not) with a package.json. */
+function repoRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json')) || dir.endsWith('dist')) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** The compiled API (`npm run build`), whether this file runs compiled (bench, soak) or under ts-jest (fault tests). */
+export const COMPILED_MAIN = join(repoRoot(__dirname), 'dist', 'src', 'main.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -55,6 +66,8 @@ export class ServerProcess {
   }
 
   static async start(options: ServerOptions): Promise<ServerProcess> {
+    if (!existsSync(COMPILED_MAIN))
+      throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first`);
     const server = new ServerProcess(options, options.port ?? (await freePort()));
     await server.spawn();
     return server;

@@ -39,7 +39,7 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 SELECT * FROM assignments WHERE id = :assignment_id;
 SELECT * FROM tasks WHERE id = :task_id FOR UPDATE;
 SELECT * FROM assignments WHERE id = :assignment_id;
-UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open":true}', worker_notes = NULL, photos = '[]' WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
+UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]' WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
 INSERT INTO events (name, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now());
 SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
 UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
@@ -47,6 +47,7 @@ COMMIT;
 `;
 
 interface RaceState {
+  all: string[];
   open: string[];
   winners: Map<string, number>;
   free: BenchWorker[];
@@ -61,7 +62,8 @@ function raceRequests(state: RaceState): Request[] {
       method: 'POST',
       setupRequest: (req: RequestParams, ctx: Record<string, unknown>) => {
         const worker = state.free.pop()!;
-        const task = state.open[Math.floor(Math.random() * state.open.length)] ?? state.open[0];
+        // Once every task looks full, the last in-flight attempts go to any task (and lose with task_full).
+        const task = state.open[Math.floor(Math.random() * state.open.length)] ?? state.all[0];
         Object.assign(ctx, { kind: 'accept', worker, task });
         return {
           ...req,
@@ -145,6 +147,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
   });
   const workers = await createWorkers(ctx.db, WORKERS);
   const state: RaceState = {
+    all: created,
     open: [...created],
     winners: new Map(),
     free: [...workers],
@@ -169,7 +172,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
        FROM (SELECT t.id, (SELECT count(*) FROM assignments a WHERE a.task_id = t.id
                             AND a.status IN ('accepted', 'in_progress', 'submitted')) AS n
                FROM tasks t WHERE t.id = ANY($1::uuid[])) x`,
-    [created],
+    [created, SLOTS],
   );
   const r = rows[0];
   report.checks[`exactly ${SLOTS} winners on each of the ${TASKS} tasks`] =

@@ -5,6 +5,7 @@ import type { AgentActor } from '../../auth/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { requestHash } from '../../common/idempotency/canonical-json';
+import { recordIdempotentResponse } from '../../common/idempotency/idempotency.store';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
@@ -66,7 +67,10 @@ export class TaskCreationService {
         reference: `task:${task.id}:hold`,
         description: `Escrow for task ${task.id}`,
       });
-      return { body: taskCreatedResponse(task), replayed: false };
+      const body = taskCreatedResponse(task);
+      // With an Idempotency-Key header, the answer commits with the task and its hold (exactly once after a crash).
+      await recordIdempotentResponse(em, body);
+      return { body, replayed: false };
     });
   }
 
