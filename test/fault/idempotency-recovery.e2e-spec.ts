@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { AgentActor } from '../../src/auth/actor';
 import { PERMISSIONS } from '../../src/auth/actor';
 import { idempotencyClaims } from '../../src/common/idempotency/idempotency-context';
@@ -8,6 +9,7 @@ import type { CreateTaskRequest } from '../../src/task/dtos/create-task.dto';
 import { TaskCreationService } from '../../src/task/services/task-creation.service';
 import { createAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
+import { databaseUrl } from '../support/databases';
 import { agentBalance, expectError, taskBody } from '../task/task-helpers';
 
 /**
@@ -87,25 +89,47 @@ describe('idempotency claims after a crash', () => {
     expect(row.xmin_key).toBe(row.xmin_task);
   });
 
-  it("a live process's claim is not taken over (repeats wait for it)", async () => {
+  it("another live process's claim is not taken over; once that process is gone, it is", async () => {
+    const agent = await createAgent(t, { balanceCents: 20_000 });
+    const key = uniqueKey();
+    const body = taskBody(t);
+    const other = new Client({ connectionString: databaseUrl(t.databaseName) });
+    await other.connect();
+    const otherKey = '987654321987654';
+    await other.query('SELECT pg_advisory_lock($1)', [otherKey]);
+    await leftBehind(agent, key, body, otherKey);
+    const store = t.app.get(IdempotencyStore);
+    const hash = requestHash('POST', PATH, body);
+    expect(await store.claim(agent.id, key, hash)).toMatchObject({ status_code: null });
+    await other.end();
+    expect(await store.claim(agent.id, key, hash)).toEqual({ token: expect.any(String) });
+    expect(await tasksOf(agent)).toBe(0);
+  });
+
+  it("this process's own claim that is no longer executing (its release failed) is taken over", async () => {
     const agent = await createAgent(t, { balanceCents: 20_000 });
     const key = uniqueKey();
     const body = taskBody(t);
     await leftBehind(agent, key, body, t.app.get(InstanceLease).key);
-    const store = t.app.get(IdempotencyStore);
-    const claim = await store.claim(agent.id, key, requestHash('POST', PATH, body));
-    expect(claim).toMatchObject({ status_code: null });
-    expect(await tasksOf(agent)).toBe(0);
+    const claim = await t.app.get(IdempotencyStore).claim(agent.id, key, requestHash('POST', PATH, body));
+    expect(claim).toEqual({ token: expect.any(String) });
   });
 
   it('a live claim past the lease is taken over (a hung request)', async () => {
     const agent = await createAgent(t, { balanceCents: 20_000 });
     const key = uniqueKey();
     const body = taskBody(t);
-    await leftBehind(agent, key, body, t.app.get(InstanceLease).key);
-    t.clock.advance(CLAIM_LEASE_MS + 1000);
-    const claim = await t.app.get(IdempotencyStore).claim(agent.id, key, requestHash('POST', PATH, body));
-    expect(claim).toEqual({ token: expect.any(String) });
+    const other = new Client({ connectionString: databaseUrl(t.databaseName) });
+    await other.connect();
+    await other.query('SELECT pg_advisory_lock($1)', ['987654321987655']);
+    try {
+      await leftBehind(agent, key, body, '987654321987655');
+      t.clock.advance(CLAIM_LEASE_MS + 1000);
+      const claim = await t.app.get(IdempotencyStore).claim(agent.id, key, requestHash('POST', PATH, body));
+      expect(claim).toEqual({ token: expect.any(String) });
+    } finally {
+      await other.end();
+    }
   });
 
   it('an abandoned claim is not taken over by a different body: 409 idempotency_conflict', async () => {

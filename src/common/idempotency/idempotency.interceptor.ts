@@ -80,27 +80,41 @@ export class IdempotencyInterceptor implements NestInterceptor {
         next.handle().subscribe({
           next: (body) => {
             if (claim.recorded) {
+              this.store.finished(token);
               subscriber.next(body);
               subscriber.complete();
               return;
             }
             const stored = carriesSecret(body) ? WITHHELD : toJson(body);
-            this.store.complete(agentId, key, token, res.statusCode, stored).then(
+            const complete = () => this.store.complete(agentId, key, token, res.statusCode, stored);
+            complete().then(
               () => {
+                this.store.finished(token);
                 subscriber.next(body);
                 subscriber.complete();
               },
-              (err: unknown) => subscriber.error(err),
+              (err: unknown) => {
+                // The effect happened: keep the claim ours (repeats wait) until its answer is stored.
+                this.store.settleLater(complete, () => this.store.finished(token));
+                subscriber.error(err);
+              },
             );
           },
           error: (err: unknown) => {
-            const stored =
+            const settle =
               err instanceof ApiError && err.status < 500
-                ? this.store.complete(agentId, key, token, err.status, renderError(err))
-                : this.store.release(agentId, key, token);
-            stored.then(
-              () => subscriber.error(err),
-              () => subscriber.error(err),
+                ? () => this.store.complete(agentId, key, token, err.status, renderError(err))
+                : () => this.store.release(agentId, key, token);
+            settle().then(
+              () => {
+                this.store.finished(token);
+                subscriber.error(err);
+              },
+              () => {
+                this.store.settleLater(settle);
+                this.store.finished(token);
+                subscriber.error(err);
+              },
             );
           },
         }),

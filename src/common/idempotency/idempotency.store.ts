@@ -32,12 +32,21 @@ const OWNER_GONE = `NOT EXISTS (
      AND l.classid::bigint = (idempotency_keys.owner >> 32)
      AND l.objid::bigint = (idempotency_keys.owner & 4294967295))`;
 
+const SETTLE_RETRY_MS = 1_000;
+const SETTLE_ATTEMPTS = 60;
+
 /**
  * The idempotency_keys table. Claims and answers outside a transaction run on their own (autocommit): a claim must be
  * visible to concurrent repeats at once, independent of the transaction of the request it guards.
  */
 @Injectable()
 export class IdempotencyStore {
+  /**
+   * Tokens of the claims this process is executing now. An in-progress claim of this process whose token is not
+   * here was left behind (its answer or release failed to reach the database) and may be taken over at once.
+   */
+  private readonly executing = new Set<string>();
+
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: Clock,
@@ -61,7 +70,9 @@ export class IdempotencyStore {
               owner = EXCLUDED.owner, claim_token = EXCLUDED.claim_token
         WHERE idempotency_keys.expires_at <= $4
            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
-               AND (idempotency_keys.created_at <= $7 OR ${OWNER_GONE}))
+               AND (idempotency_keys.created_at <= $7
+                    OR (idempotency_keys.owner = $6 AND NOT (idempotency_keys.claim_token = ANY($8::uuid[])))
+                    OR ${OWNER_GONE}))
        RETURNING claim_token`,
       [
         agentId,
@@ -71,9 +82,13 @@ export class IdempotencyStore {
         new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
         this.lease.key,
         new Date(now.getTime() - CLAIM_LEASE_MS),
+        [...this.executing],
       ],
     );
-    if (claimed.length) return { token: claimed[0].claim_token };
+    if (claimed.length) {
+      this.executing.add(claimed[0].claim_token);
+      return { token: claimed[0].claim_token };
+    }
     const rows = await sqlRows<StoredKey>(
       this.ds,
       `SELECT request_hash, status_code, response FROM idempotency_keys WHERE agent_id = $1 AND key = $2`,
@@ -97,6 +112,24 @@ export class IdempotencyStore {
         WHERE agent_id = $1 AND key = $2 AND claim_token = $3 AND status_code IS NULL`,
       [agentId, key, token],
     );
+  }
+
+  /** The request of this claim is over (answered, released, or given up on). */
+  finished(token: string): void {
+    this.executing.delete(token);
+  }
+
+  /**
+   * Retries an answer or release that failed (the database was briefly unreachable) in the background, so the key
+   * does not stay in progress: repeats would wait for it until the lease ran out. `then` runs once it is over.
+   */
+  settleLater(op: () => Promise<void>, then: () => void = () => undefined, attempt = 1): void {
+    setTimeout(() => {
+      op().then(then, () => {
+        if (attempt < SETTLE_ATTEMPTS) this.settleLater(op, then, attempt + 1);
+        else then();
+      });
+    }, SETTLE_RETRY_MS).unref();
   }
 
   /** Deletes expired keys in batches (the purge job); returns how many. */
