@@ -10,13 +10,7 @@ import type {
   PaymentStatusResponse,
   RechargeRequest,
 } from '../dtos/payment-v1.dto';
-import {
-  ALIPAY_TYPES,
-  DEFAULT_TYPE,
-  LIMITS,
-  type PaymentMethod,
-  WECHAT_TYPES,
-} from '../payment-rules';
+import { ALIPAY_TYPES, DEFAULT_TYPE, LIMITS, type PaymentMethod, WECHAT_TYPES } from '../payment-rules';
 import { orderStatusView, orderView } from '../payment-views';
 import { findOrder, type OrderRow } from '../payment.repository';
 import { OrderCreation } from './order-creation.service';

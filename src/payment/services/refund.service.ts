@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { LedgerService } from '../../escrow/ledger.service';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
@@ -122,7 +123,8 @@ export class RefundService {
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'original', 'processing', $8, $8) RETURNING *`,
       [id, order.id, agentId, amount, providerCents, refundReasonCode(input.reason), input.reason, now],
     );
-    const [orderRow]: Record<string, unknown>[] = await em.query(
+    const [orderRow] = await sqlRows(
+      em,
       `UPDATE payment_orders
           SET refunded_cents = refunded_cents + $2, provider_refunded_cents = provider_refunded_cents + $3,
               status = CASE WHEN refunded_cents + $2 = amount_cents THEN 'refunded' ELSE status END, updated_at = $4
