@@ -54,16 +54,13 @@ describe('refunds', () => {
   it('reference surface: a partial then a full refund of a task payment, and a third is already_refunded', async () => {
     const agent = await createAgent(rig.t, { balanceCents: 5000 });
     const taskId = await createTask(rig.t, agent, { budget_cents: 5000 });
-    const created = await rig.t.http
-      .post('/api/v1/payment/create')
-      .set(referenceAuth(agent))
-      .send({
-        task_id: taskId,
-        amount: 5000,
-        currency: 'CNY',
-        payment_method: 'alipay',
-        return_url: 'https://agent.example/done',
-      });
+    const created = await rig.t.http.post('/api/v1/payment/create').set(referenceAuth(agent)).send({
+      task_id: taskId,
+      amount: 5000,
+      currency: 'CNY',
+      payment_method: 'alipay',
+      return_url: 'https://agent.example/done',
+    });
     expect(created.status).toBe(201);
     const orderId = created.body.order_id as string;
     await cashier(await openAlipayUrl(created.body.payment_url, rig.sandbox), 'pay');
