@@ -1,4 +1,6 @@
 import { createAgent, createWorker } from '../support/actors';
+import { createTestApp } from '../support/app';
+import { liveTestEnv } from '../support/live-env';
 import { createAdmin, expectError, type PaymentRig, referenceAuth, startPaymentRig } from './payment-rig';
 
 /**
@@ -234,6 +236,39 @@ describe('payment access and provider health', () => {
       expectError(w, 400, 'payment_method_unavailable');
     } finally {
       await only.close();
+    }
+  });
+
+  it('live mode: return_url and callback_url must be https on a public host', async () => {
+    const { DATABASE_URL: _unused, ...env } = liveTestEnv({ JOBS_IN_PROCESS: 'false' });
+    const live = await createTestApp(env);
+    try {
+      const agent = await createAgent(live);
+      const body = {
+        task_id: '7d6f5d0e-5a4b-4c3d-9e2f-1a0b9c8d7e6f',
+        amount: 5000,
+        currency: 'CNY',
+        payment_method: 'alipay',
+        return_url: 'https://agent.example/paid',
+      };
+      const post = (extra: Record<string, unknown>) =>
+        live.http
+          .post('/api/v1/payment/create')
+          .set(referenceAuth(agent))
+          .send({ ...body, ...extra });
+      for (const [field, url] of [
+        ['callback_url', 'http://agent.example/hook'],
+        ['callback_url', 'https://127.0.0.1/hook'],
+        ['callback_url', 'https://localhost/hook'],
+        ['return_url', 'http://agent.example/paid'],
+      ]) {
+        const res = await post({ [field]: url });
+        expectError(res, 400, 'validation_error');
+        expect(res.body.error.details[0].field).toBe(field);
+      }
+      expectError(await post({ callback_url: 'https://agent.example/hook' }), 404, 'task_not_found');
+    } finally {
+      await live.close();
     }
   });
 });
