@@ -9,6 +9,7 @@ import { LedgerService } from '../../escrow/ledger.service';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
 import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
 import { PaymentEvents } from '../payment-events';
+import { PaymentProviders } from '../providers/payment-providers';
 import { referenceRefundView, refundView } from '../payment-views';
 import { newRefundId, type PaymentMethod, refundProviderCents, refundReasonCode } from '../payment-rules';
 import {
@@ -48,6 +49,7 @@ export class RefundService {
     private readonly ledger: LedgerService,
     private readonly settlement: RefundSettlement,
     private readonly events: PaymentEvents,
+    private readonly providers: PaymentProviders,
     private readonly clock: Clock,
   ) {}
 
@@ -166,6 +168,13 @@ export class RefundService {
       throw new ApiError(
         'refund_not_allowed',
         'Bank transfer payments are refunded by an operator, not through the API.',
+      );
+    }
+    // Without the provider the refund could never be sent: refuse rather than hold the agent's money.
+    if (!this.providers.find(order.provider)) {
+      throw new ApiError(
+        'payment_method_unavailable',
+        `Refunds through ${order.provider} are not available now.`,
       );
     }
   }
