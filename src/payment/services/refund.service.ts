@@ -91,6 +91,7 @@ export class RefundService {
     };
   }
 
+  /** Under the order lock: checks the refund against what is left of the order, then records it. */
   private async reserve(
     em: EntityManager,
     agentId: string,
@@ -117,13 +118,24 @@ export class RefundService {
       },
       amount,
     );
+    return this.record(em, order, input.reason, amount, providerCents);
+  }
+
+  /** The refund row, the order's reserved amounts and the balance debit (402 when short), in one transaction. */
+  private async record(
+    em: EntityManager,
+    order: OrderRow,
+    reason: string,
+    amount: number,
+    providerCents: number,
+  ): Promise<{ order: OrderRow; refund: RefundRow }> {
     const now = this.clock.now();
     const id = newRefundId();
     const [refundRow]: Record<string, unknown>[] = await em.query(
       `INSERT INTO payment_refunds (id, order_id, agent_id, amount_cents, provider_amount_cents, reason_code, reason,
                                     refund_method, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'original', 'processing', $8, $8) RETURNING *`,
-      [id, order.id, agentId, amount, providerCents, refundReasonCode(input.reason), input.reason, now],
+      [id, order.id, order.agent_id, amount, providerCents, refundReasonCode(reason), reason, now],
     );
     const [orderRow] = await sqlRows(
       em,
@@ -136,7 +148,7 @@ export class RefundService {
     const updated = toOrder(orderRow);
     const refund = toRefund(refundRow);
     await this.ledger.refundToPayer(em, {
-      agentId,
+      agentId: order.agent_id,
       amountCents: providerCents,
       provider: order.provider,
       orderId: order.id,
