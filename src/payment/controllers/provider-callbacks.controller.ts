@@ -15,7 +15,17 @@ import { NotificationService } from '../services/notification.service';
 export class ProviderCallbacksController {
   constructor(private readonly notifications: NotificationService) {}
 
-  @Post(['v1/payment/alipay/callback', 'api/webhooks/alipay', 'webhooks/alipay'])
+  @Post('v1/payment/alipay/callback')
+  @Public()
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({ summary: 'Alipay asynchronous notification (RSA2-signed form post)' })
+  @ApiOkResponse({ description: 'text/plain `success`, or `failure` (Alipay delivers again)' })
+  async alipayCallback(@Req() req: Request, @Res() res: Response): Promise<void> {
+    send(res, await this.receive('alipay', req));
+  }
+
+  /** The same notification on the webhook paths (Legwork's notify_url is /webhooks/alipay). */
+  @Post(['api/webhooks/alipay', 'webhooks/alipay'])
   @Public()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({ summary: 'Alipay asynchronous notification (RSA2-signed form post)' })
