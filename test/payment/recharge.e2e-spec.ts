@@ -275,6 +275,23 @@ describe('recharges', () => {
     });
   });
 
+  it('an Idempotency-Key makes a repeated create return the same order instead of a second one', async () => {
+    const agent = await createAgent(rig.t);
+    const send = () =>
+      rig.t.http
+        .post('/v1/payment/create')
+        .set('Authorization', agent.key)
+        .set('Idempotency-Key', 'recharge-1')
+        .send({ amount_cents: 1000, payment_method: 'wechat' });
+    const [a, b] = [await send(), await send()];
+    expect(b.headers['idempotent-replayed']).toBe('true');
+    expect(b.body.order_id).toBe(a.body.order_id);
+    const rows: unknown[] = await rig.t.db.query(`SELECT 1 FROM payment_orders WHERE agent_id = $1`, [
+      agent.id,
+    ]);
+    expect(rows).toHaveLength(1);
+  });
+
   describe('validation', () => {
     it.each([
       [{ amount_cents: 999, payment_method: 'alipay' }, 'amount_cents'],
