@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { UsageTracker } from '../../src/auth/usage-tracker';
 import { createTestApp, TestApp } from '../support/app';
 import { bearer, registerAgent, type RegisteredAgent } from '../support/agents';
@@ -150,7 +151,23 @@ describe('agent API keys', () => {
       const rows = await t.db.query(`SELECT permissions FROM api_keys WHERE id = $1`, [res.body.id]);
       expect(rows[0].permissions).toEqual(['task:read']);
     });
-    it.todo('a task:read-only key gets 403 insufficient_permissions on POST /v1/tasks/create (task issue)');
+    it('a task:read-only key gets 403 insufficient_permissions on task creation, and reads tasks fine', async () => {
+      const agent = await registerAgent(t);
+      const rotated = await t.http
+        .post('/v1/agent/api-keys')
+        .set(bearer(agent.accessToken))
+        .send({ permissions: ['task:read'] })
+        .expect(201);
+      const key = bearer(rotated.body.api_key);
+      const create = await t.http.post('/v1/tasks/create').set(key).send({}).expect(403);
+      expect(create.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'task:create',
+      });
+      const cancel = await t.http.delete(`/api/v1/tasks/${randomUUID()}`).set(key).expect(403);
+      expect(cancel.body.error.required_permission).toBe('task:cancel');
+      await t.http.get('/v1/tasks').set(key).expect(200);
+    });
   });
 
   describe('PATCH and DELETE', () => {
