@@ -4,6 +4,7 @@ import { Ledger1732200003000 } from './1732200003000-ledger';
 import { Tasks1732200004000 } from './1732200004000-tasks';
 import { AdminCredits1732200006000 } from './1732200006000-admin-credits';
 import { TaskLifecycle1732200007000 } from './1732200007000-task-lifecycle';
+import { Payments1732200009000 } from './1732200009000-payments';
 import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   Tasks1732200004000,
   AdminCredits1732200006000,
   TaskLifecycle1732200007000,
+  Payments1732200009000,
   IdempotencyOwner1732200020000,
 ];

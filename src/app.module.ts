@@ -19,6 +19,7 @@ import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
+import { PaymentModule } from './payment/payment.module';
 import { TaskModule } from './task/task.module';
 
 /**
@@ -44,6 +45,7 @@ export class AppModule {
         StatsModule,
         IdempotencyModule,
         TaskModule,
+        PaymentModule,
         JobsModule,
       ],
       providers: [

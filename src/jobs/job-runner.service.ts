@@ -6,6 +6,8 @@ import { IdempotencyStore } from '../common/idempotency/idempotency.store';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { PaymentExpiry } from '../payment/services/payment-expiry.service';
+import { PaymentReconciliation } from '../payment/services/payment-reconciliation.service';
 import { TaskTimers } from '../task/services/task-timers.service';
 
 export interface ScheduledJob {
@@ -32,6 +34,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly logger: Logger,
     private readonly timers: TaskTimers,
     private readonly idempotency: IdempotencyStore,
+    private readonly paymentExpiry: PaymentExpiry,
+    private readonly reconciliation: PaymentReconciliation,
   ) {}
 
   jobs(): ScheduledJob[] {
@@ -40,6 +44,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       { name: 'task-offer-expiry', cron: '* * * * *', run: () => this.timers.expireOffers() },
       { name: 'task-auto-approve', cron: '* * * * *', run: () => this.timers.autoApprove() },
       { name: 'idempotency-key-purge', cron: '*/15 * * * *', run: () => this.idempotency.purgeExpired() },
+      { name: 'payment-order-expiry', cron: '* * * * *', run: () => this.paymentExpiry.expireDue() },
+      { name: 'payment-reconciliation', cron: '*/5 * * * *', run: () => this.reconciliation.reconcile() },
     ];
   }
 

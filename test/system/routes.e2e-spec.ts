@@ -63,6 +63,31 @@ const EXPECTED = [
   ...both('POST', '/worker/assignments/:assignment_id/start'),
   ...both('POST', '/worker/assignments/:assignment_id/submit'),
   ...both('POST', '/worker/assignments/:assignment_id/abandon'),
+  // payments: machine-readable surface
+  'POST /v1/payment/recharge',
+  'POST /v1/payment/create',
+  'POST /v1/agent/payments/recharge',
+  'GET /v1/payment/query/:order_id',
+  'POST /v1/payment/refund',
+  'POST /v1/payment/withdraw',
+  'GET /v1/payment/providers',
+  'GET /v1/payment/health',
+  // payments: reference surface (X-API-Secret)
+  'POST /api/v1/payment/create',
+  'GET /api/v1/payment/query',
+  'POST /api/v1/payment/refund',
+  // payments: provider notifications
+  'POST /v1/payment/alipay/callback',
+  'POST /api/webhooks/alipay',
+  'POST /webhooks/alipay',
+  'POST /api/webhooks/wechat',
+  'POST /webhooks/wechat',
+  // payments: operators
+  'GET /v1/admin/withdrawals',
+  'POST /v1/admin/withdrawals/:id/approve',
+  'POST /v1/admin/withdrawals/:id/reject',
+  'POST /v1/admin/payments/:order_id/confirm-bank-transfer',
+  'GET /v1/admin/payments/health',
 ].sort();
 
 describe('route table', () => {

@@ -27,6 +27,8 @@ describe('job-runner process', () => {
         .query(`SELECT name FROM pgboss.schedule ORDER BY name`);
       expect(schedules.map((s) => s.name)).toEqual([
         'idempotency-key-purge',
+        'payment-order-expiry',
+        'payment-reconciliation',
         'task-auto-approve',
         'task-deadline-sweep',
         'task-offer-expiry',

@@ -28,13 +28,15 @@ describe('time-based task rules', () => {
   });
   afterAll(() => t.close());
 
-  it('pg-boss runs in-process with the four schedules', async () => {
+  it('pg-boss runs in-process with every schedule', async () => {
     expect(t.app.get(JobRunner).running).toBe(true);
     const rows: { name: string; cron: string }[] = await t.db.query(
       `SELECT name, cron FROM pgboss.schedule ORDER BY name`,
     );
     expect(rows.map((r) => r.name)).toEqual([
       'idempotency-key-purge',
+      'payment-order-expiry',
+      'payment-reconciliation',
       'task-auto-approve',
       'task-deadline-sweep',
       'task-offer-expiry',

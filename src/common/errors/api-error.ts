@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   amount_mismatch: HttpStatus.BAD_REQUEST,
   refund_not_allowed: HttpStatus.BAD_REQUEST,
   already_refunded: HttpStatus.BAD_REQUEST,
+  payment_method_unavailable: HttpStatus.BAD_REQUEST,
+  daily_limit_exceeded: HttpStatus.BAD_REQUEST,
   invalid_sms_code: HttpStatus.BAD_REQUEST,
   photo_gps_missing: HttpStatus.BAD_REQUEST,
   photo_location_mismatch: HttpStatus.BAD_REQUEST,
