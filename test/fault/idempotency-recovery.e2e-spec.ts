@@ -4,7 +4,6 @@ import { PERMISSIONS } from '../../src/auth/actor';
 import { idempotencyClaims } from '../../src/common/idempotency/idempotency-context';
 import { requestHash } from '../../src/common/idempotency/canonical-json';
 import { CLAIM_LEASE_MS, IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
-import { InstanceLease } from '../../src/common/idempotency/instance-lease';
 import type { CreateTaskRequest } from '../../src/task/dtos/create-task.dto';
 import { TaskCreationService } from '../../src/task/services/task-creation.service';
 import { createAgent, TestAgent, uniqueKey } from '../support/actors';
@@ -106,13 +105,19 @@ describe('idempotency claims after a crash', () => {
     expect(await tasksOf(agent)).toBe(0);
   });
 
-  it("this process's own claim that is no longer executing (its release failed) is taken over", async () => {
+  it("this process's own claim whose release failed is taken over by the next repeat, not before", async () => {
     const agent = await createAgent(t, { balanceCents: 20_000 });
     const key = uniqueKey();
     const body = taskBody(t);
-    await leftBehind(agent, key, body, t.app.get(InstanceLease).key);
-    const claim = await t.app.get(IdempotencyStore).claim(agent.id, key, requestHash('POST', PATH, body));
+    const hash = requestHash('POST', PATH, body);
+    const store = t.app.get(IdempotencyStore);
+    const claim = await store.claim(agent.id, key, hash);
     expect(claim).toEqual({ token: expect.any(String) });
+    // Still executing: a repeat waits.
+    expect(await store.claim(agent.id, key, hash)).toMatchObject({ status_code: null });
+    // Its request failed and the release did not reach the database: the claim is given up.
+    store.settleLater((claim as { token: string }).token, async () => undefined, 'release');
+    expect(await store.claim(agent.id, key, hash)).toEqual({ token: expect.any(String) });
   });
 
   it('a live claim past the lease is taken over (a hung request)', async () => {

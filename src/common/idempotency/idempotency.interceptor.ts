@@ -80,7 +80,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
         next.handle().subscribe({
           next: (body) => {
             if (claim.recorded) {
-              this.store.finished(token);
               subscriber.next(body);
               subscriber.complete();
               return;
@@ -89,30 +88,25 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const complete = () => this.store.complete(agentId, key, token, res.statusCode, stored);
             complete().then(
               () => {
-                this.store.finished(token);
                 subscriber.next(body);
                 subscriber.complete();
               },
               (err: unknown) => {
-                // The effect happened: keep the claim ours (repeats wait) until its answer is stored.
-                this.store.settleLater(complete, () => this.store.finished(token));
+                // The effect happened: repeats keep waiting until its answer is stored.
+                this.store.settleLater(token, complete, 'answer');
                 subscriber.error(err);
               },
             );
           },
           error: (err: unknown) => {
-            const settle =
-              err instanceof ApiError && err.status < 500
-                ? () => this.store.complete(agentId, key, token, err.status, renderError(err))
-                : () => this.store.release(agentId, key, token);
+            const answered = err instanceof ApiError && err.status < 500;
+            const settle = answered
+              ? () => this.store.complete(agentId, key, token, err.status, renderError(err))
+              : () => this.store.release(agentId, key, token);
             settle().then(
+              () => subscriber.error(err),
               () => {
-                this.store.finished(token);
-                subscriber.error(err);
-              },
-              () => {
-                this.store.settleLater(settle);
-                this.store.finished(token);
+                this.store.settleLater(token, settle, answered ? 'answer' : 'release');
                 subscriber.error(err);
               },
             );

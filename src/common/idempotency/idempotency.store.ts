@@ -34,6 +34,8 @@ const OWNER_GONE = `NOT EXISTS (
 
 const SETTLE_RETRY_MS = 1_000;
 const SETTLE_ATTEMPTS = 60;
+/** Bounds the memory of given-up claims; older ones are then only recovered by the lease. */
+const MAX_GIVEN_UP = 10_000;
 
 /**
  * The idempotency_keys table. Claims and answers outside a transaction run on their own (autocommit): a claim must be
@@ -42,10 +44,10 @@ const SETTLE_ATTEMPTS = 60;
 @Injectable()
 export class IdempotencyStore {
   /**
-   * Tokens of the claims this process is executing now. An in-progress claim of this process whose token is not
-   * here was left behind (its answer or release failed to reach the database) and may be taken over at once.
+   * Claims this process gave up on: their request is over but the answer or release never reached the database
+   * (it was briefly unreachable). A repeat may take such a claim over at once instead of waiting out the lease.
    */
-  private readonly executing = new Set<string>();
+  private readonly givenUp = new Set<string>();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -71,7 +73,7 @@ export class IdempotencyStore {
         WHERE idempotency_keys.expires_at <= $4
            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
                AND (idempotency_keys.created_at <= $7
-                    OR (idempotency_keys.owner = $6 AND NOT (idempotency_keys.claim_token = ANY($8::uuid[])))
+                    OR (idempotency_keys.owner = $6 AND idempotency_keys.claim_token = ANY($8::uuid[]))
                     OR ${OWNER_GONE}))
        RETURNING claim_token`,
       [
@@ -82,13 +84,10 @@ export class IdempotencyStore {
         new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
         this.lease.key,
         new Date(now.getTime() - CLAIM_LEASE_MS),
-        [...this.executing],
+        [...this.givenUp],
       ],
     );
-    if (claimed.length) {
-      this.executing.add(claimed[0].claim_token);
-      return { token: claimed[0].claim_token };
-    }
+    if (claimed.length) return { token: claimed[0].claim_token };
     const rows = await sqlRows<StoredKey>(
       this.ds,
       `SELECT request_hash, status_code, response FROM idempotency_keys WHERE agent_id = $1 AND key = $2`,
@@ -114,22 +113,28 @@ export class IdempotencyStore {
     );
   }
 
-  /** The request of this claim is over (answered, released, or given up on). */
-  finished(token: string): void {
-    this.executing.delete(token);
+  /**
+   * An answer or release of this claim failed (the database was briefly unreachable): it is retried in the
+   * background, so the key does not stay in progress until the lease runs out. A failed release gives the claim up
+   * at once (its request is over and committed nothing it answered); a failed answer keeps the claim until the
+   * answer is stored, or until the retries run out.
+   */
+  settleLater(token: string, op: () => Promise<void>, kind: 'answer' | 'release'): void {
+    if (kind === 'release') this.giveUp(token);
+    const attempt = (n: number): void => {
+      setTimeout(() => {
+        op().then(
+          () => this.givenUp.delete(token),
+          () => (n < SETTLE_ATTEMPTS ? attempt(n + 1) : this.giveUp(token)),
+        );
+      }, SETTLE_RETRY_MS).unref();
+    };
+    attempt(1);
   }
 
-  /**
-   * Retries an answer or release that failed (the database was briefly unreachable) in the background, so the key
-   * does not stay in progress: repeats would wait for it until the lease ran out. `then` runs once it is over.
-   */
-  settleLater(op: () => Promise<void>, then: () => void = () => undefined, attempt = 1): void {
-    setTimeout(() => {
-      op().then(then, () => {
-        if (attempt < SETTLE_ATTEMPTS) this.settleLater(op, then, attempt + 1);
-        else then();
-      });
-    }, SETTLE_RETRY_MS).unref();
+  private giveUp(token: string): void {
+    if (this.givenUp.size >= MAX_GIVEN_UP) this.givenUp.delete(this.givenUp.values().next().value!);
+    this.givenUp.add(token);
   }
 
   /** Deletes expired keys in batches (the purge job); returns how many. */
