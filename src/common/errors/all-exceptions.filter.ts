@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Logger } from '../logging/logger';
-import { isDatabaseUnavailable } from '../../database/connection-errors';
+import { isDatabaseUnavailable, isRejectedInput } from '../../database/database-errors';
 import { ApiError, ErrorCode } from './api-error';
 
 const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
@@ -51,6 +51,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const err = exception as { type?: string; status?: number };
     if (err?.type === 'entity.too.large')
       return new ApiError('payload_too_large', 'The request body is too large.');
+    if (isRejectedInput(exception)) {
+      // A value the database cannot take (not a uuid, a NUL byte) got past validation: still the client's error,
+      // but a route is missing a check (logged so it gets one).
+      this.logger.warn(
+        { err: exception, request_id: req.id, path: req.path },
+        'unvalidated input reached SQL',
+      );
+      return new ApiError('validation_error', 'A value in the request is not valid.', { details: [] });
+    }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ err: exception, request_id: req.id, path: req.path }, 'database unavailable');
       return new ApiError(

@@ -25,3 +25,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * PostgreSQL refusing a value itself, before any business rule: text that is not a valid uuid/number/date
+ * (22P02, 22007, 22008), NUL bytes in text or jsonb (22021, 22P05), numbers out of range (22003). Only input that
+ * slipped past request validation gets there.
+ */
+const INPUT_SQLSTATES = new Set(['22P02', '22007', '22008', '22021', '22P05', '22003']);
+
+export function isRejectedInput(err: unknown): boolean {
+  const e = err as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' && INPUT_SQLSTATES.has(code);
+}
