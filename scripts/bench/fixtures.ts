@@ -100,12 +100,16 @@ const jwt = new JwtService();
 
 /** An access token the bench server accepts (same secret, audience and issuer as TokenService.issuePair). */
 export function workerToken(workerId: string, ttlSeconds = 3600): string {
+  return accessToken('worker', workerId, ttlSeconds);
+}
+
+export function accessToken(kind: 'worker' | 'admin' | 'agent', subject: string, ttlSeconds = 3600): string {
   const now = Math.floor(Date.now() / 1000);
   return jwt.sign(
-    { sub: workerId, iat: now, exp: now + ttlSeconds },
+    { sub: subject, iat: now, exp: now + ttlSeconds },
     {
       secret: BENCH_JWT.access,
-      audience: 'legwork:worker',
+      audience: `legwork:${kind}`,
       issuer: 'legwork',
       algorithm: 'HS256',
       jwtid: randomUUID(),
@@ -238,4 +242,13 @@ export async function seedOpenTasks(
   } finally {
     client.release();
   }
+}
+
+/** An operator account (no password login) and its access token. */
+export async function createAdmin(db: Pool): Promise<{ id: string; token: string }> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO admins (email, password_hash) VALUES ('bench-admin-' || gen_random_uuid() || '@example.com', 'bench-no-login')
+     RETURNING id`,
+  );
+  return { id: rows[0].id, token: accessToken('admin', rows[0].id) };
 }
