@@ -4,6 +4,8 @@ import { Ledger1732200003000 } from './1732200003000-ledger';
 import { Tasks1732200004000 } from './1732200004000-tasks';
 import { AdminCredits1732200006000 } from './1732200006000-admin-credits';
 import { TaskLifecycle1732200007000 } from './1732200007000-task-lifecycle';
+import { Matching1732200010000 } from './1732200010000-matching';
+import { Uploads1732200010100 } from './1732200010100-uploads';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -13,4 +15,6 @@ export const MIGRATIONS = [
   Tasks1732200004000,
   AdminCredits1732200006000,
   TaskLifecycle1732200007000,
+  Matching1732200010000,
+  Uploads1732200010100,
 ];

@@ -19,6 +19,8 @@ import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
+import { MatchingModule } from './matching/matching.module';
+import { UploadModule } from './upload/upload.module';
 import { TaskModule } from './task/task.module';
 
 /**
@@ -43,6 +45,8 @@ export class AppModule {
         AdminModule,
         StatsModule,
         IdempotencyModule,
+        MatchingModule,
+        UploadModule,
         TaskModule,
         JobsModule,
       ],

@@ -63,6 +63,15 @@ const EXPECTED = [
   ...both('POST', '/worker/assignments/:assignment_id/start'),
   ...both('POST', '/worker/assignments/:assignment_id/submit'),
   ...both('POST', '/worker/assignments/:assignment_id/abandon'),
+  // matching and trust: availability, offers, photo proof, ratings, earnings, uploads
+  ...both('PUT', '/worker/availability'),
+  ...both('POST', '/worker/assignments/:assignment_id/decline'),
+  ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
+  ...both('POST', '/worker/tasks/:task_id/rate'),
+  ...both('GET', '/worker/earnings'),
+  ...both('POST', '/upload/task-proof'),
+  ...both('POST', '/upload/task-proofs-multiple'),
+  'GET /uploads/:category/:date/:filename',
 ].sort();
 
 describe('route table', () => {
