@@ -6,6 +6,7 @@ import {
   LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
   LOW_REPUTATION_THRESHOLD,
 } from '../task/domain/task-policy';
+import { distanceSql, EARTH_BOX_MARGIN } from './geo';
 import {
   OfferCandidate,
   ONLINE_LAPSE_MINUTES,
@@ -24,6 +25,8 @@ export interface OfferTarget {
   minReputation: number | null;
 }
 
+const DISTANCE = distanceSql('$1::float8', '$2::float8', 'av.latitude', 'av.longitude');
+
 /** Nearest first before scoring; more candidates than this within one task's radius are not worth ranking. */
 const CANDIDATE_LIMIT = 200;
 
@@ -36,20 +39,19 @@ const CANDIDATE_LIMIT = 200;
  * not count).
  */
 const CANDIDATES_SQL = `
-  WITH here AS (SELECT ll_to_earth($1::float8, $2::float8) AS e)
-  SELECT w.id AS worker_id, w.reputation,
-         earth_distance(here.e, ll_to_earth(av.latitude, av.longitude)) AS distance,
+  SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
          (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
             SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $11::float8) AS s
               FROM assignments o
              WHERE o.worker_id = w.id AND o.offered_at IS NOT NULL AND o.status <> 'pending'
                AND NOT (o.status = 'cancelled' AND o.accepted_at IS NULL)
              ORDER BY o.offered_at DESC LIMIT $12::int) r) AS median_answer
-    FROM here, worker_availability av
+    FROM worker_availability av
     JOIN workers w ON w.id = av.worker_id
    WHERE av.online AND av.last_seen_at > $3::timestamptz
-     AND earth_box(here.e, $4::float8) @> ll_to_earth(av.latitude, av.longitude)
-     AND earth_distance(here.e, ll_to_earth(av.latitude, av.longitude)) <= $4::float8
+     AND earth_box(ll_to_earth($1::float8, $2::float8), $4::float8 * ${EARTH_BOX_MARGIN})
+         @> ll_to_earth(av.latitude, av.longitude)
+     AND ${DISTANCE} <= $4::float8
      AND w.account_status = 'active'
      AND w.skills @> $5::text[]
      AND w.reputation >= $6::numeric

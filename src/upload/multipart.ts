@@ -1,10 +1,4 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  HttpException,
-  Injectable,
-  NestInterceptor,
-} from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FileInterceptor } from '@nestjs/platform-express';
 import { catchError, Observable, throwError } from 'rxjs';
 import { ApiError } from '../common/errors/api-error';
