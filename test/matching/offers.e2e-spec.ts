@@ -182,6 +182,30 @@ describe('push offers', () => {
     expect(await offersOf(t, soon)).toEqual([]);
   });
 
+  it('a worker finds its waiting offers under my-tasks?status=offered; answered or lapsed offers are not its tasks', async () => {
+    const here = spot();
+    const [w] = await workersAround(here, [100]);
+    const taskId = await createTask(t, agent, { location: here, title: 'Find me' });
+    const offer = (await pendingOffer(t, taskId))!;
+    const mine = (q = '') =>
+      t.http.get(`/v1/worker/tasks/my-tasks${q}`).set('Authorization', w.bearer).expect(200);
+    const offered = await mine('?status=offered');
+    expect(offered.body.total).toBe(1);
+    expect(offered.body.tasks[0]).toMatchObject({
+      assignment_id: offer.id,
+      task_id: taskId,
+      title: 'Find me',
+      status: 'pending',
+      offer_expires_at: offer.offer_expires_at!.toISOString(),
+      accepted_at: null,
+    });
+    expect((await mine()).body.total).toBe(0);
+    await decline(t, w, offer.id).expect(200);
+    expect((await mine('?status=offered')).body.total).toBe(0);
+    expect((await mine()).body.total).toBe(0);
+    expect((await mine('?status=failed')).body.total).toBe(0);
+  });
+
   it('availability: a position is needed to go online; online lapses after 10 minutes', async () => {
     const w = await createWorker(t);
     const noPos = await t.http

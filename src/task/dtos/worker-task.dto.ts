@@ -183,8 +183,13 @@ export class SubmitWithPhotoForm {
   worker_notes?: string;
 }
 
-/** The worker-facing filter names and the assignment statuses each one covers. */
+/**
+ * The worker-facing filter names and the assignment statuses each one covers. Only work the worker took is listed
+ * (accepted at some point), except under `offered`: offers waiting for an answer. Offers turned down or left to
+ * lapse are not the worker's tasks and are never listed.
+ */
 export const MY_TASK_FILTERS = {
+  offered: ['pending'],
   accepted: ['accepted'],
   in_progress: ['in_progress'],
   submitted: ['submitted'],
@@ -196,7 +201,8 @@ export type MyTaskFilter = keyof typeof MY_TASK_FILTERS;
 export class MyTasksQuery {
   @ApiPropertyOptional({
     enum: Object.keys(MY_TASK_FILTERS),
-    description: 'completed = approved; failed = rejected, expired, abandoned or cancelled.',
+    description:
+      'offered = offers awaiting your answer (not listed otherwise); completed = approved; failed = rejected, expired, abandoned or cancelled. Without a filter: everything you accepted.',
   })
   @IsOptional()
   @IsIn(Object.keys(MY_TASK_FILTERS))
@@ -228,6 +234,13 @@ export class MyTaskItem {
   @ApiProperty({ type: 'integer' }) payment_cents: number;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
   @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'For an offer: answer before this (accept with POST /v1/worker/tasks/{task_id}/accept).',
+  })
+  offer_expires_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) started_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) submitted_at: string | null;

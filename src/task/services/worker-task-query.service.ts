@@ -17,7 +17,16 @@ import { agentRatingView } from '../../matching/agent-ratings.service';
 import { NearbyTasks } from '../../matching/nearby-tasks.service';
 
 /** Assignment statuses a worker's unfiltered task list shows: everything they accepted at some point. */
-const ACCEPTED_AT_SOME_POINT = [...new Set(Object.values(MY_TASK_FILTERS).flat())];
+const ACCEPTED_AT_SOME_POINT = [
+  ...new Set(
+    Object.entries(MY_TASK_FILTERS)
+      .filter(([name]) => name !== 'offered')
+      .flatMap(([, statuses]) => statuses),
+  ),
+];
+
+/** An assignment is the worker's task once accepted; before that only a live offer is shown (under `offered`). */
+const TAKEN_OR_OFFERED = `(a.accepted_at IS NOT NULL OR a.status = 'pending')`;
 
 @Injectable()
 export class WorkerTaskQueryService {
@@ -81,7 +90,7 @@ export class WorkerTaskQueryService {
       this.ds,
       `SELECT a.*, row_to_json(t.*) AS task, count(*) OVER () AS total
          FROM assignments a JOIN tasks t ON t.id = a.task_id
-        WHERE a.worker_id = $1 AND a.status = ANY($2)
+        WHERE a.worker_id = $1 AND a.status = ANY($2) AND ${TAKEN_OR_OFFERED}
         ORDER BY a.created_at DESC, a.id DESC LIMIT $3 OFFSET $4`,
       [actor.id, statuses, limit, offset],
     );
@@ -100,6 +109,7 @@ export class WorkerTaskQueryService {
           payment_cents: t.payout_cents,
           deadline_at: t.deadline_at.toISOString(),
           location: locationView(t),
+          offer_expires_at: a.status === 'pending' ? iso(a.offer_expires_at) : null,
           accepted_at: iso(a.accepted_at),
           started_at: iso(a.started_at),
           submitted_at: iso(a.submitted_at),
@@ -116,7 +126,7 @@ export class WorkerTaskQueryService {
   private async count(workerId: string, statuses: readonly string[]): Promise<number> {
     const [{ n }] = await sqlRows<{ n: number }>(
       this.ds,
-      `SELECT count(*)::int AS n FROM assignments WHERE worker_id = $1 AND status = ANY($2)`,
+      `SELECT count(*)::int AS n FROM assignments a WHERE a.worker_id = $1 AND a.status = ANY($2) AND ${TAKEN_OR_OFFERED}`,
       [workerId, statuses],
     );
     return n;
