@@ -5,6 +5,8 @@ import { Tasks1732200004000 } from './1732200004000-tasks';
 import { AdminCredits1732200006000 } from './1732200006000-admin-credits';
 import { TaskLifecycle1732200007000 } from './1732200007000-task-lifecycle';
 import { Payments1732200009000 } from './1732200009000-payments';
+import { Matching1732200010000 } from './1732200010000-matching';
+import { Uploads1732200010100 } from './1732200010100-uploads';
 import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
@@ -16,5 +18,7 @@ export const MIGRATIONS = [
   AdminCredits1732200006000,
   TaskLifecycle1732200007000,
   Payments1732200009000,
+  Matching1732200010000,
+  Uploads1732200010100,
   IdempotencyOwner1732200020000,
 ];

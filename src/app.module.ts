@@ -20,6 +20,8 @@ import { StatsModule } from './stats/stats.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
+import { MatchingModule } from './matching/matching.module';
+import { UploadModule } from './upload/upload.module';
 import { TaskModule } from './task/task.module';
 
 /**
@@ -44,6 +46,8 @@ export class AppModule {
         AdminModule,
         StatsModule,
         IdempotencyModule,
+        MatchingModule,
+        UploadModule,
         TaskModule,
         PaymentModule,
         JobsModule,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EscrowModule } from '../escrow/escrow.module';
+import { MatchingModule } from '../matching/matching.module';
+import { UploadModule } from '../upload/upload.module';
 import { WorkerModule } from '../worker/worker.module';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
@@ -8,6 +10,8 @@ import { WorkerTasksController } from './controllers/worker-tasks.controller';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
+import { TaskDispatch } from './services/task-dispatch.service';
+import { PhotoSubmissionService } from './services/photo-submission.service';
 import { TaskEvents } from './services/task-events.service';
 import { TaskQueryService } from './services/task-query.service';
 import { TaskReviewService } from './services/task-review.service';
@@ -20,16 +24,18 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
  * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
  */
 @Module({
-  imports: [EscrowModule, WorkerModule],
+  imports: [EscrowModule, WorkerModule, MatchingModule, UploadModule],
   controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
   providers: [
     TaskEvents,
     TaskSettlement,
+    TaskDispatch,
     TaskCreationService,
     TaskQueryService,
     TaskReviewService,
     TaskAcceptService,
     AssignmentService,
+    PhotoSubmissionService,
     WorkerTaskQueryService,
     TaskTimers,
   ],

@@ -27,6 +27,8 @@ export interface TaskRow {
   idempotency_key: string | null;
   idempotency_request_hash: string | null;
   closed_slots: number;
+  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.settle. */
+  open_slots: number;
   deadline_at: Date;
   estimated_completion_at: Date;
   completed_at: Date | null;
@@ -40,6 +42,8 @@ export interface TaskRow {
 export interface Photo {
   url: string;
   taken_at: string | null;
+  /** From the photo's EXIF GPS to the task location, when the photo carries GPS. */
+  distance_meters?: number | null;
 }
 
 export interface AssignmentRow {
@@ -98,6 +102,11 @@ export const TaskRepository = {
   /** For sweeps: a task another runner is already working on is skipped, not waited for. */
   async lockIfFree(em: Runner, taskId: string): Promise<TaskRow | null> {
     const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1 FOR UPDATE SKIP LOCKED`, [taskId]);
+    return rows.length ? mapTask(rows[0]) : null;
+  },
+
+  async findById(em: Runner, taskId: string): Promise<TaskRow | null> {
+    const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1`, [taskId]);
     return rows.length ? mapTask(rows[0]) : null;
   },
 

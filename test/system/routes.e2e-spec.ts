@@ -88,6 +88,15 @@ const EXPECTED = [
   'POST /v1/admin/withdrawals/:id/reject',
   'POST /v1/admin/payments/:order_id/confirm-bank-transfer',
   'GET /v1/admin/payments/health',
+  // matching and trust: availability, offers, photo proof, ratings, earnings, uploads
+  ...both('PUT', '/worker/availability'),
+  ...both('POST', '/worker/assignments/:assignment_id/decline'),
+  ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
+  ...both('POST', '/worker/tasks/:task_id/rate'),
+  ...both('GET', '/worker/earnings'),
+  ...both('POST', '/upload/task-proof'),
+  ...both('POST', '/upload/task-proofs-multiple'),
+  'GET /uploads/:category/:date/:filename',
 ].sort();
 
 describe('route table', () => {

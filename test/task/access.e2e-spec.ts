@@ -119,6 +119,9 @@ describe('task access control', () => {
           `POST ${prefix}/worker/assignments/{assignment_id}/start`,
           `POST ${prefix}/worker/assignments/{assignment_id}/submit`,
           `POST ${prefix}/worker/assignments/{assignment_id}/abandon`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/decline`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/submit-with-photo`,
+          `POST ${prefix}/worker/tasks/{task_id}/rate`,
         ]),
       ].sort(),
     );

@@ -1,5 +1,6 @@
 import { createAgent, createWorker } from '../support/actors';
-import { createTestApp, TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { createUploadTestApp, jpeg, uploadProof } from '../support/photos';
 import {
   accept,
   act,
@@ -20,7 +21,7 @@ import {
 describe('task lifecycle', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createUploadTestApp();
   });
   afterAll(() => t.close());
 
@@ -58,10 +59,12 @@ describe('task lifecycle', () => {
       expect(await taskStatus(t, agent, taskId)).toBe('assigned');
       await act(t, worker, assignmentId, 'start').expect(200);
       expect(await taskStatus(t, agent, taskId)).toBe('in_progress');
+      const upload = await uploadProof(t, worker, await jpeg()).expect(201);
+      const photoUrl = upload.body.url as string;
       const submitted = await submit(t, worker, assignmentId, {
         result_data: { open: true },
         worker_notes: 'Shop was open',
-        photo_urls: ['/uploads/task-proof/2030-01-01/a.jpg'],
+        photo_urls: [photoUrl],
       }).expect(200);
       expect(submitted.body).toEqual({
         assignment_id: assignmentId,
@@ -93,7 +96,8 @@ describe('task lifecycle', () => {
         status: 'completed',
         progress: { assigned_workers: 1, completed_workers: 1, open_slots: 0, max_workers: 1 },
         assignments: [
-          { assignment_id: assignmentId, worker_id: worker.id, worker_reputation: 4, status: 'approved' },
+          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (decisions §5).
+          { assignment_id: assignmentId, worker_id: worker.id, worker_reputation: 4.25, status: 'approved' },
         ],
       });
       expect(await workerBalance(t, worker.id)).toBe(4500);
@@ -111,7 +115,7 @@ describe('task lifecycle', () => {
         result: {
           data: { open: true },
           worker_notes: 'Shop was open',
-          photos: [{ url: '/uploads/task-proof/2030-01-01/a.jpg', taken_at: null }],
+          photos: [{ url: photoUrl, taken_at: null, distance_meters: null }],
         },
         quality_score: 4.5,
         results: [{ assignment_id: assignmentId, worker_id: worker.id }],

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { WorkerReputation } from '../../src/worker/services/worker-reputation.service';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { accept, act, createTask, expectError, feedback, HOUR, submit, SURFACES } from './task-helpers';
@@ -143,20 +142,15 @@ describe('worker task endpoints', () => {
 
     it('a worker below 3.5 holds one unfinished assignment at a time; submitting frees the place', async () => {
       const w = await createWorker(t);
-      const reputation = t.app.get(WorkerReputation);
-      // Reputation is computed by the matching issue; until then this stands in for a low score.
-      const spy = jest.spyOn(reputation, 'of').mockImplementation(async (id) => (id === w.id ? 3.2 : 4));
-      try {
-        const [t1, t2] = [await createTask(t, agent), await createTask(t, agent)];
-        const a1 = await accept(t, w, t1);
-        const res = await t.http.post(`/v1/worker/tasks/${t2}/accept`).set('Authorization', w.bearer);
-        expectError(res, 409, 'assignment_limit_reached');
-        expect(res.body.error).toMatchObject({ limit: 1, live_assignments: 1 });
-        await submit(t, w, a1).expect(200);
-        await accept(t, w, t2);
-      } finally {
-        spy.mockRestore();
-      }
+      // A stored low score (how outcomes produce it is tested in test/matching/reputation.e2e-spec.ts).
+      await t.db.query(`UPDATE workers SET reputation = 3.2 WHERE id = $1`, [w.id]);
+      const [t1, t2] = [await createTask(t, agent), await createTask(t, agent)];
+      const a1 = await accept(t, w, t1);
+      const res = await t.http.post(`/v1/worker/tasks/${t2}/accept`).set('Authorization', w.bearer);
+      expectError(res, 409, 'assignment_limit_reached');
+      expect(res.body.error).toMatchObject({ limit: 1, live_assignments: 1 });
+      await submit(t, w, a1).expect(200);
+      await accept(t, w, t2);
     });
 
     it('a task no longer taking workers is 409 invalid_state with current_status', async () => {

@@ -1,6 +1,11 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
 import {
   ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiPayloadTooLargeResponse,
+  ApiUnsupportedMediaTypeResponse,
   ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -16,6 +21,7 @@ import {
   AvailableTasksResponse,
   MyTasksQuery,
   MyTasksResponse,
+  SubmitWithPhotoForm,
   TaskAcceptResponse,
   TaskSubmissionRequest,
   TaskSubmissionResponse,
@@ -23,6 +29,9 @@ import {
 import { AssignmentService } from '../services/assignment.service';
 import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
+import { PhotoSubmissionService } from '../services/photo-submission.service';
+import { multipartOptions, MultipartErrors } from '../../upload/multipart';
+import type { IncomingFile } from '../../upload/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
 const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';
@@ -36,6 +45,7 @@ export class WorkerTasksController {
     private readonly query: WorkerTaskQueryService,
     private readonly accepting: TaskAcceptService,
     private readonly assignments: AssignmentService,
+    private readonly photoSubmissions: PhotoSubmissionService,
   ) {}
 
   @Get('tasks/available')
@@ -99,6 +109,65 @@ export class WorkerTasksController {
     @Body() dto: TaskSubmissionRequest,
   ): Promise<TaskSubmissionResponse> {
     return this.assignments.submit(actor, assignmentId, dto);
+  }
+
+  @Post('assignments/:assignment_id/submit-with-photo')
+  @HttpCode(200)
+  @UseInterceptors(MultipartErrors('photo'), FileInterceptor('photo', multipartOptions(1)))
+  @ApiOperation({
+    summary: 'Submit with a photo proving presence: a JPEG or PNG whose EXIF GPS is within 100 m of the task',
+    description: 'Nothing changes on a refusal: the assignment stays as it was and no file is kept.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['photo', 'result_data'],
+      properties: {
+        photo: { type: 'string', format: 'binary', description: 'JPEG or PNG with EXIF GPS, at most 10 MB.' },
+        result_data: { type: 'string', description: 'The result as JSON text (an object).' },
+        worker_notes: { type: 'string', maxLength: 2000 },
+      },
+    },
+  })
+  @ApiOkResponse({ type: TaskSubmissionResponse })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelope,
+    description:
+      'validation_error; invalid_photo (damaged image); photo_gps_missing; photo_location_mismatch (with distance_meters)',
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  @ApiPayloadTooLargeResponse({ type: ErrorEnvelope, description: 'payload_too_large (over 10 MB)' })
+  @ApiUnsupportedMediaTypeResponse({
+    type: ErrorEnvelope,
+    description: 'unsupported_media_type (not a JPEG or PNG by content)',
+  })
+  submitWithPhoto(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+    @UploadedFile() photo: IncomingFile | undefined,
+    @Body() form: SubmitWithPhotoForm,
+  ): Promise<TaskSubmissionResponse> {
+    return this.photoSubmissions.submit(actor, assignmentId, photo, form);
+  }
+
+  @Post('assignments/:assignment_id/decline')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Turn down a task offered to you; it goes to the next worker (no effect on your reputation)',
+  })
+  @ApiOkResponse({ type: AssignmentResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description: `${STATE_CONFLICT}; only a pending offer can be declined`,
+  })
+  decline(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<AssignmentResponse> {
+    return this.assignments.decline(actor, assignmentId);
   }
 
   @Post('assignments/:assignment_id/abandon')

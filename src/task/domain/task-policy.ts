@@ -13,6 +13,8 @@ export const RESULT_DATA_MAX_BYTES = 16 * 1024;
 /** A deadline further out than this is almost certainly a unit mistake (ms vs s) and would lock escrow for years. */
 export const DEADLINE_MAX_DAYS = 365;
 export const DEFAULT_MAX_DISTANCE_METERS = 1000;
+/** A photo proves presence when its EXIF GPS position is at most this far from the task (spec: 100 m). */
+export const PHOTO_MAX_DISTANCE_METERS = 100;
 
 /**
  * Typical time from posting to an approved result, by type, including the time to find a worker. The estimate is

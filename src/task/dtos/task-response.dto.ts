@@ -118,7 +118,14 @@ export class TaskStatusResponse {
 
 export class ResultPhoto {
   @ApiProperty() url: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) taken_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
+  taken_at: string | null;
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'From the photo’s EXIF GPS position to the task location; null when it has none.',
+  })
+  distance_meters?: number | null;
 }
 
 export class TaskResult {

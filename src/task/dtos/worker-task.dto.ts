@@ -17,10 +17,12 @@ import {
 } from 'class-validator';
 import { RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
+import { AgentRatingView } from '../../matching/dtos/rating.dto';
+import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { TaskLocationView } from './task-response.dto';
 import { MaxJsonBytes } from './validators';
 
-export const AVAILABLE_SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
+export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
 
 export class AvailableTasksQuery {
@@ -86,6 +88,8 @@ export class AvailableTaskItem {
   @ApiProperty({ type: [String] }) required_skills: string[];
   @ApiProperty({ type: TaskLocationView, nullable: true }) location: TaskLocationView | null;
   @ApiProperty({ type: 'integer' }) open_slots: number;
+  @ApiProperty({ type: AgentRatingView, description: "Workers' ratings of the agent who posted the task." })
+  agent_rating: AgentRatingView;
 }
 
 export class AvailableTasksResponse {
@@ -96,7 +100,7 @@ export class AvailableTasksResponse {
     additionalProperties: { type: 'integer' },
     example: { total_eligible: 12, returned: 12, max_distance_meters: 5000 },
     description:
-      'total_eligible: tasks matching every filter before the limit; returned: items in this page; max_distance_meters: the radius applied (only with coordinates).',
+      'total_eligible: tasks matching every filter before the limit; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.',
   })
   metadata: Record<string, number>;
 }
@@ -142,15 +146,50 @@ export class TaskSubmissionRequest {
   photo_urls?: string[];
 }
 
+export class CheckedPhotoView {
+  @ApiProperty() url: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
+  taken_at: string | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'From the EXIF GPS position to the task location (at most 100).',
+  })
+  distance_meters: number;
+}
+
 export class TaskSubmissionResponse {
   @ApiProperty({ format: 'uuid' }) assignment_id: string;
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty({ enum: ['submitted'] }) status: string;
   @ApiProperty({ format: 'date-time' }) submitted_at: string;
+  @ApiPropertyOptional({
+    type: CheckedPhotoView,
+    description: 'The GPS-checked photo (submit-with-photo only).',
+  })
+  photo?: CheckedPhotoView;
 }
 
-/** The worker-facing filter names and the assignment statuses each one covers. */
+/** The text fields of the submit-with-photo form (the file is the `photo` part). */
+export class SubmitWithPhotoForm {
+  @ApiProperty({ description: `The result as JSON text: an object, at most ${RESULT_DATA_MAX_BYTES} bytes.` })
+  @IsString()
+  @Length(1, 64 * 1024)
+  result_data: string;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  worker_notes?: string;
+}
+
+/**
+ * The worker-facing filter names and the assignment statuses each one covers. Only work the worker took is listed
+ * (accepted at some point), except under `offered`: offers waiting for an answer. Offers turned down or left to
+ * lapse are not the worker's tasks and are never listed.
+ */
 export const MY_TASK_FILTERS = {
+  offered: ['pending'],
   accepted: ['accepted'],
   in_progress: ['in_progress'],
   submitted: ['submitted'],
@@ -162,7 +201,8 @@ export type MyTaskFilter = keyof typeof MY_TASK_FILTERS;
 export class MyTasksQuery {
   @ApiPropertyOptional({
     enum: Object.keys(MY_TASK_FILTERS),
-    description: 'completed = approved; failed = rejected, expired, abandoned or cancelled.',
+    description:
+      'offered = offers awaiting your answer (not listed otherwise); completed = approved; failed = rejected, expired, abandoned or cancelled. Without a filter: everything you accepted.',
   })
   @IsOptional()
   @IsIn(Object.keys(MY_TASK_FILTERS))
@@ -194,6 +234,13 @@ export class MyTaskItem {
   @ApiProperty({ type: 'integer' }) payment_cents: number;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
   @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'For an offer: answer before this (accept with POST /v1/worker/tasks/{task_id}/accept).',
+  })
+  offer_expires_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) started_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) submitted_at: string | null;

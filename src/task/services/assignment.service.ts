@@ -11,7 +11,11 @@ import type {
   TaskSubmissionResponse,
 } from '../dtos/worker-task.dto';
 import { AssignmentStatus } from '../domain/task-status';
-import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
+import { distanceMeters } from '../../matching/geo';
+import { UploadRecord, UploadService } from '../../upload/upload.service';
+import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
+import { TaskDispatch } from './task-dispatch.service';
 import { AssignmentEventName, TaskEvents } from './task-events.service';
 import { TaskSettlement } from './task-settlement.service';
 
@@ -25,7 +29,10 @@ export class AssignmentService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
+    private readonly dispatch: TaskDispatch,
     private readonly events: TaskEvents,
+    private readonly reputation: WorkerReputation,
+    private readonly uploads: UploadService,
     private readonly clock: Clock,
   ) {}
 
@@ -36,13 +43,37 @@ export class AssignmentService {
     });
   }
 
-  async submit(
+  /** A result with optional photo_urls, which must be the worker's own uploads. */
+  submit(
     actor: WorkerActor,
     assignmentId: string,
     dto: TaskSubmissionRequest,
   ): Promise<TaskSubmissionResponse> {
-    const photos = (dto.photo_urls ?? []).map((url) => ({ url, taken_at: null }));
+    const urls = dto.photo_urls ?? [];
+    return this.submitResult(
+      actor,
+      assignmentId,
+      { result_data: dto.result_data, worker_notes: dto.worker_notes ?? null },
+      async (em, task) => {
+        if (urls.length === 0) return [];
+        const uploads = await this.uploads.ownedByUrls(em, actor.id, urls);
+        return uploads.map((u) => uploadPhoto(u, this.uploads.url(u.storage_key), task));
+      },
+    );
+  }
+
+  /**
+   * Submission shared by both routes: `photos` runs in the transaction, under the task lock, before the state
+   * change (it may refuse the photos, or record an upload that must commit together with the submission).
+   */
+  async submitResult(
+    actor: WorkerActor,
+    assignmentId: string,
+    content: { result_data: Record<string, unknown>; worker_notes: string | null },
+    photos: (em: EntityManager, task: TaskRow) => Promise<Photo[]>,
+  ): Promise<TaskSubmissionResponse> {
     const moved = await this.act(actor, assignmentId, async (em, task, a, now) => {
+      const list = await photos(em, task);
       beforeDeadline(task, a, now);
       return this.move(
         em,
@@ -52,9 +83,9 @@ export class AssignmentService {
         now,
         {
           submitted_at: now,
-          result_data: JSON.stringify(dto.result_data),
-          worker_notes: dto.worker_notes ?? null,
-          photos: JSON.stringify(photos),
+          result_data: JSON.stringify(content.result_data),
+          worker_notes: content.worker_notes,
+          photos: JSON.stringify(list),
         },
         'assignment.submitted',
       );
@@ -67,10 +98,26 @@ export class AssignmentService {
     };
   }
 
-  /** The slot reopens for another worker (or is refunded if the task takes no more workers). */
+  /** The worker's own assignment and its task, read without locks (for checks made before the transaction). */
+  async findOwned(
+    actor: WorkerActor,
+    assignmentId: string,
+  ): Promise<{ assignment: AssignmentRow; task: TaskRow }> {
+    const assignment = await TaskRepository.assignment(this.ds.manager, assignmentId);
+    if (!assignment || assignment.worker_id !== actor.id) {
+      throw new ApiError('assignment_not_found', 'No such assignment.');
+    }
+    const task = (await TaskRepository.findById(this.ds.manager, assignment.task_id))!;
+    return { assignment, task };
+  }
+
+  /**
+   * The slot is offered to the next worker or reopens (or is refunded if the task takes no more workers); the
+   * abandonment counts against the worker's reputation at once.
+   */
   abandon(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
-    return this.act(actor, assignmentId, (em, _task, a, now) =>
-      this.move(
+    return this.act(actor, assignmentId, async (em, task, a, now) => {
+      const moved = await this.move(
         em,
         a,
         ['accepted', 'in_progress'],
@@ -78,8 +125,28 @@ export class AssignmentService {
         now,
         { closed_at: now },
         'assignment.abandoned',
-      ),
-    );
+      );
+      await this.reputation.recompute(em, a.worker_id, now);
+      await this.dispatch.offerOpenSlots(em, task, now);
+      return moved;
+    });
+  }
+
+  /** Turning an offer down costs nothing; the slot goes to the next best online worker. */
+  decline(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
+    return this.act(actor, assignmentId, async (em, task, a, now) => {
+      const moved = await this.move(
+        em,
+        a,
+        ['pending'],
+        'declined',
+        now,
+        { closed_at: now },
+        'assignment.declined',
+      );
+      await this.dispatch.offerOpenSlots(em, task, now);
+      return moved;
+    });
   }
 
   private async act(
@@ -134,4 +201,16 @@ function beforeDeadline(task: TaskRow, a: AssignmentRow, now: Date): void {
       deadline_at: task.deadline_at.toISOString(),
     });
   }
+}
+
+/** A photo from the worker's uploads: its capture time, and its distance to the task when it carries GPS. */
+function uploadPhoto(u: UploadRecord, url: string, task: TaskRow): Photo {
+  const hasGps = u.latitude !== null && u.longitude !== null;
+  return {
+    url,
+    taken_at: u.taken_at ? u.taken_at.toISOString() : null,
+    distance_meters: hasGps
+      ? Math.round(distanceMeters({ latitude: u.latitude!, longitude: u.longitude! }, task))
+      : null,
+  };
 }

@@ -12,7 +12,6 @@ import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
 import { TaskEvents } from './task-events.service';
 import { TaskSettlement } from './task-settlement.service';
-import { WorkerReputation } from '../../worker/services/worker-reputation.service';
 
 /**
  * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so
@@ -25,7 +24,6 @@ export class TaskAcceptService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
     private readonly events: TaskEvents,
-    private readonly reputation: WorkerReputation,
     private readonly clock: Clock,
   ) {}
 
@@ -35,8 +33,7 @@ export class TaskAcceptService {
       if (!task) throw new ApiError('task_not_found', 'No such task.');
       const now = this.clock.now();
       assertTakingWorkers(task, now);
-      const skills = await this.lockWorker(em, actor.id);
-      const reputation = await this.reputation.of(actor.id);
+      const { skills, reputation } = await this.lockWorker(em, actor.id);
       assertEligible(task, skills, reputation);
 
       const assignments = await TaskRepository.assignments(em, task.id);
@@ -107,14 +104,18 @@ export class TaskAcceptService {
     return moved!;
   }
 
-  private async lockWorker(em: EntityManager, workerId: string): Promise<string[]> {
-    const rows = await sqlRows<{ skills: string[] }>(
+  /** Reputation is read under the same lock that recomputations take, so the cap and floor see the latest value. */
+  private async lockWorker(
+    em: EntityManager,
+    workerId: string,
+  ): Promise<{ skills: string[]; reputation: number }> {
+    const rows = await sqlRows<{ skills: string[]; reputation: string }>(
       em,
-      `SELECT skills FROM workers WHERE id = $1 FOR NO KEY UPDATE`,
+      `SELECT skills, reputation FROM workers WHERE id = $1 FOR NO KEY UPDATE`,
       [workerId],
     );
     if (!rows.length) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
-    return rows[0].skills;
+    return { skills: rows[0].skills, reputation: Number(rows[0].reputation) };
   }
 
   /** Live = work still to do (accepted or in progress); results waiting for review do not count. */

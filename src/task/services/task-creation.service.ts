@@ -18,6 +18,8 @@ import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
 import { taskCreatedResponse } from '../task.presenter';
 import { mapTask, TaskRow } from '../task.repository';
+import { TaskDispatch } from './task-dispatch.service';
+import { TaskSettlement } from './task-settlement.service';
 
 interface AgentLimits {
   fee_bps: number | null;
@@ -34,6 +36,8 @@ export class TaskCreationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly ledger: LedgerService,
+    private readonly dispatch: TaskDispatch,
+    private readonly settlement: TaskSettlement,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -67,6 +71,10 @@ export class TaskCreationService {
         reference: `task:${task.id}:hold`,
         description: `Escrow for task ${task.id}`,
       });
+      // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
+      if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
+        await this.settlement.settle(em, task, now);
+      }
       const body = taskCreatedResponse(task);
       // With an Idempotency-Key header, the answer commits with the task and its hold (exactly once after a crash).
       await recordIdempotentResponse(em, body);
@@ -93,9 +101,10 @@ export class TaskCreationService {
       `INSERT INTO tasks (agent_id, title, description, task_type, latitude, longitude, address,
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
                           total_cents, required_skills, min_reputation, metadata, status, idempotency_key,
-                          idempotency_request_hash, deadline_at, estimated_completion_at, created_at, updated_at)
+                          idempotency_request_hash, deadline_at, estimated_completion_at, created_at, updated_at,
+                          open_slots)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'pending', $18, $19,
-               $20, $21, $22, $22)
+               $20, $21, $22, $22, $10)
        RETURNING *`,
       [
         agentId,

@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { AssignmentRow, TaskRow } from '../task.repository';
 
 export type AssignmentEventName =
+  | 'assignment.offered'
+  | 'assignment.declined'
   | 'assignment.accepted'
   | 'assignment.started'
   | 'assignment.submitted'

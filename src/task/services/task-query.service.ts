@@ -26,10 +26,7 @@ export class TaskQueryService {
   async get(actor: AgentActor, taskId: string): Promise<TaskStatusResponse> {
     const task = await this.owned(actor, taskId);
     const assignments = await TaskRepository.assignments(this.ds.manager, task.id);
-    const workers = [...new Set(assignments.map((a) => a.worker_id))];
-    const reputations = new Map(
-      await Promise.all(workers.map(async (id) => [id, await this.reputation.of(id)] as const)),
-    );
+    const reputations = await this.reputation.ofMany([...new Set(assignments.map((a) => a.worker_id))]);
     return taskStatusResponse(task, assignments, reputations);
   }
 

@@ -7,10 +7,12 @@ import {
   AssignmentStatus,
   countSlots,
   deriveTaskStatus,
+  LIVE_TASK_STATUSES,
   TASK_STATUS_EVENT,
   TaskStatus,
 } from '../domain/task-status';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
 import { TaskEvents } from './task-events.service';
 
 export interface Review {
@@ -46,6 +48,7 @@ export class TaskSettlement {
   constructor(
     private readonly ledger: LedgerService,
     private readonly events: TaskEvents,
+    private readonly reputation: WorkerReputation,
   ) {}
 
   async approve(em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date, review: Review | null) {
@@ -67,6 +70,7 @@ export class TaskSettlement {
       }),
     );
     await this.events.assignment(em, 'assignment.approved', moved, now, { payment_cents: task.payout_cents });
+    await this.reputation.recompute(em, a.worker_id, now);
     return moved;
   }
 
@@ -101,6 +105,7 @@ export class TaskSettlement {
       moved,
       now,
     );
+    await this.reputation.recompute(em, a.worker_id, now);
     return moved;
   }
 
@@ -163,11 +168,14 @@ export class TaskSettlement {
       closedSlots,
       assignments: assignments.map(toSlot),
     });
+    // Open slots as a worker sees them: none once intake closed (they were refunded just above) or once the task
+    // left the live statuses.
+    const openSlots = intakeClosedAt || !LIVE_TASK_STATUSES.includes(status) ? 0 : slots.open;
     await em.query(
       `UPDATE tasks SET status = $2, closed_slots = $3, intake_closed_at = $4, cancelled_at = $5,
               deadline_processed_at = COALESCE(deadline_processed_at, $6),
               completed_at = CASE WHEN $2 = 'completed' THEN COALESCE(completed_at, $7) ELSE completed_at END,
-              updated_at = $7
+              open_slots = $8, updated_at = $7
         WHERE id = $1`,
       [
         task.id,
@@ -177,6 +185,7 @@ export class TaskSettlement {
         cancelledAt,
         changes.deadlineProcessed ? now : null,
         now,
+        openSlots,
       ],
     );
     const event = TASK_STATUS_EVENT[status];

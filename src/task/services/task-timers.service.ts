@@ -8,6 +8,7 @@ import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import { TaskRepository, TaskRow } from '../task.repository';
+import { TaskDispatch } from './task-dispatch.service';
 import { TaskEvents } from './task-events.service';
 import { TaskSettlement } from './task-settlement.service';
 
@@ -30,6 +31,7 @@ export class TaskTimers {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
+    private readonly dispatch: TaskDispatch,
     private readonly events: TaskEvents,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -71,7 +73,10 @@ export class TaskTimers {
     );
   }
 
-  /** Offers not answered in time lapse and their slots reopen (or close, if the task takes no more workers). */
+  /**
+   * Offers not answered in time lapse and their slots go to the next best online worker (never one who had this
+   * task before), or reopen for anyone to take when nobody is left.
+   */
   expireOffers(): Promise<number> {
     const now = this.clock.now();
     return this.forEachDue(
@@ -84,8 +89,10 @@ export class TaskTimers {
           (a) => a.status === 'pending' && a.offer_expires_at && a.offer_expires_at <= now,
         );
         for (const a of lapsed) await this.lapseOffer(em, a.id, now);
-        if (lapsed.length) await this.settlement.settle(em, task, now);
-        return lapsed.length > 0;
+        if (!lapsed.length) return false;
+        await this.dispatch.offerOpenSlots(em, task, now);
+        await this.settlement.settle(em, task, now);
+        return true;
       },
     );
   }
