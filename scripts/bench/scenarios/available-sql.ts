@@ -19,7 +19,7 @@ export const AVAILABLE_TASKS_SQL = `
 \\set c random(0, :cities - 1)
 \\set dlat random(-2000, 2000)
 \\set dlon random(-2000, 2000)
-SELECT worker_id FROM bench_workers WHERE n = :w \\gset
+SELECT worker_id FROM bench_available_workers WHERE n = :w \\gset
 SELECT lat, lon FROM bench_cities WHERE k = :c \\gset
 \\set qlat :lat + :dlat / 10000.0
 \\set qlon :lon + :dlon / 10000.0

@@ -52,9 +52,9 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
   };
   const seedAgents = await createAgents(ctx.db, SEED_AGENTS, 1_000_000_000_000);
   const workers = await createWorkers(ctx.db, WORKERS);
-  await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_workers (n int PRIMARY KEY, worker_id uuid NOT NULL)`);
+  await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_available_workers (n int PRIMARY KEY, worker_id uuid NOT NULL)`);
   await ctx.db.query(
-    `INSERT INTO bench_workers SELECT n, id FROM unnest($1::uuid[]) WITH ORDINALITY AS v(id, n)`,
+    `INSERT INTO bench_available_workers SELECT n, id FROM unnest($1::uuid[]) WITH ORDINALITY AS v(id, n)`,
     [workers.map((w) => w.id)],
   );
   await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_cities (k int PRIMARY KEY, lat float8, lon float8)`);
