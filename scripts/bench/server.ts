@@ -20,8 +20,12 @@ function repoRoot(from: string): string {
   return dir;
 }
 
-/** The compiled API (`npm run build`), whether this file runs compiled (bench, soak) or under ts-jest (fault tests). */
-export const COMPILED_MAIN = join(repoRoot(__dirname), 'dist', 'src', 'main.js');
+/**
+ * The compiled API (`npm run build`), whether this file runs compiled (bench, soak) or under ts-jest (fault tests).
+ * BENCH_SERVER_MAIN points at another build, to measure two versions with the same harness (before/after).
+ */
+export const COMPILED_MAIN =
+  process.env.BENCH_SERVER_MAIN ?? join(repoRoot(__dirname), 'dist', 'src', 'main.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {

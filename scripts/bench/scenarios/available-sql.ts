@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { nearbyTasksQuery } from '../../../src/matching/nearby-tasks.query';
 
 /** Which listing the server runs: reported with the figures, since the spatial index changes everything. */
 export async function availableQueryVersion(db: Pool): Promise<string> {
@@ -11,10 +12,30 @@ export async function availableQueryVersion(db: Pool): Promise<string> {
 }
 
 /**
- * What one listing sends (src/task/services/worker-task-query.service.ts and the JWT account lookup), with a random
- * worker and a random point near a random city. Keep in step with the service's SQL.
+ * What one listing sends: the JWT account lookup, the worker's skills/reputation/position
+ * (src/matching/nearby-tasks.service.ts) and the nearby query itself, taken from nearbyTasksQuery so the baseline
+ * always runs the server's current SQL. Its parameters become pgbench variables: a random worker at a random point
+ * within about 20 km of a random city centre, 5 km radius, 20 results, highest payment first.
  */
-export const AVAILABLE_TASKS_SQL = `
+export function availableTasksScript(): string {
+  const { sql } = nearbyTasksQuery({
+    workerId: 'w',
+    skills: [],
+    reputation: 4,
+    now: new Date(),
+    position: { latitude: 0, longitude: 0 },
+    radiusMeters: 5000,
+    minPayoutCents: 0,
+    sort: 'payment_desc',
+    limit: 20,
+  });
+  // $1 now, $2 skills, $3 reputation, $4 min payout, $5 worker, $6 limit, $7 lat, $8 lng, $9 radius.
+  const vars = ['now()', ':skills', ':reputation', '0', ':worker_id', '20', ':qlat', ':qlon', '5000'];
+  const query = sql
+    .replace(/\$(\d+)/g, (_, n: string) => vars[Number(n) - 1])
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `
 \\set w random(1, :workers)
 \\set c random(0, :cities - 1)
 \\set dlat random(-2000, 2000)
@@ -24,22 +45,7 @@ SELECT lat, lon FROM bench_cities WHERE k = :c \\gset
 \\set qlat :lat + :dlat / 10000.0
 \\set qlon :lon + :dlon / 10000.0
 SELECT account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day FROM workers WHERE id = :worker_id;
-WITH candidates AS (
-  SELECT t.*, CASE WHEN :qlat::float8 IS NULL THEN NULL ELSE 2 * 6371008.8 * asin(LEAST(1, sqrt(
-      power(sin(radians(t.latitude - :qlat::float8) / 2), 2)
-    + cos(radians(:qlat::float8)) * cos(radians(t.latitude)) * power(sin(radians(t.longitude - :qlon::float8) / 2), 2)))) END AS distance,
-         t.max_workers - t.closed_slots - (
-           SELECT count(*) FROM assignments a WHERE a.task_id = t.id
-              AND (a.status IN ('pending', 'accepted', 'in_progress', 'submitted') OR a.slot_settlement IS NOT NULL)
-         ) AS open_slots
-    FROM tasks t
-   WHERE t.status = ANY('{pending,assigned,in_progress,submitted}'::text[]) AND t.intake_closed_at IS NULL AND t.deadline_at > now()
-     AND t.required_skills <@ (SELECT skills FROM workers WHERE id = :worker_id)
-     AND COALESCE(t.min_reputation, 0) <= 4.0
-     AND t.payout_cents >= 0
-     AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.worker_id = :worker_id)
-)
-SELECT *, count(*) OVER () AS total FROM candidates
- WHERE open_slots > 0 AND (distance IS NULL OR distance <= 5000)
- ORDER BY payout_cents DESC, deadline_at ASC, id LIMIT 20;
+SELECT w.skills, w.reputation, av.latitude, av.longitude FROM workers w LEFT JOIN worker_availability av ON av.worker_id = w.id WHERE w.id = :worker_id \\gset
+${query};
 `;
+}

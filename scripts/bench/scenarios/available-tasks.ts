@@ -4,7 +4,7 @@ import { fraction } from '../context';
 import { BenchWorker, CITIES, createAgents, createWorkers, seedOpenTasks } from '../fixtures';
 import { load } from '../load';
 import { pgbench } from '../pgbench';
-import { AVAILABLE_TASKS_SQL, availableQueryVersion } from './available-sql';
+import { availableQueryVersion, availableTasksScript } from './available-sql';
 
 const SEED_AGENTS = 16;
 const WORKERS = 200;
@@ -52,7 +52,9 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
   };
   const seedAgents = await createAgents(ctx.db, SEED_AGENTS, 1_000_000_000_000);
   const workers = await createWorkers(ctx.db, WORKERS);
-  await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_available_workers (n int PRIMARY KEY, worker_id uuid NOT NULL)`);
+  await ctx.db.query(
+    `CREATE TABLE IF NOT EXISTS bench_available_workers (n int PRIMARY KEY, worker_id uuid NOT NULL)`,
+  );
   await ctx.db.query(
     `INSERT INTO bench_available_workers SELECT n, id FROM unnest($1::uuid[]) WITH ORDINALITY AS v(id, n)`,
     [workers.map((w) => w.id)],
@@ -80,7 +82,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       url: ctx.databaseUrl,
       dir: ctx.dir,
       name: `available-${size}`,
-      script: AVAILABLE_TASKS_SQL,
+      script: availableTasksScript(),
       clients: ctx.poolSize,
       seconds: ctx.seconds,
       vars: { workers: WORKERS, cities: CITIES.length },
