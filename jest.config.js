@@ -23,8 +23,10 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/after-file.ts'],
-      testTimeout: 60000,
     },
   ],
+  // Global only: Jest ignores testTimeout inside a project. E2E hooks boot apps and databases, which can take
+  // seconds on a loaded 2-core machine.
+  testTimeout: 60000,
   maxWorkers: 3,
 };

@@ -47,7 +47,8 @@ export const TEST_ENV: Record<string, string> = {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const databaseName = await createTestDatabase();
   const url = databaseUrl(databaseName);
-  const config = loadConfig({ ...TEST_ENV, DATABASE_URL: url, ...env });
+  // The test database always wins: a shared environment (e.g. liveTestEnv) must never point elsewhere.
+  const config = loadConfig({ ...TEST_ENV, ...env, DATABASE_URL: url });
   const logger = new Logger(config.logLevel);
   const clock = new TestClock();
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, url, logger)] })
