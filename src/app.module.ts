@@ -12,6 +12,7 @@ import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 
@@ -33,6 +34,7 @@ export class AppModule {
         HealthModule,
         EscrowModule,
         WorkerModule,
+        EventsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -13,6 +13,6 @@ import { UsageTracker } from './usage-tracker';
 @Module({
   imports: [PassportModule, JwtModule.register({})],
   providers: [Authenticator, BearerStrategy, PasswordHasher, TokenService, UsageTracker, LoginThrottle],
-  exports: [PasswordHasher, TokenService, UsageTracker, LoginThrottle],
+  exports: [Authenticator, PasswordHasher, TokenService, UsageTracker, LoginThrottle],
 })
 export class AuthModule {}
