@@ -36,13 +36,16 @@ export class DeliveryService {
     return claimed.length;
   }
 
-  /** Runs until nothing is due. */
+  /**
+   * Runs until nothing is due. Loops until a claim finds nothing (not merely a short batch): a delivery that
+   * succeeds releases the next event of its task for the same destination, which should go out at once.
+   */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
       const n = await this.runDue();
       total += n;
-      if (n < DELIVERY_BATCH) return total;
+      if (n === 0) return total;
     }
   }
 
