@@ -350,12 +350,13 @@ describe('webhook delivery', () => {
     const taskId = await insertTask(t, agent.id);
     await writeTaskEvent(t, 'task.assigned', agent.id, taskId, {});
     await pump(t);
-    const failing = async () =>
-      (
-        (await t.db.query(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [webhookId])) as {
-          failing_since: Date | null;
-        }[]
-      )[0].failing_since;
+    const failing = async () => {
+      const rows = await t.db.query<{ failing_since: Date | null }[]>(
+        `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
+        [webhookId],
+      );
+      return rows[0].failing_since;
+    };
     expect(await failing()).not.toBeNull();
     t.clock.advance(maxRetryDelayMs(1));
     await pump(t);
