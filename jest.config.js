@@ -23,8 +23,9 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/after-file.ts'],
-      testTimeout: 60000,
     },
   ],
+  // A global option: Jest ignores testTimeout inside projects[] (tests and hooks would get the default 5 s).
+  testTimeout: 60000,
   maxWorkers: 3,
 };

@@ -21,6 +21,8 @@ export interface Receiver {
   received: Received[];
   /** Status codes to answer with, in order; once used up, 200. */
   script: number[];
+  /** Decides the status of a request before the script does (return undefined to fall through). */
+  decide?: (r: Received) => number | undefined;
   /** Extra response headers per status (e.g. Location for 302). */
   headers: Record<number, Record<string, string>>;
   connections: number;
@@ -49,14 +51,15 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       } catch {
         // recorded as is
       }
-      receiver.received.push({
+      const got: Received = {
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
         raw,
         json,
-      });
-      const status = receiver.script.shift() ?? 200;
+      };
+      receiver.received.push(got);
+      const status = receiver.decide?.(got) ?? receiver.script.shift() ?? 200;
       res.writeHead(status, { 'Content-Type': 'text/plain', ...(receiver.headers[status] ?? {}) });
       res.end(status < 300 ? 'ok' : 'no');
     });

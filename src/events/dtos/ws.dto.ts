@@ -18,7 +18,8 @@ export class WsStatsResponse {
   @ApiProperty({ description: 'The instance that answered.' }) instance_id: string;
   @ApiProperty({
     enum: ['cluster', 'instance'],
-    description: 'cluster: every instance sharing the Redis (REDIS_URL); instance: this process only.',
+    description:
+      'cluster: every instance sharing the Redis (REDIS_URL); instance: this process only (no REDIS_URL, or Redis unreachable).',
   })
   scope: 'cluster' | 'instance';
   @ApiProperty() total_connections: number;

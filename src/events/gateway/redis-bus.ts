@@ -52,7 +52,9 @@ export class RedisBus implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     for (const client of [this.pub, this.sub]) {
       if (!client) continue;
-      await client.quit().catch(() => client.disconnect());
+      // QUIT would wait in the offline queue for a Redis that is not there.
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
     }
   }
 
@@ -84,15 +86,18 @@ function quiet(client: Redis, onError: (err: unknown) => void): Redis {
   return client;
 }
 
+/** Resolves at the first sign of life or failure: a boot never waits long for a Redis that is down. */
 function ready(client: Redis, timeoutMs = 3_000): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       client.off('ready', done);
+      client.off('error', done);
       resolve();
     };
     const timer = setTimeout(done, timeoutMs);
     client.once('ready', done);
+    client.once('error', done);
   });
 }

@@ -82,7 +82,7 @@ export class WsStats implements OnApplicationShutdown {
       for (const k of Object.keys(byKind) as ActorKind[]) byKind[k] += i.by_kind[k] ?? 0;
     return {
       instance_id: this.config.instanceId,
-      scope: this.bus.enabled ? 'cluster' : 'instance',
+      scope: this.bus.pub?.status === 'ready' ? 'cluster' : 'instance',
       total_connections: total(byKind),
       by_kind: byKind,
       instances,
