@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module';
+import { AgentModule } from './agent/agent.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
@@ -15,6 +17,13 @@ import { EscrowModule } from './escrow/escrow.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
+import { StatsModule } from './stats/stats.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { JobsModule } from './jobs/jobs.module';
+import { PaymentModule } from './payment/payment.module';
+import { MatchingModule } from './matching/matching.module';
+import { UploadModule } from './upload/upload.module';
+import { TaskModule } from './task/task.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
@@ -34,6 +43,15 @@ export class AppModule {
         HealthModule,
         EscrowModule,
         WorkerModule,
+        AgentModule,
+        AdminModule,
+        StatsModule,
+        IdempotencyModule,
+        MatchingModule,
+        UploadModule,
+        TaskModule,
+        PaymentModule,
+        JobsModule,
         EventsModule,
       ],
       providers: [

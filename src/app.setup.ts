@@ -18,7 +18,6 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
   express.set('trust proxy', config.trustProxy);
   express.use(requestContext(logger));
   for (const middleware of bodyParsing()) express.use(middleware);
-  app.enableShutdownHooks();
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',

@@ -16,6 +16,12 @@ import { runMigrations } from './database/migrate';
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const logger = new Logger(config.logLevel);
+  // Sandbox mode: the provider simulators run as a child process (loaded dynamically: live mode never loads them).
+  const sandbox = config.payments.sandbox?.spawn
+    ? await import('./sandbox/spawn-provider-sandbox.js').then((m) => m.spawnProviderSandbox())
+    : null;
+  if (sandbox)
+    logger.info({ alipay: sandbox.alipayBaseUrl, wechat: sandbox.wechatBaseUrl }, 'provider sandbox started');
   const embedded = config.databaseUrl
     ? null
     : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, logger);
@@ -43,6 +49,7 @@ async function bootstrap(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await app.close();
+    await sandbox?.stop();
     await embedded?.stop();
     logger.flush();
     process.exit(0);

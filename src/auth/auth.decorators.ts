@@ -2,6 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } 
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
+  ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -18,7 +19,16 @@ export interface AuthRule {
   schemes?: AuthScheme[];
   /** Permission an API key must hold. */
   permission?: Permission;
+  /**
+   * Agents must also send `X-API-Secret` with the secret of their current API key (the reference payment surface,
+   * decisions §6). Checked after the bearer credential, whichever scheme it is; missing or wrong is 401
+   * invalid_credentials.
+   */
+  apiSecret?: boolean;
 }
+
+/** Name of the OpenAPI security scheme for the X-API-Secret header (registered in src/openapi/openapi.ts). */
+export const API_SECRET_SCHEME = 'api_secret';
 
 /** Opts a route out of the global deny-by-default guard. */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
@@ -37,12 +47,16 @@ export function Auth(rule: AuthRule): MethodDecorator & ClassDecorator {
   if (rule.actors.includes('worker')) security.push('worker_jwt');
   if (rule.actors.includes('admin')) security.push('admin_jwt');
   const who = rule.actors.join(' or ');
+  // With an API secret each bearer scheme is listed together with the secret header (both are required).
+  const securityDecorators = rule.apiSecret
+    ? security.map((s) => ApiSecurity({ [s]: [], [API_SECRET_SCHEME]: [] }))
+    : security.map((s) => ApiBearerAuth(s));
   return applyDecorators(
     SetMetadata(AUTH_RULE, rule),
-    ...security.map((s) => ApiBearerAuth(s)),
+    ...securityDecorators,
     ApiUnauthorizedResponse({
       type: ErrorEnvelope,
-      description: 'authentication_required, invalid_api_key or invalid_token',
+      description: `authentication_required, invalid_api_key or invalid_token${rule.apiSecret ? '; invalid_credentials (X-API-Secret missing or wrong)' : ''}`,
     }),
     ApiForbiddenResponse({
       type: ErrorEnvelope,

@@ -4,6 +4,7 @@ import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ApiError } from '../common/errors/api-error';
 import type { Actor } from './actor';
+import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
 
 /**
@@ -12,7 +13,10 @@ import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
  */
 @Injectable()
 export class AuthGuard extends PassportAuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiSecrets: ApiSecretVerifier,
+  ) {
     super();
   }
 
@@ -38,6 +42,10 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
       );
     }
     await super.canActivate(context);
+    // The secret is part of the credential, so a missing or wrong one is 401 before any 403 of the rule check.
+    if (rule.apiSecret && req.actor?.kind === 'agent') {
+      await this.apiSecrets.verify(req.actor, req.header('x-api-secret'));
+    }
     authorise(req.actor, rule);
     return true;
   }
@@ -58,7 +66,8 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
   }
 }
 
-function authorise(actor: Actor, rule: AuthRule): void {
+/** The authorisation half of the guard: may this (authenticated) actor call a route with this rule? */
+export function authorise(actor: Actor, rule: AuthRule): void {
   if (!rule.actors.includes(actor.kind)) {
     throw new ApiError(
       'forbidden',

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
+import { ApiSecretVerifier } from './api-secret';
 import { Authenticator } from './authenticator';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginThrottle } from './login-throttle';
@@ -12,7 +13,15 @@ import { UsageTracker } from './usage-tracker';
 @Global()
 @Module({
   imports: [PassportModule, JwtModule.register({})],
-  providers: [Authenticator, BearerStrategy, PasswordHasher, TokenService, UsageTracker, LoginThrottle],
-  exports: [Authenticator, PasswordHasher, TokenService, UsageTracker, LoginThrottle],
+  providers: [
+    Authenticator,
+    BearerStrategy,
+    PasswordHasher,
+    TokenService,
+    UsageTracker,
+    LoginThrottle,
+    ApiSecretVerifier,
+  ],
+  exports: [Authenticator, PasswordHasher, TokenService, UsageTracker, LoginThrottle, ApiSecretVerifier],
 })
 export class AuthModule {}

@@ -24,6 +24,7 @@ export class Authenticator {
   }
 
   private async fromApiKey(key: string): Promise<Actor> {
+    const keyHash = sha256Hex(key);
     const rows: (AgentLimitsRow & {
       id: string;
       agent_id: string;
@@ -33,13 +34,13 @@ export class Authenticator {
       `SELECT k.id, k.agent_id, k.permissions, k.is_active, a.account_status,
                 a.rate_limit_per_minute, a.rate_limit_per_day
            FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = $1`,
-      [sha256Hex(key)],
+      [keyHash],
     );
     const row = rows[0];
     if (!row || !row.is_active)
       throw new ApiError('invalid_api_key', 'The API key is invalid, disabled or rotated.');
     if (row.account_status !== 'active') throw disabled();
-    this.usage.record(row.agent_id, row.id);
+    this.usage.record(row.agent_id, { id: row.id, hash: keyHash });
     return {
       kind: 'agent',
       id: row.agent_id,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { ActorKind } from './actor';
+import { sqlRows } from '../database/sql';
 
 const MAX_FAILURES = 10;
 const WINDOW_MS = 15 * 60_000;
@@ -11,8 +12,11 @@ const LOCK_MS = 15 * 60_000;
 const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
 
 /**
- * Account lock-out: 10 failed logins within 15 minutes lock the account for 15 minutes. Counting is one atomic
- * UPDATE per failure, so parallel guesses cannot slip past the limit.
+ * Account lock-out: 10 failed logins within 15 minutes lock the account for 15 minutes.
+ *
+ * `attempt` reserves the attempt with one atomic UPDATE *before* the (slow) password check and only then verifies,
+ * so a burst of parallel guesses cannot all pass a "not locked yet" check together: at most 10 password checks
+ * run per window, whatever the concurrency.
  */
 @Injectable()
 export class LoginThrottle {
@@ -21,33 +25,37 @@ export class LoginThrottle {
     private readonly clock: Clock,
   ) {}
 
-  /** Throws account_locked while the account is locked. */
-  assertNotLocked(lockedUntil: Date | null): void {
-    const now = this.clock.now().getTime();
-    if (lockedUntil && lockedUntil.getTime() > now) {
-      const retryAfter = Math.ceil((lockedUntil.getTime() - now) / 1000);
-      throw new ApiError(
-        'account_locked',
-        'Too many failed logins: the account is locked for a while.',
-        { retry_after: retryAfter },
-        { 'Retry-After': String(retryAfter) },
-      );
-    }
-  }
-
-  async recordFailure(kind: ActorKind, id: string): Promise<void> {
+  /**
+   * Runs `check` (the password verification) for an existing account under the lock-out rule. Returns its result;
+   * throws 429 account_locked (with retry_after and Retry-After) when the account is locked or this attempt is over
+   * the budget. A success clears the count.
+   */
+  async attempt(kind: ActorKind, id: string, check: () => Promise<boolean>): Promise<boolean> {
     const now = this.clock.now();
-    await this.ds.query(
+    const reserved = await sqlRows<{ failed_login_count: number }>(
+      this.ds,
       `UPDATE ${TABLE[kind]} SET
          failed_login_count = CASE WHEN failed_login_window_start IS NULL OR failed_login_window_start <= $2
                                    THEN 1 ELSE failed_login_count + 1 END,
          failed_login_window_start = CASE WHEN failed_login_window_start IS NULL OR failed_login_window_start <= $2
-                                          THEN $3 ELSE failed_login_window_start END,
-         locked_until = CASE WHEN failed_login_window_start > $2 AND failed_login_count + 1 >= ${MAX_FAILURES}
-                             THEN $4::timestamptz ELSE locked_until END
-       WHERE id = $1`,
-      [id, new Date(now.getTime() - WINDOW_MS), now, new Date(now.getTime() + LOCK_MS)],
+                                          THEN $3 ELSE failed_login_window_start END
+       WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $3)
+       RETURNING failed_login_count`,
+      [id, new Date(now.getTime() - WINDOW_MS), now],
     );
+    if (reserved.length === 0) {
+      throw lockedError((await this.lockedUntil(kind, id)) ?? now, now.getTime());
+    }
+    // More attempts than the budget (parallel guesses racing the lock): refused without checking the password.
+    if (reserved[0].failed_login_count > MAX_FAILURES) {
+      throw lockedError(await this.lock(kind, id, now), now.getTime());
+    }
+    if (await check()) {
+      await this.recordSuccess(kind, id);
+      return true;
+    }
+    if (reserved[0].failed_login_count >= MAX_FAILURES) await this.lock(kind, id, now);
+    return false;
   }
 
   async recordSuccess(kind: ActorKind, id: string): Promise<void> {
@@ -65,4 +73,25 @@ export class LoginThrottle {
     );
     return rows[0]?.locked_until ?? null;
   }
+
+  /** Locks the account from `now` unless it is already locked for longer; returns the end of the lock. */
+  private async lock(kind: ActorKind, id: string, now: Date): Promise<Date> {
+    const rows = await sqlRows<{ locked_until: Date }>(
+      this.ds,
+      `UPDATE ${TABLE[kind]} SET locked_until = GREATEST(locked_until, $2::timestamptz)
+        WHERE id = $1 RETURNING locked_until`,
+      [id, new Date(now.getTime() + LOCK_MS)],
+    );
+    return rows[0]?.locked_until ?? new Date(now.getTime() + LOCK_MS);
+  }
+}
+
+function lockedError(lockedUntil: Date, now: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((lockedUntil.getTime() - now) / 1000));
+  return new ApiError(
+    'account_locked',
+    'Too many failed logins: the account is locked for a while.',
+    { retry_after: retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
 }

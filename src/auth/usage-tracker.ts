@@ -10,10 +10,12 @@ const FLUSH_INTERVAL_MS = 2_000;
  * Counts API use in memory and writes it in batches: api_keys.usage_count / last_used_at, agents.last_used_at and
  * the per-day request counts behind usage statistics. One write per key per interval instead of one per request,
  * so authentication never queues behind row locks on a hot key. At most one interval of counts is lost on a crash.
+ * Key counts are held per key *value* (its hash): a rotation keeps the key id but resets usage, so counts of the old
+ * value that are still pending here (or in another instance) must not land on the new one.
  */
 @Injectable()
 export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
-  private keys = new Map<string, { count: number; last: Date }>();
+  private keys = new Map<string, { id: string; hash: string; count: number; last: Date }>();
   private agents = new Map<string, Date>();
   private daily = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -36,14 +38,16 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
     await this.flush().catch(() => undefined);
   }
 
-  record(agentId: string, keyId: string | null): void {
+  /** Counts one authenticated request of an agent, through the given API key (id and key_hash) or a JWT (null). */
+  record(agentId: string, key: { id: string; hash: string } | null): void {
     const now = this.clock.now();
-    if (keyId) {
-      const k = this.keys.get(keyId);
+    if (key) {
+      const mapKey = `${key.id}|${key.hash}`;
+      const k = this.keys.get(mapKey);
       if (k) {
         k.count++;
         k.last = now;
-      } else this.keys.set(keyId, { count: 1, last: now });
+      } else this.keys.set(mapKey, { id: key.id, hash: key.hash, count: 1, last: now });
     }
     this.agents.set(agentId, now);
     const dayKey = `${agentId}|${now.toISOString().slice(0, 10)}`;
@@ -58,10 +62,12 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
     this.agents = new Map();
     this.daily = new Map();
     if (keys.size > 0) {
+      const rows = [...keys.values()];
       await this.ds.query(
         `UPDATE api_keys k SET usage_count = k.usage_count + v.n, last_used_at = GREATEST(k.last_used_at, v.t)
-           FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[]) AS v(id, n, t) WHERE k.id = v.id`,
-        [[...keys.keys()], [...keys.values()].map((v) => v.count), [...keys.values()].map((v) => v.last)],
+           FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::timestamptz[]) AS v(id, h, n, t)
+          WHERE k.id = v.id AND k.key_hash = v.h`,
+        [rows.map((v) => v.id), rows.map((v) => v.hash), rows.map((v) => v.count), rows.map((v) => v.last)],
       );
     }
     if (agents.size > 0) {

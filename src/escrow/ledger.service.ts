@@ -14,7 +14,8 @@ export type JournalKind =
   | 'withdrawal_start'
   | 'withdrawal_complete'
   | 'withdrawal_fail'
-  | 'payer_refund';
+  | 'payer_refund'
+  | 'payer_refund_reversal';
 
 export interface Posting {
   account: AccountRef;
@@ -226,6 +227,34 @@ export class LedgerService {
       }
       throw err;
     }
+  }
+
+  /**
+   * A refund to the payer that the provider refused or failed: the money posted by refundToPayer comes back to the
+   * agent's available balance (the exact reverse of that journal; never a deposit, since nothing new came in).
+   */
+  reverseRefundToPayer(
+    em: EntityManager,
+    a: {
+      agentId: string;
+      amountCents: number;
+      provider: Provider;
+      orderId: string;
+      reference: string;
+      description: string;
+    },
+  ): Promise<PostResult> {
+    return this.post(em, {
+      reference: a.reference,
+      kind: 'payer_refund_reversal',
+      description: a.description,
+      agentId: a.agentId,
+      orderId: a.orderId,
+      postings: [
+        { account: Accounts.providerClearing(a.provider), amount: -a.amountCents },
+        { account: Accounts.agentAvailable(a.agentId), amount: a.amountCents },
+      ],
+    });
   }
 
   /** A withdrawal request: funds leave the worker's available balance at once and wait in `withdrawing`. */

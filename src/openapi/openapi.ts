@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_SECRET_SCHEME } from '../auth/auth.decorators';
 import { VERSION } from '../version';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -27,10 +28,22 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Operator access token' },
       'admin_jwt',
     )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Secret',
+        description:
+          'API secret issued with the API key; required with the bearer credential on /api/v1/payment/*',
+      },
+      API_SECRET_SCHEME,
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
+    // A controller mounted on several prefixes gets method keys like `list[1]`; the index is dropped here and the
+    // /api/v1 copy is told apart by the `_api` suffix below.
     operationIdFactory: (controllerKey, methodKey) =>
-      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey.replace(/\[\d+\]$/, '')}`,
   });
   // A handler mounted on both /v1 and /api/v1 appears twice (Nest suffixes the ids with [0], [1]); operation ids
   // must stay unique and readable: `Worker_login` and `Worker_login_api`.

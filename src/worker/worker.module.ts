@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { EscrowModule } from '../escrow/escrow.module';
 import { WorkerAuthController } from './controllers/worker-auth.controller';
+import { WorkerEarningsController } from './controllers/worker-earnings.controller';
 import { WorkerProfileController } from './controllers/worker-profile.controller';
 import { WorkerAuthService } from './services/worker-auth.service';
+import { WorkerEarningsService } from './services/worker-earnings.service';
 import { WorkerProfileService } from './services/worker-profile.service';
 import { WorkerReputation } from './services/worker-reputation.service';
 import { SandboxSmsGateway, SMS_GATEWAY, type SmsGateway, UnconfiguredSmsGateway } from './sms/sms-gateway';
@@ -21,15 +24,17 @@ export function createSmsGateway(config: AppConfig, logger: Logger): SmsGateway 
   return new UnconfiguredSmsGateway();
 }
 
-/** Worker accounts: SMS verification, registration, sessions and the profile. */
+/** Worker accounts: SMS verification, registration, sessions, the profile, reputation and earnings. */
 @Module({
-  controllers: [WorkerAuthController, WorkerProfileController],
+  imports: [EscrowModule],
+  controllers: [WorkerAuthController, WorkerProfileController, WorkerEarningsController],
   providers: [
     { provide: SMS_GATEWAY, inject: [APP_CONFIG, Logger], useFactory: createSmsGateway },
     SmsService,
     WorkerAuthService,
     WorkerProfileService,
     WorkerReputation,
+    WorkerEarningsService,
   ],
   exports: [WorkerReputation],
 })

@@ -30,6 +30,14 @@ describe('worker profile, access rules and stored secrets', () => {
         skills: ['surveying'],
         account_status: 'active',
         reputation: 4,
+        reputation_details: {
+          finished_tasks: 0,
+          approved_tasks: 0,
+          rating_count: 0,
+          rating_average: null,
+          median_response_minutes: null,
+          live_assignment_limit: 3,
+        },
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
       });
       const api = await t.http

@@ -12,6 +12,31 @@ import {
 } from 'class-validator';
 import { MAX_WORKER_SKILLS, WORKER_SKILLS, type WorkerSkill } from '../worker-skills';
 
+export class ReputationDetailsView {
+  @ApiProperty({
+    type: 'integer',
+    description: 'Tasks taken and finished: approved, rejected, abandoned, or expired at the deadline.',
+  })
+  finished_tasks: number;
+  @ApiProperty({ type: 'integer' }) approved_tasks: number;
+  @ApiProperty({ type: 'integer', description: 'Agent review ratings (1 to 5) received.' })
+  rating_count: number;
+  @ApiProperty({ type: Number, nullable: true, example: 4.5 }) rating_average: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 22.5,
+    description: 'Median time from accepting to submitting, in minutes.',
+  })
+  median_response_minutes: number | null;
+  @ApiProperty({
+    type: 'integer',
+    example: 3,
+    description: 'Unfinished assignments you may hold at once: 3, or 1 below reputation 3.5.',
+  })
+  live_assignment_limit: number;
+}
+
 export class WorkerResponse {
   @ApiProperty({ format: 'uuid' }) worker_id: string;
   @ApiProperty({ example: '13800138000', description: "The worker's own number, in full." })
@@ -26,6 +51,7 @@ export class WorkerResponse {
     description: 'Reputation 0.0 to 5.0 (decisions §5); a worker with no history has 4.0.',
   })
   reputation: number;
+  @ApiProperty({ type: ReputationDetailsView }) reputation_details: ReputationDetailsView;
   @ApiProperty({ type: String, format: 'date-time' }) created_at: Date;
 }
 

@@ -15,7 +15,6 @@ interface LoginRow {
   id: string;
   password_hash: string;
   account_status: string;
-  locked_until: Date | null;
 }
 
 /**
@@ -63,7 +62,7 @@ export class WorkerAuthService {
   /** Unknown number and wrong password answer alike (same code, same argon2 work); failures feed the lock-out. */
   async login(dto: WorkerLogin): Promise<WorkerTokenResponse> {
     const rows: LoginRow[] = await this.ds.query(
-      `SELECT id, password_hash, account_status, locked_until FROM workers WHERE phone_number = $1`,
+      `SELECT id, password_hash, account_status FROM workers WHERE phone_number = $1`,
       [dto.phone_number],
     );
     const worker = rows[0];
@@ -71,12 +70,10 @@ export class WorkerAuthService {
       await this.passwords.verify(null, dto.password);
       throw invalidCredentials();
     }
-    this.throttle.assertNotLocked(worker.locked_until);
-    if (!(await this.passwords.verify(worker.password_hash, dto.password))) {
-      await this.throttle.recordFailure('worker', worker.id);
-      throw invalidCredentials();
-    }
-    await this.throttle.recordSuccess('worker', worker.id);
+    const ok = await this.throttle.attempt('worker', worker.id, () =>
+      this.passwords.verify(worker.password_hash, dto.password),
+    );
+    if (!ok) throw invalidCredentials();
     if (worker.account_status !== 'active') throw accountDisabled();
     return { worker_id: worker.id, ...(await this.tokens.issuePair('worker', worker.id)) };
   }

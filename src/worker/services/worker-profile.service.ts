@@ -6,7 +6,8 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
 import { Worker } from '../entities/worker.entity';
-import { WorkerReputation } from './worker-reputation.service';
+import { liveAssignmentCap } from '../../task/domain/task-policy';
+import { NEW_WORKER_REPUTATION, WorkerReputation } from './worker-reputation.service';
 
 /** The worker's own profile. */
 @Injectable()
@@ -42,13 +43,23 @@ export class WorkerProfileService {
   }
 
   private async render(worker: Worker): Promise<WorkerResponse> {
+    const rep = await this.reputation.details(worker.id);
     return {
       worker_id: worker.id,
       phone_number: worker.phoneNumber,
       display_name: worker.displayName,
       skills: worker.skills,
       account_status: worker.accountStatus,
-      reputation: await this.reputation.of(worker.id),
+      reputation: rep?.reputation ?? NEW_WORKER_REPUTATION,
+      reputation_details: {
+        finished_tasks: rep?.finished_tasks ?? 0,
+        approved_tasks: rep?.approved_tasks ?? 0,
+        rating_count: rep?.rating_count ?? 0,
+        rating_average: rep?.rating_average ?? null,
+        median_response_minutes:
+          rep?.median_response_seconds == null ? null : Math.round(rep.median_response_seconds / 6) / 10,
+        live_assignment_limit: liveAssignmentCap(rep?.reputation ?? NEW_WORKER_REPUTATION),
+      },
       created_at: worker.createdAt,
     };
   }

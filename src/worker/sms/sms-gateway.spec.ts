@@ -1,6 +1,7 @@
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
 import { loadConfig } from '../../config/config';
+import { liveTestEnv } from '../../../test/support/live-env';
 import { createSmsGateway } from '../worker.module';
 import { SandboxSmsGateway, UnconfiguredSmsGateway } from './sms-gateway';
 
@@ -31,7 +32,7 @@ describe('SMS gateway selection', () => {
   });
 
   it('live mode without a provider boots, and every send is 503 service_unavailable', async () => {
-    const gateway = createSmsGateway(loadConfig({ ...SECRETS, PAYMENT_MODE: 'live' }), logger);
+    const gateway = createSmsGateway(loadConfig(liveTestEnv()), logger);
     expect(gateway).toBeInstanceOf(UnconfiguredSmsGateway);
     const err: unknown = await gateway.send('13800138000', message).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);

@@ -1,0 +1,27 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AgentActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { AgentProfileService } from '../agent-profile.service';
+import { AgentProfileResponse } from '../dtos/agent-profile.dto';
+
+@ApiTags('agent account')
+@Auth({ actors: ['agent'] })
+@Controller(['v1/agent', 'api/v1/agent'])
+export class AgentProfileController {
+  constructor(private readonly profiles: AgentProfileService) {}
+
+  @Get('profile')
+  @ApiOperation({ summary: "The calling agent's account" })
+  @ApiOkResponse({ type: AgentProfileResponse })
+  profile(@CurrentActor() actor: AgentActor): Promise<AgentProfileResponse> {
+    return this.profiles.profile(actor.id);
+  }
+
+  @Get('me')
+  @ApiOperation({ summary: 'Alias of GET profile' })
+  @ApiOkResponse({ type: AgentProfileResponse })
+  me(@CurrentActor() actor: AgentActor): Promise<AgentProfileResponse> {
+    return this.profiles.profile(actor.id);
+  }
+}

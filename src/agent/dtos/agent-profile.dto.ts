@@ -1,0 +1,51 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class AgentProfileResponse {
+  @ApiProperty({ format: 'uuid' })
+  agent_id: string;
+
+  @ApiProperty({ format: 'email' })
+  email: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  organization_name: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  company_name: string | null;
+
+  @ApiProperty({ type: 'integer', example: 0, description: 'Available balance in cents.' })
+  balance_cents: number;
+
+  @ApiProperty({ example: 0, description: 'balance_cents / 100.' })
+  balance_rmb: number;
+
+  @ApiProperty({ example: 'lw_test_4FhK' })
+  api_key_prefix: string;
+
+  @ApiProperty({ enum: ['standard', 'verified', 'enterprise'] })
+  tier: string;
+
+  @ApiProperty({ type: 'integer', example: 100 })
+  rate_limit_per_minute: number;
+
+  @ApiProperty({ type: 'integer', example: 10000 })
+  rate_limit_per_day: number;
+
+  @ApiProperty({ type: 'integer', example: 100 })
+  max_concurrent_tasks: number;
+
+  @ApiProperty({ enum: ['active', 'suspended', 'closed'] })
+  account_status: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  created_at: Date;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'Last authenticated request (API key or JWT); written in batches, so it may lag a few seconds.',
+  })
+  last_used_at: Date | null;
+}

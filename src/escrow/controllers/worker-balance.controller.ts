@@ -1,0 +1,20 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { WorkerActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { AccountViewsService } from '../account-views.service';
+import { WorkerBalanceResponse } from '../dtos/balance.dto';
+
+@ApiTags('worker')
+@Controller(['v1/worker', 'api/v1/worker'])
+export class WorkerBalanceController {
+  constructor(private readonly views: AccountViewsService) {}
+
+  @Get('balance')
+  @Auth({ actors: ['worker'] })
+  @ApiOperation({ summary: "The worker's withdrawable earnings and the amount being withdrawn" })
+  @ApiOkResponse({ type: WorkerBalanceResponse })
+  balance(@CurrentActor() actor: WorkerActor): Promise<WorkerBalanceResponse> {
+    return this.views.workerBalance(actor.id);
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { PaymentModule } from '../payment/payment.module';
+import { TaskModule } from '../task/task.module';
+import { JobRunner } from './job-runner.service';
+
+/** Scheduled background work on pg-boss (see JobRunner). */
+@Module({
+  imports: [TaskModule, IdempotencyModule, PaymentModule],
+  providers: [JobRunner],
+  exports: [JobRunner],
+})
+export class JobsModule {}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AgentRatings } from './agent-ratings.service';
+import { AvailabilityService } from './availability.service';
+import { AvailabilityController } from './controllers/availability.controller';
+import { WorkerRatingsController } from './controllers/worker-ratings.controller';
+import { NearbyTasks } from './nearby-tasks.service';
+import { WorkerRanking } from './worker-ranking.service';
+
+/**
+ * Who and where: worker availability, the nearby-task search (pull), ranking online workers for an open slot
+ * (push), and workers' ratings of agents. It changes no task or assignment state: the task module places offers
+ * with WorkerRanking under its own task lock, so this module sits below TaskModule and never imports it.
+ */
+@Module({
+  controllers: [AvailabilityController, WorkerRatingsController],
+  providers: [AvailabilityService, NearbyTasks, WorkerRanking, AgentRatings],
+  exports: [NearbyTasks, WorkerRanking],
+})
+export class MatchingModule {}

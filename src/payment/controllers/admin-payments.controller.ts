@@ -1,0 +1,105 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiExtraModels,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AdminActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { PaymentHealthResponse, ProviderHealthView } from '../dtos/payment-health.dto';
+import { PaymentStatusResponse } from '../dtos/payment-v1.dto';
+import {
+  AdminWithdrawalListResponse,
+  AdminWithdrawalResponse,
+  ConfirmBankTransferRequest,
+  ListWithdrawalsQuery,
+  RejectWithdrawalRequest,
+} from '../dtos/withdrawal.dto';
+import { AdminPaymentsService } from '../services/admin-payments.service';
+import { PaymentHealthService } from '../services/payment-health.service';
+import { WithdrawalService } from '../services/withdrawal.service';
+
+/** Operator payment console: withdrawal review, bank transfer receipts, provider health. */
+@ApiTags('admin')
+@ApiExtraModels(ProviderHealthView)
+@Auth({ actors: ['admin'] })
+@ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+@Controller('v1/admin')
+export class AdminPaymentsController {
+  constructor(
+    private readonly withdrawals: WithdrawalService,
+    private readonly payments: AdminPaymentsService,
+    private readonly health: PaymentHealthService,
+  ) {}
+
+  @Get('withdrawals')
+  @ApiOperation({
+    summary: 'Withdrawals, oldest first, optionally by status (pending_review is the review queue)',
+  })
+  @ApiOkResponse({ type: AdminWithdrawalListResponse })
+  list(@Query() q: ListWithdrawalsQuery): Promise<AdminWithdrawalListResponse> {
+    return this.withdrawals.list(q);
+  }
+
+  @Post('withdrawals/:id/approve')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Approve a withdrawal in review: the transfer to the worker follows at once' })
+  @ApiOkResponse({ type: AdminWithdrawalResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description: 'invalid_state (not pending_review), with current_status',
+  })
+  approve(@CurrentActor() actor: AdminActor, @Param('id') id: string): Promise<AdminWithdrawalResponse> {
+    return this.withdrawals.approve(actor.id, id);
+  }
+
+  @Post('withdrawals/:id/reject')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Reject a withdrawal in review: the amount returns to the worker's balance" })
+  @ApiOkResponse({ type: AdminWithdrawalResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description: 'invalid_state (not pending_review), with current_status',
+  })
+  reject(
+    @CurrentActor() actor: AdminActor,
+    @Param('id') id: string,
+    @Body() dto: RejectWithdrawalRequest,
+  ): Promise<AdminWithdrawalResponse> {
+    return this.withdrawals.reject(actor.id, id, dto.reason);
+  }
+
+  @Post('payments/:order_id/confirm-bank-transfer')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Confirm that the bank transfer for an open bank_transfer order arrived: the order completes',
+    description:
+      "The agent's balance is credited once, from the bank clearing account, as the order's deposit.",
+  })
+  @ApiOkResponse({ type: PaymentStatusResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'order_not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description: 'invalid_state (not an open bank_transfer order), conflict (bank reference already used)',
+  })
+  confirmBankTransfer(
+    @Param('order_id') orderId: string,
+    @Body() dto: ConfirmBankTransferRequest,
+  ): Promise<PaymentStatusResponse> {
+    return this.payments.confirmBankTransfer(orderId, dto.bank_reference);
+  }
+
+  @Get('payments/health')
+  @ApiOperation({ summary: 'Provider reachability now (uncached), with errors and probe latency' })
+  @ApiOkResponse({ type: PaymentHealthResponse })
+  paymentsHealth(): Promise<PaymentHealthResponse> {
+    return this.health.check();
+  }
+}

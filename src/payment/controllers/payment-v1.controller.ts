@@ -1,0 +1,106 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPaymentRequiredResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AgentActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import {
+  CreatePaymentRequest,
+  PaymentOrderResponse,
+  PaymentQuery,
+  PaymentStatusResponse,
+  RechargeRequest,
+  RefundRequest,
+  RefundResponse,
+} from '../dtos/payment-v1.dto';
+import { PaymentOrdersService } from '../services/payment-orders.service';
+import { RefundService } from '../services/refund.service';
+
+const CREATE_ERRORS =
+  'validation_error, payment_method_unavailable, daily_limit_exceeded (with daily_limit_cents, used_today_cents, ' +
+  'requested_cents)';
+
+/** Machine-readable payment surface (`/v1/payment`): recharge, create, query, refund. */
+@ApiTags('payments')
+@Controller('v1/payment')
+export class PaymentV1Controller {
+  constructor(
+    private readonly orders: PaymentOrdersService,
+    private readonly refunds: RefundService,
+  ) {}
+
+  @Post('recharge')
+  @HttpCode(200)
+  @Auth({ actors: ['agent'], permission: 'payment:write' })
+  @ApiOperation({
+    summary: 'Recharge the balance through an Alipay page payment (from 100 cents)',
+    description: 'Open payment_url in a browser; the balance is credited when Alipay confirms the payment.',
+  })
+  @ApiOkResponse({ type: PaymentOrderResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: CREATE_ERRORS })
+  @ApiBadGatewayResponse({ type: ErrorEnvelope, description: 'provider_error (with order_id)' })
+  recharge(@CurrentActor() actor: AgentActor, @Body() dto: RechargeRequest): Promise<PaymentOrderResponse> {
+    return this.orders.recharge(actor.id, dto);
+  }
+
+  @Post('create')
+  @HttpCode(200)
+  @Auth({ actors: ['agent'], permission: 'payment:write' })
+  @ApiOperation({
+    summary: 'Create a recharge order with Alipay (page, wap, qr) or WeChat Pay (native, jsapi, h5)',
+  })
+  @ApiOkResponse({ type: PaymentOrderResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: CREATE_ERRORS })
+  @ApiBadGatewayResponse({ type: ErrorEnvelope, description: 'provider_error (with order_id)' })
+  create(
+    @CurrentActor() actor: AgentActor,
+    @Body() dto: CreatePaymentRequest,
+  ): Promise<PaymentOrderResponse> {
+    return this.orders.create(actor.id, dto);
+  }
+
+  @Get('query/:order_id')
+  @Auth({ actors: ['agent'], permission: 'payment:read' })
+  @ApiOperation({
+    summary: 'Status of an order (an open order is checked with the provider first)',
+  })
+  @ApiOkResponse({ type: PaymentStatusResponse })
+  @ApiNotFoundResponse({
+    type: ErrorEnvelope,
+    description: 'order_not_found (also for another method or agent)',
+  })
+  query(
+    @CurrentActor() actor: AgentActor,
+    @Param('order_id') orderId: string,
+    @Query() q: PaymentQuery,
+  ): Promise<PaymentStatusResponse> {
+    return this.orders.query(actor.id, orderId, q.payment_method);
+  }
+
+  @Post('refund')
+  @HttpCode(200)
+  @Auth({ actors: ['agent'], permission: 'payment:write' })
+  @ApiOperation({
+    summary: 'Refund a completed payment to the payer',
+    description:
+      'The refund is taken from the available balance at once and sent back through the provider; the total ' +
+      'refunded never exceeds the payment. A refund the provider refuses comes back to the balance (status failed).',
+  })
+  @ApiOkResponse({ type: RefundResponse })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelope,
+    description: 'validation_error, refund_not_allowed, already_refunded (with refund_id, refunded_at)',
+  })
+  @ApiPaymentRequiredResponse({ type: ErrorEnvelope, description: 'insufficient_balance' })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'order_not_found' })
+  refund(@CurrentActor() actor: AgentActor, @Body() dto: RefundRequest): Promise<RefundResponse> {
+    return this.refunds.refundV1(actor.id, dto);
+  }
+}

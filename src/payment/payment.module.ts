@@ -1,0 +1,61 @@
+import { Module } from '@nestjs/common';
+import { EscrowModule } from '../escrow/escrow.module';
+import { AdminPaymentsController } from './controllers/admin-payments.controller';
+import { AgentPaymentsController } from './controllers/agent-payments.controller';
+import { PaymentInfoController } from './controllers/payment-info.controller';
+import { PaymentReferenceController } from './controllers/payment-reference.controller';
+import { PaymentV1Controller } from './controllers/payment-v1.controller';
+import { ProviderCallbacksController } from './controllers/provider-callbacks.controller';
+import { WithdrawalController } from './controllers/withdrawal.controller';
+import { PaymentEvents } from './payment-events';
+import { PaymentProvidersModule } from './providers/payment-providers';
+import { AdminPaymentsService } from './services/admin-payments.service';
+import { NotificationService } from './services/notification.service';
+import { OrderCreation } from './services/order-creation.service';
+import { OrderSettlement } from './services/order-settlement.service';
+import { PaymentExpiry } from './services/payment-expiry.service';
+import { PaymentHealthService } from './services/payment-health.service';
+import { PaymentOrdersService } from './services/payment-orders.service';
+import { PaymentReconciliation } from './services/payment-reconciliation.service';
+import { ReferencePaymentsService } from './services/reference-payments.service';
+import { RefundSettlement } from './services/refund-settlement.service';
+import { RefundService } from './services/refund.service';
+import { WithdrawalSettlement } from './services/withdrawal-settlement.service';
+import { WithdrawalService } from './services/withdrawal.service';
+
+/**
+ * Money in and out through the payment providers: recharge and task payment orders (Alipay, WeChat Pay, card via the
+ * Alipay cashier, bank transfer confirmed by an operator), refunds to the payer, worker withdrawals, provider
+ * notifications, expiry and reconciliation. Money itself moves only through the ledger (EscrowModule).
+ * PaymentExpiry and PaymentReconciliation are exported for the scheduled jobs.
+ */
+@Module({
+  imports: [EscrowModule, PaymentProvidersModule],
+  controllers: [
+    PaymentV1Controller,
+    AgentPaymentsController,
+    PaymentReferenceController,
+    WithdrawalController,
+    PaymentInfoController,
+    ProviderCallbacksController,
+    AdminPaymentsController,
+  ],
+  providers: [
+    PaymentEvents,
+    OrderSettlement,
+    OrderCreation,
+    PaymentOrdersService,
+    ReferencePaymentsService,
+    RefundSettlement,
+    RefundService,
+    WithdrawalSettlement,
+    WithdrawalService,
+    NotificationService,
+    PaymentExpiry,
+    PaymentReconciliation,
+    PaymentHealthService,
+    AdminPaymentsService,
+  ],
+  exports: [PaymentExpiry, PaymentReconciliation],
+})
+export class PaymentModule {}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
+import type { PaymentStatusResponse } from '../dtos/payment-v1.dto';
+import { orderStatusView } from '../payment-views';
+import { findOrder } from '../payment.repository';
+import { orderNotFound } from './payment-orders.service';
+import { OrderSettlement } from './order-settlement.service';
+
+/**
+ * Bank transfers have no provider to notify us: an operator who sees the money arrive confirms the order, which
+ * completes it exactly as a provider notification would (same conditional update, same `payment:<id>` deposit,
+ * from the bank clearing account). The bank's reference becomes the order's transaction id.
+ */
+@Injectable()
+export class AdminPaymentsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly settlement: OrderSettlement,
+    private readonly clock: Clock,
+  ) {}
+
+  async confirmBankTransfer(orderId: string, bankReference: string): Promise<PaymentStatusResponse> {
+    const order = await findOrder(this.ds, orderId);
+    if (!order) throw orderNotFound();
+    if (
+      order.payment_method !== 'bank_transfer' ||
+      (order.status !== 'pending' && order.status !== 'processing')
+    ) {
+      throw new ApiError('invalid_state', 'Only an open bank_transfer order can be confirmed.', {
+        current_status: order.status,
+      });
+    }
+    const used: unknown[] = await this.ds.query(
+      `SELECT 1 FROM payment_orders WHERE provider = 'bank' AND provider_txn_id = $1`,
+      [bankReference],
+    );
+    if (used.length) throw new ApiError('conflict', 'This bank reference already confirmed another order.');
+    await this.settlement.complete(order.id, {
+      providerTxnId: bankReference,
+      amountCents: order.provider_amount_cents,
+      paidAt: this.clock.now(),
+    });
+    const after = (await findOrder(this.ds, order.id))!;
+    if (after.status !== 'completed') {
+      throw new ApiError('invalid_state', 'The order closed before it was confirmed.', {
+        current_status: after.status,
+      });
+    }
+    return orderStatusView(after);
+  }
+}

@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import type {
+  CostBreakdownView,
+  ReferenceCreateOrderRequest,
+  ReferenceOrderResponse,
+  ReferenceOrderStatusResponse,
+} from '../dtos/payment-reference.dto';
+import { fxRateMicros, LIMITS, type PaymentType, usdCentsFor, usdToCnyCents } from '../payment-rules';
+import { referenceOrderView, referenceStatusView } from '../payment-views';
+import { OrderCreation } from './order-creation.service';
+import { OrderSettlement } from './order-settlement.service';
+import { ownOrder, requireHttpsInLive } from './payment-orders.service';
+
+interface TaskCost {
+  agent_id: string;
+  total_cents: string;
+  payout_cents: string;
+  fee_cents: string;
+  max_workers: number;
+}
+
+/** Which checkout each reference payment method uses (the reference body has no payment_type). */
+const CHECKOUT: Record<string, PaymentType | null> = {
+  alipay: 'page',
+  card: 'page',
+  wechat: 'native',
+  bank_transfer: null,
+};
+
+/**
+ * The reference payment surface (`/api/v1/payment/*`): an order pays for one task. Its amount must be the task's
+ * cost (USD converted at FX_USD_CNY), one open or completed order per task, and on completion the CNY amount
+ * credits the agent's balance as a deposit carrying the task id.
+ */
+@Injectable()
+export class ReferencePaymentsService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly creation: OrderCreation,
+    private readonly settlement: OrderSettlement,
+  ) {}
+
+  async create(agentId: string, dto: ReferenceCreateOrderRequest): Promise<ReferenceOrderResponse> {
+    requireHttpsInLive(this.config, 'return_url', dto.return_url);
+    if (dto.callback_url) requireHttpsInLive(this.config, 'callback_url', dto.callback_url);
+    const task = await this.task(agentId, dto.task_id);
+    const total = Number(task.total_cents);
+    const rate = dto.currency === 'USD' ? fxRateMicros(this.config.fxUsdCny) : null;
+    const expected = rate === null ? total : usdCentsFor(total, rate);
+    if (dto.amount !== expected) {
+      throw new ApiError('amount_mismatch', "The amount does not equal the task's cost.", {
+        expected_amount: expected,
+        provided_amount: dto.amount,
+        currency: dto.currency,
+      });
+    }
+    const order = await this.creation.create({
+      agentId,
+      taskId: dto.task_id,
+      amountCents: dto.amount,
+      currency: dto.currency,
+      fxRateMicros: rate,
+      providerAmountCents: rate === null ? dto.amount : usdToCnyCents(dto.amount, rate),
+      method: dto.payment_method,
+      type: CHECKOUT[dto.payment_method],
+      minCents: LIMITS.paymentMinCents,
+      expiresInSeconds: dto.expires_in_seconds ?? LIMITS.expiresDefaultSeconds,
+      returnUrl: dto.return_url,
+      callbackUrl: dto.callback_url ?? null,
+      metadata: dto.metadata ?? {},
+    });
+    return referenceOrderView(order);
+  }
+
+  async query(agentId: string, orderId: string): Promise<ReferenceOrderStatusResponse> {
+    const order = await this.settlement.syncFromProvider(await ownOrder(this.ds, agentId, orderId));
+    let cost: CostBreakdownView | null = null;
+    if (order.task_id) {
+      const t = await this.task(agentId, order.task_id);
+      cost = {
+        worker_payout_cents: Number(t.payout_cents) * t.max_workers,
+        platform_fee_cents: Number(t.fee_cents) * t.max_workers,
+        total_cents: Number(t.total_cents),
+      };
+    }
+    return referenceStatusView(order, cost);
+  }
+
+  private async task(agentId: string, taskId: string): Promise<TaskCost> {
+    const rows: TaskCost[] = await this.ds.query(
+      `SELECT agent_id, total_cents, payout_cents, fee_cents, max_workers FROM tasks WHERE id = $1`,
+      [taskId],
+    );
+    if (!rows.length || rows[0].agent_id !== agentId) {
+      throw new ApiError('task_not_found', 'No task with this id.');
+    }
+    return rows[0];
+  }
+}

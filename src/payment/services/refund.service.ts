@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
+import { LedgerService } from '../../escrow/ledger.service';
+import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
+import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
+import { PaymentEvents } from '../payment-events';
+import { PaymentProviders } from '../providers/payment-providers';
+import { referenceRefundView, refundView } from '../payment-views';
+import { newRefundId, type PaymentMethod, refundProviderCents, refundReasonCode } from '../payment-rules';
+import {
+  findOrder,
+  findRefund,
+  latestRefund,
+  type OrderRow,
+  type RefundRow,
+  toOrder,
+  toRefund,
+} from '../payment.repository';
+import { orderNotFound } from './payment-orders.service';
+import { RefundSettlement } from './refund-settlement.service';
+
+export interface RefundInput {
+  orderId: string;
+  /** Cents of the order's currency; undefined refunds what is left. */
+  amount?: number;
+  reason: string;
+  /** The machine-readable form names the order's method; when given it must match. */
+  paymentMethod?: PaymentMethod;
+  /** Name of the amount field on the calling surface (for validation errors). */
+  amountField: string;
+}
+
+/**
+ * Refunds of completed orders back to the payer through the provider. In one transaction, under the order's row
+ * lock (so concurrent refunds queue and their sum can never pass the order): the amount is reserved on the order,
+ * the refund is recorded, and the agent's available balance is debited (LedgerService.refundToPayer, 402 when it
+ * does not cover it: the money is already balance, and spent balance cannot be refunded). The provider is asked
+ * after commit; its answer completes or fails the refund (RefundSettlement).
+ */
+@Injectable()
+export class RefundService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ledger: LedgerService,
+    private readonly settlement: RefundSettlement,
+    private readonly events: PaymentEvents,
+    private readonly providers: PaymentProviders,
+    private readonly clock: Clock,
+  ) {}
+
+  /** POST /v1/payment/refund */
+  async refundV1(agentId: string, dto: RefundRequest): Promise<RefundResponse> {
+    const { order, refund } = await this.refund(agentId, {
+      orderId: dto.order_id,
+      amount: dto.refund_amount_cents,
+      reason: dto.refund_reason,
+      paymentMethod: dto.payment_method,
+      amountField: 'refund_amount_cents',
+    });
+    return refundView(order, refund);
+  }
+
+  /** POST /api/v1/payment/refund. A completed order's money is already balance: refund_method balance is refused. */
+  async refundReference(agentId: string, dto: ReferenceRefundRequest): Promise<ReferenceRefundResponse> {
+    if (dto.refund_method === 'balance') {
+      throw new ApiError(
+        'refund_not_allowed',
+        "A completed payment is already in your balance; refund_method balance has nothing to do. Use 'original'.",
+      );
+    }
+    const { order, refund } = await this.refund(agentId, {
+      orderId: dto.order_id,
+      amount: dto.amount,
+      reason: dto.reason,
+      amountField: 'amount',
+    });
+    return referenceRefundView(order, refund);
+  }
+
+  async refund(agentId: string, input: RefundInput): Promise<{ order: OrderRow; refund: RefundRow }> {
+    const { order, refund } = await inTransaction(this.ds, (em) => this.reserve(em, agentId, input));
+    await this.settlement.send(order, refund);
+    return {
+      order: (await findOrder(this.ds, order.id))!,
+      refund: (await findRefund(this.ds, refund.id))!,
+    };
+  }
+
+  /** Under the order lock: checks the refund against what is left of the order, then records it. */
+  private async reserve(
+    em: EntityManager,
+    agentId: string,
+    input: RefundInput,
+  ): Promise<{ order: OrderRow; refund: RefundRow }> {
+    const order = await findOrder(em, input.orderId, { lock: true });
+    if (!order || order.agent_id !== agentId) throw orderNotFound();
+    if (input.paymentMethod && input.paymentMethod !== order.payment_method) {
+      throw ApiError.field('payment_method', `is not the order's payment method (${order.payment_method})`);
+    }
+    await this.checkRefundable(em, order);
+    const left = order.amount_cents - order.refunded_cents;
+    const amount = input.amount ?? left;
+    if (amount > left) {
+      throw ApiError.field(input.amountField, `must not exceed what is left of the payment (${left})`);
+    }
+    const providerCents = refundProviderCents(
+      {
+        amountCents: order.amount_cents,
+        providerAmountCents: order.provider_amount_cents,
+        refundedCents: order.refunded_cents,
+        providerRefundedCents: order.provider_refunded_cents,
+        fxRateMicros: order.fx_rate_micros,
+      },
+      amount,
+    );
+    return this.record(em, order, input.reason, amount, providerCents);
+  }
+
+  /** The refund row, the order's reserved amounts and the balance debit (402 when short), in one transaction. */
+  private async record(
+    em: EntityManager,
+    order: OrderRow,
+    reason: string,
+    amount: number,
+    providerCents: number,
+  ): Promise<{ order: OrderRow; refund: RefundRow }> {
+    const now = this.clock.now();
+    const id = newRefundId();
+    const [refundRow]: Record<string, unknown>[] = await em.query(
+      `INSERT INTO payment_refunds (id, order_id, agent_id, amount_cents, provider_amount_cents, reason_code, reason,
+                                    refund_method, status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'original', 'processing', $8, $8) RETURNING *`,
+      [id, order.id, order.agent_id, amount, providerCents, refundReasonCode(reason), reason, now],
+    );
+    const [orderRow] = await sqlRows(
+      em,
+      `UPDATE payment_orders
+          SET refunded_cents = refunded_cents + $2, provider_refunded_cents = provider_refunded_cents + $3,
+              status = CASE WHEN refunded_cents + $2 = amount_cents THEN 'refunded' ELSE status END, updated_at = $4
+        WHERE id = $1 RETURNING *`,
+      [order.id, amount, providerCents, now],
+    );
+    const updated = toOrder(orderRow);
+    const refund = toRefund(refundRow);
+    await this.ledger.refundToPayer(em, {
+      agentId: order.agent_id,
+      amountCents: providerCents,
+      provider: order.provider,
+      orderId: order.id,
+      reference: `refund:${id}`,
+      description: `Refund ${id} of order ${order.id} to the payer`,
+    });
+    await this.events.refund(em, 'refund.created', updated, refund, now);
+    return { order: updated, refund };
+  }
+
+  private async checkRefundable(em: EntityManager, order: OrderRow): Promise<void> {
+    if (order.status === 'refunded') {
+      const last = await latestRefund(em, order.id);
+      throw new ApiError('already_refunded', 'The order is already fully refunded.', {
+        refund_id: last?.id ?? null,
+        refunded_at: last?.completed_at ?? last?.created_at ?? null,
+      });
+    }
+    if (order.status !== 'completed') {
+      throw new ApiError(
+        'refund_not_allowed',
+        `Only completed payments can be refunded (this one is ${order.status}).`,
+        {
+          current_status: order.status,
+        },
+      );
+    }
+    if (order.provider === 'bank') {
+      throw new ApiError(
+        'refund_not_allowed',
+        'Bank transfer payments are refunded by an operator, not through the API.',
+      );
+    }
+    // Without the provider the refund could never be sent: refuse rather than hold the agent's money.
+    if (!this.providers.find(order.provider)) {
+      throw new ApiError(
+        'payment_method_unavailable',
+        `Refunds through ${order.provider} are not available now.`,
+      );
+    }
+  }
+}

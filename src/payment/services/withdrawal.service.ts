@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
+import { LedgerService } from '../../escrow/ledger.service';
+import type {
+  AdminWithdrawalListResponse,
+  AdminWithdrawalResponse,
+  ListWithdrawalsQuery,
+  WithdrawalRequest,
+  WithdrawalResponse,
+} from '../dtos/withdrawal.dto';
+import { PaymentProviders } from '../providers/payment-providers';
+import { LIMITS, newWithdrawalId } from '../payment-rules';
+import { adminWithdrawalView, withdrawalView } from '../payment-views';
+import { findWithdrawal, toWithdrawal, type WithdrawalRow } from '../payment.repository';
+import { WithdrawalSettlement } from './withdrawal-settlement.service';
+
+const ALIPAY_USER_ID = /^2088\d{12}$/;
+
+/**
+ * Worker withdrawals to an Alipay account. The amount leaves the available balance at once (startWithdrawal, in the
+ * transaction that records the request; 402 when the balance is short). Amounts from 50000 cents, and withdrawals of
+ * a worker with no completed withdrawal yet, wait for an operator (`pending_review`); the rest are transferred at
+ * once. An operator approves (the transfer follows) or rejects (the funds return).
+ */
+@Injectable()
+export class WithdrawalService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ledger: LedgerService,
+    private readonly settlement: WithdrawalSettlement,
+    private readonly providers: PaymentProviders,
+    private readonly clock: Clock,
+  ) {}
+
+  async request(workerId: string, dto: WithdrawalRequest): Promise<WithdrawalResponse> {
+    if (!this.providers.find('alipay')) {
+      throw new ApiError('payment_method_unavailable', 'Withdrawals to Alipay are not available.');
+    }
+    if (!ALIPAY_USER_ID.test(dto.alipay_account) && !dto.real_name) {
+      throw ApiError.field('real_name', 'is required unless alipay_account is an Alipay user id (2088...)');
+    }
+    const w = await inTransaction(this.ds, async (em) => {
+      const now = this.clock.now();
+      // Counting completed withdrawals (not all of them) means concurrent first requests are all reviewed.
+      const paidBefore: unknown[] = await em.query(
+        `SELECT 1 FROM withdrawals WHERE worker_id = $1 AND status = 'completed' LIMIT 1`,
+        [workerId],
+      );
+      const reviewReason =
+        dto.amount_cents >= LIMITS.withdrawalReviewCents
+          ? 'large_amount'
+          : paidBefore.length === 0
+            ? 'first_withdrawal'
+            : null;
+      const [row]: Record<string, unknown>[] = await em.query(
+        `INSERT INTO withdrawals (id, worker_id, amount_cents, provider, payee_account, payee_name, status,
+                                  review_reason, created_at, updated_at)
+         VALUES ($1, $2, $3, 'alipay', $4, $5, $6, $7, $8, $8) RETURNING *`,
+        [
+          newWithdrawalId(),
+          workerId,
+          dto.amount_cents,
+          dto.alipay_account,
+          dto.real_name ?? null,
+          reviewReason ? 'pending_review' : 'processing',
+          reviewReason,
+          now,
+        ],
+      );
+      const created = toWithdrawal(row);
+      await this.ledger.startWithdrawal(em, {
+        workerId,
+        amountCents: created.amount_cents,
+        reference: `withdrawal:${created.id}:start`,
+        description: `Withdrawal ${created.id} to Alipay account ${created.payee_account}`,
+      });
+      return created;
+    });
+    if (w.status === 'processing') await this.settlement.transfer(w);
+    return withdrawalView((await findWithdrawal(this.ds, w.id))!);
+  }
+
+  async list(q: ListWithdrawalsQuery): Promise<AdminWithdrawalListResponse> {
+    const skip = q.skip ?? 0;
+    const limit = q.limit ?? 20;
+    const where = q.status ? `WHERE status = $1` : `WHERE $1::text IS NULL`;
+    const [{ total }]: { total: string }[] = await this.ds.query(
+      `SELECT count(*)::text AS total FROM withdrawals ${where}`,
+      [q.status ?? null],
+    );
+    const rows: Record<string, unknown>[] = await this.ds.query(
+      `SELECT * FROM withdrawals ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+      [q.status ?? null, limit, skip],
+    );
+    return {
+      items: rows.map((r) => adminWithdrawalView(toWithdrawal(r))),
+      total: Number(total),
+      skip,
+      limit,
+      has_more: skip + rows.length < Number(total),
+    };
+  }
+
+  async approve(adminId: string, id: string): Promise<AdminWithdrawalResponse> {
+    const rows = await sqlRows(
+      this.ds,
+      `UPDATE withdrawals SET status = 'processing', reviewed_by = $2, reviewed_at = $3, updated_at = $3
+        WHERE id = $1 AND status = 'pending_review' RETURNING *`,
+      [id, adminId, this.clock.now()],
+    );
+    if (rows.length === 0) throw await this.notReviewable(id);
+    await this.settlement.transfer(toWithdrawal(rows[0]));
+    return adminWithdrawalView((await findWithdrawal(this.ds, id))!);
+  }
+
+  async reject(adminId: string, id: string, reason: string): Promise<AdminWithdrawalResponse> {
+    const w = await inTransaction(this.ds, async (em) => {
+      const now = this.clock.now();
+      const rows = await sqlRows(
+        em,
+        `UPDATE withdrawals SET status = 'rejected', rejection_reason = $4, reviewed_by = $2, reviewed_at = $3,
+                updated_at = $3
+          WHERE id = $1 AND status = 'pending_review' RETURNING *`,
+        [id, adminId, now, reason],
+      );
+      if (rows.length === 0) throw await this.notReviewable(id);
+      const rejected = toWithdrawal(rows[0]);
+      await this.ledger.failWithdrawal(em, {
+        workerId: rejected.worker_id,
+        amountCents: rejected.amount_cents,
+        reference: `withdrawal:${rejected.id}:return`,
+        description: `Withdrawal ${rejected.id} rejected in review; returned to the balance`,
+      });
+      return rejected;
+    });
+    return adminWithdrawalView(w);
+  }
+
+  private async notReviewable(id: string): Promise<ApiError> {
+    const w: WithdrawalRow | null = await findWithdrawal(this.ds, id);
+    if (!w) return new ApiError('not_found', 'No withdrawal with this id.');
+    return new ApiError('invalid_state', `The withdrawal is ${w.status}, not pending_review.`, {
+      current_status: w.status,
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+/**
+ * Starts the provider sandbox as a child process of the API (what `npm start` does in sandbox mode), with the same
+ * environment, and resolves once it listens. The child exits when the parent goes away (IPC disconnect), so a crashed
+ * API never leaves it behind. Import this module only in sandbox mode (dynamic import), so live mode never loads it.
+ */
+export interface SpawnedProviderSandbox {
+  readonly alipayBaseUrl: string;
+  readonly wechatBaseUrl: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+interface ReadyMessage {
+  type: 'ready';
+  alipayBaseUrl: string;
+  wechatBaseUrl: string;
+}
+
+export async function spawnProviderSandbox(timeoutMs = 30_000): Promise<SpawnedProviderSandbox> {
+  const child = fork(join(__dirname, 'provider-sandbox.main.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: process.env,
+  });
+  const ready = new Promise<ReadyMessage>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('the provider sandbox did not start in time')),
+      timeoutMs,
+    );
+    child.on('message', (m: ReadyMessage) => {
+      if (m?.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve(m);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the provider sandbox exited with code ${code} (ports in use? see its log above)`));
+    });
+  });
+  const message = await ready;
+  return {
+    alipayBaseUrl: message.alipayBaseUrl,
+    wechatBaseUrl: message.wechatBaseUrl,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

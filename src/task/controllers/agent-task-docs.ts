@@ -1,0 +1,54 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPaymentRequiredResponse,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { CancelTaskResponse, TaskResponse } from '../dtos/task-response.dto';
+
+/** OpenAPI of task creation and cancellation, shared by the two surfaces' controllers. */
+export const CreateTaskDocs = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Create a task; its whole cost is held in escrow at once',
+      description:
+        'Costs budget_cents × max_workers from the available balance. A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true.',
+    }),
+    ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Any agent write may carry one.' }),
+    ApiCreatedResponse({ type: TaskResponse }),
+    ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error with details[].field' }),
+    ApiPaymentRequiredResponse({
+      type: ErrorEnvelope,
+      description: 'insufficient_balance with balance_cents, required_cents',
+    }),
+    ApiConflictResponse({ type: ErrorEnvelope, description: 'idempotency_conflict' }),
+    ApiTooManyRequestsResponse({
+      type: ErrorEnvelope,
+      description: 'concurrent_task_limit (with max_concurrent_tasks, active_tasks), rate_limit_exceeded',
+    }),
+  );
+
+export const CancelTaskDocs = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Cancel a pending or assigned task',
+      description:
+        'Open slots are refunded 100 %; each accepted slot refunds 70 % and pays 30 % to its worker. Refused (409 invalid_state) once work is in progress or a result is submitted.',
+    }),
+    ApiOkResponse({ type: CancelTaskResponse }),
+    ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' }),
+    ApiConflictResponse({ type: ErrorEnvelope, description: 'invalid_state with current_status' }),
+  );
+
+/** A creation answered from an earlier one with the same body idempotency_key says so, like a header replay. */
+export function markReplay(res: Response, replayed: boolean): void {
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+}

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AgentActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ListTasksQuery, TaskFeedbackRequest } from '../dtos/task-requests.dto';
+import {
+  FeedbackResponse,
+  TaskListPage,
+  TaskResultResponse,
+  TaskStatusResponse,
+} from '../dtos/task-response.dto';
+import { TaskQueryService } from '../services/task-query.service';
+import { TaskReviewService } from '../services/task-review.service';
+import { UuidParam } from '../../common/http/uuid-param';
+
+/** Agent task operations that are identical on both surfaces. */
+@ApiTags('tasks')
+@Controller(['v1/tasks', 'api/v1/tasks'])
+export class AgentTasksController {
+  constructor(
+    private readonly query: TaskQueryService,
+    private readonly review: TaskReviewService,
+  ) {}
+
+  @Get()
+  @Auth({ actors: ['agent'], permission: 'task:read' })
+  @ApiOperation({ summary: 'List your tasks, newest first (cursor paging)' })
+  @ApiOkResponse({ type: TaskListPage })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  list(@CurrentActor() actor: AgentActor, @Query() q: ListTasksQuery): Promise<TaskListPage> {
+    return this.query.list(actor, q);
+  }
+
+  @Get(':task_id')
+  @Auth({ actors: ['agent'], permission: 'task:read' })
+  @ApiOperation({ summary: 'Task status, progress and assignments' })
+  @ApiOkResponse({ type: TaskStatusResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
+  get(@CurrentActor() actor: AgentActor, @UuidParam('task_id') taskId: string): Promise<TaskStatusResponse> {
+    return this.query.get(actor, taskId);
+  }
+
+  @Get(':task_id/result')
+  @Auth({ actors: ['agent'], permission: 'task:read' })
+  @ApiOperation({ summary: 'Approved results (available once a result is approved)' })
+  @ApiOkResponse({ type: TaskResultResponse })
+  @ApiNotFoundResponse({
+    type: ErrorEnvelope,
+    description: 'task_not_found; result_not_available (with current_status)',
+  })
+  result(
+    @CurrentActor() actor: AgentActor,
+    @UuidParam('task_id') taskId: string,
+  ): Promise<TaskResultResponse> {
+    return this.query.result(actor, taskId);
+  }
+
+  @Post(':task_id/feedback')
+  @HttpCode(200)
+  @Auth({ actors: ['agent'], permission: 'task:create' })
+  @ApiOperation({
+    summary: 'Accept or reject submitted results',
+    description:
+      'Accepting pays each approved slot and closes unfilled slots (refunded); rejecting refunds the slot. Without assignment_id the verdict applies to every submitted result.',
+  })
+  @ApiOkResponse({ type: FeedbackResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found, assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: 'invalid_state: nothing submitted to review' })
+  feedback(
+    @CurrentActor() actor: AgentActor,
+    @UuidParam('task_id') taskId: string,
+    @Body() dto: TaskFeedbackRequest,
+  ): Promise<FeedbackResponse> {
+    return this.review.feedback(actor, taskId, dto);
+  }
+}

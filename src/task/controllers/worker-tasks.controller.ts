@@ -1,0 +1,187 @@
+import { Body, Controller, Get, HttpCode, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiPayloadTooLargeResponse,
+  ApiUnsupportedMediaTypeResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { WorkerActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import {
+  AssignmentResponse,
+  AvailableTasksQuery,
+  AvailableTasksResponse,
+  MyTasksQuery,
+  MyTasksResponse,
+  SubmitWithPhotoForm,
+  TaskAcceptResponse,
+  TaskSubmissionRequest,
+  TaskSubmissionResponse,
+} from '../dtos/worker-task.dto';
+import { AssignmentService } from '../services/assignment.service';
+import { TaskAcceptService } from '../services/task-accept.service';
+import { WorkerTaskQueryService } from '../services/worker-task-query.service';
+import { PhotoSubmissionService } from '../services/photo-submission.service';
+import { multipartOptions, MultipartErrors } from '../../upload/multipart';
+import type { IncomingFile } from '../../upload/upload.service';
+import { UuidParam } from '../../common/http/uuid-param';
+
+const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';
+
+/** The worker's side of a task (worker JWT), on both prefixes like the other worker routes. */
+@ApiTags('worker tasks')
+@Auth({ actors: ['worker'] })
+@Controller(['v1/worker', 'api/v1/worker'])
+export class WorkerTasksController {
+  constructor(
+    private readonly query: WorkerTaskQueryService,
+    private readonly accepting: TaskAcceptService,
+    private readonly assignments: AssignmentService,
+    private readonly photoSubmissions: PhotoSubmissionService,
+  ) {}
+
+  @Get('tasks/available')
+  @ApiOperation({ summary: 'Tasks you can take now, optionally near a position' })
+  @ApiOkResponse({ type: AvailableTasksResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  available(
+    @CurrentActor() actor: WorkerActor,
+    @Query() q: AvailableTasksQuery,
+  ): Promise<AvailableTasksResponse> {
+    return this.query.available(actor, q);
+  }
+
+  @Get('tasks/my-tasks')
+  @ApiOperation({ summary: 'Your assignments, newest first' })
+  @ApiOkResponse({ type: MyTasksResponse })
+  mine(@CurrentActor() actor: WorkerActor, @Query() q: MyTasksQuery): Promise<MyTasksResponse> {
+    return this.query.mine(actor, q);
+  }
+
+  @Post('tasks/:task_id/accept')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Take a free slot of a task (or accept the offer of one made to you)' })
+  @ApiOkResponse({ type: TaskAcceptResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description:
+      'task_full; invalid_state (task not taking workers, with current_status); already_assigned; assignment_limit_reached (3 unfinished assignments, 1 below reputation 3.5)',
+  })
+  accept(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('task_id') taskId: string,
+  ): Promise<TaskAcceptResponse> {
+    return this.accepting.accept(actor, taskId);
+  }
+
+  @Post('assignments/:assignment_id/start')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start work on an accepted assignment' })
+  @ApiOkResponse({ type: AssignmentResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  start(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<AssignmentResponse> {
+    return this.assignments.start(actor, assignmentId);
+  }
+
+  @Post('assignments/:assignment_id/submit')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Submit the result of an accepted or in-progress assignment' })
+  @ApiOkResponse({ type: TaskSubmissionResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  submit(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+    @Body() dto: TaskSubmissionRequest,
+  ): Promise<TaskSubmissionResponse> {
+    return this.assignments.submit(actor, assignmentId, dto);
+  }
+
+  @Post('assignments/:assignment_id/submit-with-photo')
+  @HttpCode(200)
+  @UseInterceptors(MultipartErrors('photo'), FileInterceptor('photo', multipartOptions(1)))
+  @ApiOperation({
+    summary: 'Submit with a photo proving presence: a JPEG or PNG whose EXIF GPS is within 100 m of the task',
+    description: 'Nothing changes on a refusal: the assignment stays as it was and no file is kept.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['photo', 'result_data'],
+      properties: {
+        photo: { type: 'string', format: 'binary', description: 'JPEG or PNG with EXIF GPS, at most 10 MB.' },
+        result_data: { type: 'string', description: 'The result as JSON text (an object).' },
+        worker_notes: { type: 'string', maxLength: 2000 },
+      },
+    },
+  })
+  @ApiOkResponse({ type: TaskSubmissionResponse })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelope,
+    description:
+      'validation_error; invalid_photo (damaged image); photo_gps_missing; photo_location_mismatch (with distance_meters)',
+  })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  @ApiPayloadTooLargeResponse({ type: ErrorEnvelope, description: 'payload_too_large (over 10 MB)' })
+  @ApiUnsupportedMediaTypeResponse({
+    type: ErrorEnvelope,
+    description: 'unsupported_media_type (not a JPEG or PNG by content)',
+  })
+  submitWithPhoto(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+    @UploadedFile() photo: IncomingFile | undefined,
+    @Body() form: SubmitWithPhotoForm,
+  ): Promise<TaskSubmissionResponse> {
+    return this.photoSubmissions.submit(actor, assignmentId, photo, form);
+  }
+
+  @Post('assignments/:assignment_id/decline')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Turn down a task offered to you; it goes to the next worker (no effect on your reputation)',
+  })
+  @ApiOkResponse({ type: AssignmentResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({
+    type: ErrorEnvelope,
+    description: `${STATE_CONFLICT}; only a pending offer can be declined`,
+  })
+  decline(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<AssignmentResponse> {
+    return this.assignments.decline(actor, assignmentId);
+  }
+
+  @Post('assignments/:assignment_id/abandon')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Give the assignment up; the slot reopens for another worker (counts against you)',
+  })
+  @ApiOkResponse({ type: AssignmentResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  abandon(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<AssignmentResponse> {
+    return this.assignments.abandon(actor, assignmentId);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Numbers the task rules depend on, in one place (each is recorded in docs/decisions.md).
+ */
+export const TASK_TYPES = ['photo', 'verification', 'data_collection', 'delivery', 'other'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export const BUDGET_MIN_CENTS = 1000;
+/** Per slot; the same ceiling as one payment (5,000,000 cents), so one slot can always be funded by one payment. */
+export const BUDGET_MAX_CENTS = 5_000_000;
+export const MAX_WORKERS_LIMIT = 10;
+export const METADATA_MAX_BYTES = 1024;
+export const RESULT_DATA_MAX_BYTES = 16 * 1024;
+/** A deadline further out than this is almost certainly a unit mistake (ms vs s) and would lock escrow for years. */
+export const DEADLINE_MAX_DAYS = 365;
+export const DEFAULT_MAX_DISTANCE_METERS = 1000;
+/** A photo proves presence when its EXIF GPS position is at most this far from the task (spec: 100 m). */
+export const PHOTO_MAX_DISTANCE_METERS = 100;
+
+/**
+ * Typical time from posting to an approved result, by type, including the time to find a worker. The estimate is
+ * created_at + this, but never later than the deadline (the deadline is the agent's hard limit).
+ */
+export const TYPICAL_COMPLETION_MINUTES: Record<TaskType, number> = {
+  photo: 120,
+  verification: 180,
+  data_collection: 240,
+  delivery: 180,
+  other: 240,
+};
+
+export function estimateCompletion(createdAt: Date, deadlineAt: Date, type: TaskType): Date {
+  const typical = createdAt.getTime() + TYPICAL_COMPLETION_MINUTES[type] * 60_000;
+  return new Date(Math.min(typical, deadlineAt.getTime()));
+}
+
+/** Decisions §5: below this reputation a worker holds one live assignment instead of three. */
+export const LOW_REPUTATION_THRESHOLD = 3.5;
+export const LIVE_ASSIGNMENT_CAP = 3;
+export const LOW_REPUTATION_LIVE_ASSIGNMENT_CAP = 1;
+
+export function liveAssignmentCap(reputation: number): number {
+  return reputation < LOW_REPUTATION_THRESHOLD ? LOW_REPUTATION_LIVE_ASSIGNMENT_CAP : LIVE_ASSIGNMENT_CAP;
+}

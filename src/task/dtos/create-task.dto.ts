@@ -1,0 +1,164 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  BUDGET_MAX_CENTS,
+  BUDGET_MIN_CENTS,
+  DEFAULT_MAX_DISTANCE_METERS,
+  MAX_WORKERS_LIMIT,
+  METADATA_MAX_BYTES,
+  TASK_TYPES,
+} from '../domain/task-policy';
+import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, NOT_BLANK } from './validators';
+
+export class TaskLocation {
+  @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
+  latitude: number;
+
+  @ApiProperty({ minimum: -180, maximum: 180, example: 121.4737 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
+  longitude: number;
+
+  @ApiPropertyOptional({ maxLength: 500, example: '88 Century Avenue, Pudong, Shanghai' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  address?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 50_000,
+    default: DEFAULT_MAX_DISTANCE_METERS,
+    description: 'How far from the location a worker may be offered the task (push matching).',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50_000)
+  max_distance_meters?: number;
+}
+
+export class TaskRequirements {
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 20,
+    example: ['photography'],
+    description: 'Every listed skill must be among the worker’s skills.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Length(1, 50, { each: true })
+  skills?: string[];
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 5, example: 3.5 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 1 })
+  @Min(0)
+  @Max(5)
+  min_reputation?: number;
+}
+
+/** Task creation (both surfaces). Unknown fields, here and in nested objects, are refused. */
+export class CreateTaskRequest {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Photograph the storefront of 88 Century Avenue' })
+  @IsString()
+  @Length(1, 200)
+  @Matches(NOT_BLANK, { message: 'must not be blank' })
+  title: string;
+
+  @ApiProperty({ maxLength: 10_000, example: 'Two photos: the full storefront and the opening hours sign.' })
+  @IsString()
+  @MaxLength(10_000)
+  @Matches(NOT_BLANK, { message: 'must not be empty' })
+  description: string;
+
+  @ApiProperty({ type: TaskLocation })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaskLocation)
+  location: TaskLocation;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: BUDGET_MIN_CENTS,
+    maximum: BUDGET_MAX_CENTS,
+    example: 5000,
+    description:
+      'Gross price of one worker’s work in cents (fee included). The task costs budget × max_workers.',
+  })
+  @IsInt()
+  @Min(BUDGET_MIN_CENTS)
+  @Max(BUDGET_MAX_CENTS)
+  budget_cents: number;
+
+  @ApiProperty({
+    format: 'date-time',
+    example: '2030-01-01T12:00:00Z',
+    description: 'ISO 8601 with an offset (Z or ±hh:mm); in the future and at most 365 days ahead.',
+  })
+  @IsString()
+  @Matches(ISO_DATE_TIME_WITH_OFFSET, { message: 'must be an ISO 8601 date-time with a time zone offset' })
+  deadline_at: string;
+
+  @ApiProperty({ enum: TASK_TYPES, example: 'photo' })
+  @IsIn(TASK_TYPES)
+  task_type: (typeof TASK_TYPES)[number];
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_WORKERS_LIMIT, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_WORKERS_LIMIT)
+  max_workers?: number;
+
+  @ApiPropertyOptional({ type: TaskRequirements })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TaskRequirements)
+  requirements?: TaskRequirements;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: `Free-form JSON for the agent, at most ${METADATA_MAX_BYTES} bytes serialised.`,
+  })
+  @IsOptional()
+  @IsObject()
+  @MaxJsonBytes(METADATA_MAX_BYTES)
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 255,
+    description:
+      'Repeating a key returns the original 201 response of the task it created; the same key with a different body is 409 idempotency_conflict.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  idempotency_key?: string;
+}

@@ -1,0 +1,200 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
+import { TASK_TYPES } from '../domain/task-policy';
+
+export class CostBreakdown {
+  @ApiProperty({
+    type: 'integer',
+    example: 4500,
+    description: 'What the workers receive in total (per-slot payout × max_workers).',
+  })
+  worker_payout_cents: number;
+
+  @ApiProperty({ type: 'integer', example: 500 })
+  platform_fee_cents: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 5000,
+    description: 'worker_payout_cents + platform_fee_cents = budget_cents × max_workers',
+  })
+  total_cents: number;
+}
+
+/** 201 answer to task creation (and to any repeat of it with the same idempotency key). */
+export class TaskResponse {
+  @ApiProperty({ format: 'uuid' })
+  task_id: string;
+
+  @ApiProperty({ enum: TASK_STATUSES, example: 'pending' })
+  status: string;
+
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'created_at + the typical time for the task type (photo 2 h, delivery and verification 3 h, data collection and other 4 h), never later than deadline_at.',
+  })
+  estimated_completion_at: string;
+
+  @ApiProperty({ type: CostBreakdown })
+  cost_breakdown: CostBreakdown;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+}
+
+export class TaskProgress {
+  @ApiProperty({
+    type: 'integer',
+    description: 'Workers holding the task now or approved: accepted, in progress, submitted, approved.',
+  })
+  assigned_workers: number;
+
+  @ApiProperty({ type: 'integer', description: 'Approved results.' })
+  completed_workers: number;
+
+  @ApiProperty({ type: 'integer', description: 'Slots a worker can still take.' })
+  open_slots: number;
+
+  @ApiProperty({ type: 'integer' })
+  max_workers: number;
+
+  @ApiProperty({ format: 'date-time' })
+  estimated_completion_at: string;
+}
+
+export class TaskAssignmentView {
+  @ApiProperty({ format: 'uuid' })
+  assignment_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  worker_id: string;
+
+  @ApiProperty({ example: 4.0 })
+  worker_reputation: number;
+
+  @ApiProperty({ format: 'date-time', description: 'When the worker took the slot (or was offered it).' })
+  assigned_at: string;
+
+  @ApiProperty({ enum: ASSIGNMENT_STATUSES })
+  status: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  submitted_at: string | null;
+}
+
+export class TaskLocationView {
+  @ApiProperty() latitude: number;
+  @ApiProperty() longitude: number;
+  @ApiProperty({ type: String, nullable: true }) address: string | null;
+  @ApiProperty({ type: 'integer' }) max_distance_meters: number;
+}
+
+export class TaskRequirementsView {
+  @ApiProperty({ type: [String] }) skills: string[];
+  @ApiProperty({ type: Number, nullable: true }) min_reputation: number | null;
+}
+
+/** Task detail: the spec's fields plus what an agent needs to read the task back. */
+export class TaskStatusResponse {
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: TASK_STATUSES }) status: string;
+  @ApiProperty() title: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ enum: TASK_TYPES }) task_type: string;
+  @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
+  @ApiProperty({ type: TaskRequirementsView }) requirements: TaskRequirementsView;
+  @ApiProperty({ type: 'integer' }) budget_cents: number;
+  @ApiProperty({ type: 'integer' }) max_workers: number;
+  @ApiProperty({ type: CostBreakdown }) cost_breakdown: CostBreakdown;
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
+  @ApiProperty({ type: TaskProgress }) progress: TaskProgress;
+  @ApiProperty({ type: [TaskAssignmentView] }) assignments: TaskAssignmentView[];
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) deadline_at: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completed_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelled_at: string | null;
+}
+
+export class ResultPhoto {
+  @ApiProperty() url: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
+  taken_at: string | null;
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'From the photo’s EXIF GPS position to the task location; null when it has none.',
+  })
+  distance_meters?: number | null;
+}
+
+export class TaskResult {
+  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
+  @ApiProperty({ type: [ResultPhoto] }) photos: ResultPhoto[];
+  @ApiProperty({ type: String, nullable: true }) worker_notes: string | null;
+}
+
+export class ApprovedResult extends TaskResult {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) worker_id: string;
+  @ApiProperty({ format: 'date-time' }) submitted_at: string;
+  @ApiProperty({ format: 'date-time' }) approved_at: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'null when approved automatically' })
+  quality_score: number | null;
+}
+
+/**
+ * Available once a result is approved. `result`, `completed_at` and `quality_score` describe the first approved
+ * result (the only one when max_workers is 1); `results` lists every approved result, oldest approval first.
+ */
+export class TaskResultResponse {
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: TASK_STATUSES }) status: string;
+  @ApiProperty({ type: TaskResult }) result: TaskResult;
+  @ApiProperty({ format: 'date-time' }) completed_at: string;
+  @ApiProperty({ type: Number, nullable: true }) quality_score: number | null;
+  @ApiProperty({ type: [ApprovedResult] }) results: ApprovedResult[];
+}
+
+export class TaskListItem {
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ enum: TASK_STATUSES }) status: string;
+  @ApiProperty({ type: 'integer' }) budget_cents: number;
+  @ApiProperty({ type: 'integer' }) max_workers: number;
+  @ApiProperty({ enum: TASK_TYPES }) task_type: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) deadline_at: string;
+}
+
+export class TaskListPage {
+  @ApiProperty({ type: [TaskListItem] }) data: TaskListItem[];
+  @ApiProperty() has_more: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as starting_after for the next page; null on the last page.',
+  })
+  next_cursor: string | null;
+}
+
+export class CancelTaskResponse {
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: ['cancelled'] }) status: string;
+  @ApiProperty({ type: 'integer', description: 'Returned to the agent’s balance by this cancellation.' })
+  refund_cents: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Paid to workers who had accepted (30 % of each accepted slot).',
+  })
+  worker_compensation_cents: number;
+}
+
+export class FeedbackResponse {
+  @ApiProperty({ format: 'uuid' }) feedback_id: string;
+  @ApiProperty({ format: 'date-time' }) recorded_at: string;
+  @ApiPropertyOptional({ enum: TASK_STATUSES, description: 'The task status after the verdict.' })
+  status: string;
+  @ApiProperty({ type: [String], description: 'The assignments the verdict applied to.' })
+  assignment_ids: string[];
+}

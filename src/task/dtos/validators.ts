@@ -1,0 +1,27 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+/** The UTF-8 size of a value's JSON text, the size it occupies on the wire and in storage. */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/** A JSON object whose serialised form is at most `max` bytes (metadata 1 KB, result data 16 KB). */
+export function MaxJsonBytes(max: number, options?: ValidationOptions): PropertyDecorator {
+  return (object: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'maxJsonBytes',
+      target: object.constructor,
+      propertyName: String(propertyName),
+      constraints: [max],
+      options: { message: `must be at most ${max} bytes as JSON`, ...options },
+      validator: { validate: (value: unknown) => value === undefined || jsonBytes(value) <= max },
+    });
+  };
+}
+
+/** ISO 8601 date-time with an explicit offset (Z or ±hh:mm): a time without one would mean the server's zone. */
+export const ISO_DATE_TIME_WITH_OFFSET =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Not empty and not only white space. */
+export const NOT_BLANK = /\S/;

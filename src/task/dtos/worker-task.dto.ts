@@ -1,0 +1,255 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
+import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
+import { AgentRatingView } from '../../matching/dtos/rating.dto';
+import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
+import { TaskLocationView } from './task-response.dto';
+import { MaxJsonBytes } from './validators';
+
+export const AVAILABLE_SORTS = NEARBY_SORTS;
+export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
+
+export class AvailableTasksQuery {
+  @ApiPropertyOptional({ minimum: -90, maximum: 90, description: 'With longitude, or neither.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
+  latitude?: number;
+
+  @ApiPropertyOptional({ minimum: -180, maximum: 180, description: 'With latitude, or neither.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
+  longitude?: number;
+
+  @ApiPropertyOptional({ minimum: 0, exclusiveMinimum: true, maximum: 50, default: 5 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive()
+  @Max(50)
+  max_distance_km?: number;
+
+  @ApiPropertyOptional({ enum: AVAILABLE_SORTS, default: 'payment_desc' })
+  @IsOptional()
+  @IsIn(AVAILABLE_SORTS)
+  sort_by?: AvailableSort;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  min_payment_cents?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export class AvailableTaskItem {
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty() title: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ enum: TASK_TYPES }) task_type: string;
+  @ApiProperty({
+    type: 'integer',
+    description: 'What this worker is paid for an approved result (per-slot payout).',
+  })
+  payment_cents: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null when the query has no coordinates' })
+  distance_meters: number | null;
+  @ApiProperty({ format: 'date-time' }) deadline_at: string;
+  @ApiProperty({ type: Number, nullable: true }) estimated_duration_minutes: number | null;
+  @ApiProperty({ type: [String] }) required_skills: string[];
+  @ApiProperty({ type: TaskLocationView, nullable: true }) location: TaskLocationView | null;
+  @ApiProperty({ type: 'integer' }) open_slots: number;
+  @ApiProperty({ type: AgentRatingView, description: "Workers' ratings of the agent who posted the task." })
+  agent_rating: AgentRatingView;
+}
+
+export class AvailableTasksResponse {
+  @ApiProperty({ type: [AvailableTaskItem] }) tasks: AvailableTaskItem[];
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { total_eligible: 12, returned: 12, max_distance_meters: 5000 },
+    description:
+      'total_eligible: tasks matching every filter before the limit; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.',
+  })
+  metadata: Record<string, number>;
+}
+
+export class TaskAcceptResponse {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: ['accepted'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) accepted_at: string;
+  @ApiProperty({ type: 'integer' }) payment_cents: number;
+  @ApiProperty({ format: 'date-time' }) deadline_at: string;
+}
+
+export class AssignmentResponse {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: ASSIGNMENT_STATUSES }) status: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class TaskSubmissionRequest {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: `The result, at most ${RESULT_DATA_MAX_BYTES} bytes as JSON.`,
+  })
+  @IsObject()
+  @MaxJsonBytes(RESULT_DATA_MAX_BYTES)
+  result_data: Record<string, unknown>;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  worker_notes?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: 5, description: 'URLs returned by the upload endpoints.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @Length(1, 2048, { each: true })
+  photo_urls?: string[];
+}
+
+export class CheckedPhotoView {
+  @ApiProperty() url: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
+  taken_at: string | null;
+  @ApiProperty({
+    type: 'integer',
+    description: 'From the EXIF GPS position to the task location (at most 100).',
+  })
+  distance_meters: number;
+}
+
+export class TaskSubmissionResponse {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: ['submitted'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) submitted_at: string;
+  @ApiPropertyOptional({
+    type: CheckedPhotoView,
+    description: 'The GPS-checked photo (submit-with-photo only).',
+  })
+  photo?: CheckedPhotoView;
+}
+
+/** The text fields of the submit-with-photo form (the file is the `photo` part). */
+export class SubmitWithPhotoForm {
+  @ApiProperty({ description: `The result as JSON text: an object, at most ${RESULT_DATA_MAX_BYTES} bytes.` })
+  @IsString()
+  @Length(1, 64 * 1024)
+  result_data: string;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  worker_notes?: string;
+}
+
+/**
+ * The worker-facing filter names and the assignment statuses each one covers. Only work the worker took is listed
+ * (accepted at some point), except under `offered`: offers waiting for an answer. Offers turned down or left to
+ * lapse are not the worker's tasks and are never listed.
+ */
+export const MY_TASK_FILTERS = {
+  offered: ['pending'],
+  accepted: ['accepted'],
+  in_progress: ['in_progress'],
+  submitted: ['submitted'],
+  completed: ['approved'],
+  failed: ['rejected', 'expired', 'abandoned', 'cancelled'],
+} as const;
+export type MyTaskFilter = keyof typeof MY_TASK_FILTERS;
+
+export class MyTasksQuery {
+  @ApiPropertyOptional({
+    enum: Object.keys(MY_TASK_FILTERS),
+    description:
+      'offered = offers awaiting your answer (not listed otherwise); completed = approved; failed = rejected, expired, abandoned or cancelled. Without a filter: everything you accepted.',
+  })
+  @IsOptional()
+  @IsIn(Object.keys(MY_TASK_FILTERS))
+  status?: MyTaskFilter;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset?: number;
+}
+
+export class MyTaskItem {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ enum: TASK_TYPES }) task_type: string;
+  @ApiProperty({ enum: ASSIGNMENT_STATUSES, description: 'The assignment’s own status.' }) status: string;
+  @ApiProperty({ enum: TASK_STATUSES }) task_status: string;
+  @ApiProperty({ type: 'integer' }) payment_cents: number;
+  @ApiProperty({ format: 'date-time' }) deadline_at: string;
+  @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'For an offer: answer before this (accept with POST /v1/worker/tasks/{task_id}/accept).',
+  })
+  offer_expires_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) accepted_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) started_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) submitted_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) reviewed_at: string | null;
+}
+
+export class MyTasksResponse {
+  @ApiProperty({ type: [MyTaskItem] }) tasks: MyTaskItem[];
+  @ApiProperty({ type: 'integer', description: 'Matching assignments in all pages.' }) total: number;
+  @ApiProperty({ type: 'integer' }) limit: number;
+  @ApiProperty({ type: 'integer' }) offset: number;
+}

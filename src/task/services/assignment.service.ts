@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { WorkerActor } from '../../auth/actor';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
+import { inTransaction } from '../../database/transaction';
+import type {
+  AssignmentResponse,
+  TaskSubmissionRequest,
+  TaskSubmissionResponse,
+} from '../dtos/worker-task.dto';
+import { AssignmentStatus } from '../domain/task-status';
+import { distanceMeters } from '../../matching/geo';
+import { UploadRecord, UploadService } from '../../upload/upload.service';
+import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
+import { TaskDispatch } from './task-dispatch.service';
+import { AssignmentEventName, TaskEvents } from './task-events.service';
+import { TaskSettlement } from './task-settlement.service';
+
+/**
+ * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task
+ * row first (the same lock as accept, review, cancel and the sweeps), then moves the assignment only from the
+ * states it may leave, so a late or repeated request is a clean 409 rather than a double transition.
+ */
+@Injectable()
+export class AssignmentService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly settlement: TaskSettlement,
+    private readonly dispatch: TaskDispatch,
+    private readonly events: TaskEvents,
+    private readonly reputation: WorkerReputation,
+    private readonly uploads: UploadService,
+    private readonly clock: Clock,
+  ) {}
+
+  start(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
+    return this.act(actor, assignmentId, async (em, task, a, now) => {
+      beforeDeadline(task, a, now);
+      return this.move(em, a, ['accepted'], 'in_progress', now, { started_at: now }, 'assignment.started');
+    });
+  }
+
+  /** A result with optional photo_urls, which must be the worker's own uploads. */
+  submit(
+    actor: WorkerActor,
+    assignmentId: string,
+    dto: TaskSubmissionRequest,
+  ): Promise<TaskSubmissionResponse> {
+    const urls = dto.photo_urls ?? [];
+    return this.submitResult(
+      actor,
+      assignmentId,
+      { result_data: dto.result_data, worker_notes: dto.worker_notes ?? null },
+      async (em, task) => {
+        if (urls.length === 0) return [];
+        const uploads = await this.uploads.ownedByUrls(em, actor.id, urls);
+        return uploads.map((u) => uploadPhoto(u, this.uploads.url(u.storage_key), task));
+      },
+    );
+  }
+
+  /**
+   * Submission shared by both routes: `photos` runs in the transaction, under the task lock, before the state
+   * change (it may refuse the photos, or record an upload that must commit together with the submission).
+   */
+  async submitResult(
+    actor: WorkerActor,
+    assignmentId: string,
+    content: { result_data: Record<string, unknown>; worker_notes: string | null },
+    photos: (em: EntityManager, task: TaskRow) => Promise<Photo[]>,
+  ): Promise<TaskSubmissionResponse> {
+    const moved = await this.act(actor, assignmentId, async (em, task, a, now) => {
+      const list = await photos(em, task);
+      beforeDeadline(task, a, now);
+      return this.move(
+        em,
+        a,
+        ['accepted', 'in_progress'],
+        'submitted',
+        now,
+        {
+          submitted_at: now,
+          result_data: JSON.stringify(content.result_data),
+          worker_notes: content.worker_notes,
+          photos: JSON.stringify(list),
+        },
+        'assignment.submitted',
+      );
+    });
+    return {
+      assignment_id: moved.assignment_id,
+      task_id: moved.task_id,
+      status: 'submitted',
+      submitted_at: moved.updated_at,
+    };
+  }
+
+  /** The worker's own assignment and its task, read without locks (for checks made before the transaction). */
+  async findOwned(
+    actor: WorkerActor,
+    assignmentId: string,
+  ): Promise<{ assignment: AssignmentRow; task: TaskRow }> {
+    const assignment = await TaskRepository.assignment(this.ds.manager, assignmentId);
+    if (!assignment || assignment.worker_id !== actor.id) {
+      throw new ApiError('assignment_not_found', 'No such assignment.');
+    }
+    const task = (await TaskRepository.findById(this.ds.manager, assignment.task_id))!;
+    return { assignment, task };
+  }
+
+  /**
+   * The slot is offered to the next worker or reopens (or is refunded if the task takes no more workers); the
+   * abandonment counts against the worker's reputation at once.
+   */
+  abandon(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
+    return this.act(actor, assignmentId, async (em, task, a, now) => {
+      const moved = await this.move(
+        em,
+        a,
+        ['accepted', 'in_progress'],
+        'abandoned',
+        now,
+        { closed_at: now },
+        'assignment.abandoned',
+      );
+      await this.reputation.recompute(em, a.worker_id, now);
+      await this.dispatch.offerOpenSlots(em, task, now);
+      return moved;
+    });
+  }
+
+  /** Turning an offer down costs nothing; the slot goes to the next best online worker. */
+  decline(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
+    return this.act(actor, assignmentId, async (em, task, a, now) => {
+      const moved = await this.move(
+        em,
+        a,
+        ['pending'],
+        'declined',
+        now,
+        { closed_at: now },
+        'assignment.declined',
+      );
+      await this.dispatch.offerOpenSlots(em, task, now);
+      return moved;
+    });
+  }
+
+  private async act(
+    actor: WorkerActor,
+    assignmentId: string,
+    work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentResponse>,
+  ): Promise<AssignmentResponse> {
+    return inTransaction(this.ds, async (em) => {
+      const seen = await TaskRepository.assignment(em, assignmentId);
+      if (!seen || seen.worker_id !== actor.id) {
+        throw new ApiError('assignment_not_found', 'No such assignment.');
+      }
+      const task = (await TaskRepository.lock(em, seen.task_id))!;
+      // Read again under the task lock: the state may have changed while we waited for it.
+      const a = (await TaskRepository.assignment(em, assignmentId))!;
+      const now = this.clock.now();
+      const response = await work(em, task, a, now);
+      await this.settlement.settle(em, task, now);
+      return response;
+    });
+  }
+
+  private async move(
+    em: EntityManager,
+    a: AssignmentRow,
+    from: AssignmentStatus[],
+    to: AssignmentStatus,
+    now: Date,
+    set: Record<string, unknown>,
+    event: AssignmentEventName,
+  ): Promise<AssignmentResponse> {
+    const moved = await TaskRepository.moveAssignment(em, a.id, from, to, now, set);
+    if (!moved) {
+      throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot become ${to}.`, {
+        current_status: a.status,
+      });
+    }
+    await this.events.assignment(em, event, moved, now);
+    return {
+      assignment_id: moved.id,
+      task_id: moved.task_id,
+      status: moved.status,
+      updated_at: now.toISOString(),
+    };
+  }
+}
+
+function beforeDeadline(task: TaskRow, a: AssignmentRow, now: Date): void {
+  if (now.getTime() >= task.deadline_at.getTime()) {
+    throw new ApiError('invalid_state', 'The task deadline has passed.', {
+      current_status: a.status,
+      deadline_at: task.deadline_at.toISOString(),
+    });
+  }
+}
+
+/** A photo from the worker's uploads: its capture time, and its distance to the task when it carries GPS. */
+function uploadPhoto(u: UploadRecord, url: string, task: TaskRow): Photo {
+  const hasGps = u.latitude !== null && u.longitude !== null;
+  return {
+    url,
+    taken_at: u.taken_at ? u.taken_at.toISOString() : null,
+    distance_meters: hasGps
+      ? Math.round(distanceMeters({ latitude: u.latitude!, longitude: u.longitude! }, task))
+      : null,
+  };
+}

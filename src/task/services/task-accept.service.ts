@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { WorkerActor } from '../../auth/actor';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
+import { liveAssignmentCap } from '../domain/task-policy';
+import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
+import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
+import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
+import { TaskEvents } from './task-events.service';
+import { TaskSettlement } from './task-settlement.service';
+
+/**
+ * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so
+ * any number of concurrent accepts fill exactly max_workers slots. The worker row is locked next (always task,
+ * then worker: no deadlock) so one worker's concurrent accepts on different tasks respect the live-assignment cap.
+ */
+@Injectable()
+export class TaskAcceptService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly settlement: TaskSettlement,
+    private readonly events: TaskEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  async accept(actor: WorkerActor, taskId: string): Promise<TaskAcceptResponse> {
+    return inTransaction(this.ds, async (em) => {
+      const task = await TaskRepository.lock(em, taskId);
+      if (!task) throw new ApiError('task_not_found', 'No such task.');
+      const now = this.clock.now();
+      assertTakingWorkers(task, now);
+      const { skills, reputation } = await this.lockWorker(em, actor.id);
+      assertEligible(task, skills, reputation);
+
+      const assignments = await TaskRepository.assignments(em, task.id);
+      const mine = assignments.find((a) => a.worker_id === actor.id);
+      if (mine && mine.status !== 'pending') {
+        throw new ApiError(
+          'already_assigned',
+          `You already hold this task (your assignment is ${mine.status}).`,
+          {
+            assignment_id: mine.id,
+            assignment_status: mine.status,
+          },
+        );
+      }
+      await this.assertBelowCap(em, actor.id, reputation);
+      const accepted = mine
+        ? await this.takeOffer(em, mine, now)
+        : await this.takeSlot(em, task, assignments, actor, now);
+      await this.events.assignment(em, 'assignment.accepted', accepted, now, {
+        payment_cents: task.payout_cents,
+      });
+      await this.settlement.settle(em, task, now);
+      return {
+        assignment_id: accepted.id,
+        task_id: task.id,
+        status: 'accepted',
+        accepted_at: now.toISOString(),
+        payment_cents: task.payout_cents,
+        deadline_at: task.deadline_at.toISOString(),
+      };
+    });
+  }
+
+  private async takeSlot(
+    em: EntityManager,
+    task: TaskRow,
+    assignments: AssignmentRow[],
+    actor: WorkerActor,
+    now: Date,
+  ): Promise<AssignmentRow> {
+    const slots = countSlots(
+      task.max_workers,
+      task.closed_slots,
+      assignments.map((a) => ({ status: a.status, settlement: a.slot_settlement })),
+    );
+    if (slots.open <= 0) {
+      throw new ApiError('task_full', 'Every slot of this task is taken.', { max_workers: task.max_workers });
+    }
+    const rows = await sqlRows(
+      em,
+      `INSERT INTO assignments (task_id, worker_id, status, accepted_at, created_at, updated_at)
+       VALUES ($1, $2, 'accepted', $3, $3, $3) RETURNING *`,
+      [task.id, actor.id, now],
+    );
+    return mapAssignment(rows[0]);
+  }
+
+  /** A slot offered to this worker by dispatch is already reserved for them. */
+  private async takeOffer(em: EntityManager, offer: AssignmentRow, now: Date): Promise<AssignmentRow> {
+    if (offer.offer_expires_at && offer.offer_expires_at.getTime() <= now.getTime()) {
+      throw new ApiError('invalid_state', 'The offer of this task to you has expired.', {
+        current_status: offer.status,
+      });
+    }
+    const moved = await TaskRepository.moveAssignment(em, offer.id, ['pending'], 'accepted', now, {
+      accepted_at: now,
+    });
+    return moved!;
+  }
+
+  /** Reputation is read under the same lock that recomputations take, so the cap and floor see the latest value. */
+  private async lockWorker(
+    em: EntityManager,
+    workerId: string,
+  ): Promise<{ skills: string[]; reputation: number }> {
+    const rows = await sqlRows<{ skills: string[]; reputation: string }>(
+      em,
+      `SELECT skills, reputation FROM workers WHERE id = $1 FOR NO KEY UPDATE`,
+      [workerId],
+    );
+    if (!rows.length) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
+    return { skills: rows[0].skills, reputation: Number(rows[0].reputation) };
+  }
+
+  /** Live = work still to do (accepted or in progress); results waiting for review do not count. */
+  private async assertBelowCap(em: EntityManager, workerId: string, reputation: number): Promise<void> {
+    const cap = liveAssignmentCap(reputation);
+    const [{ live }] = await sqlRows<{ live: number }>(
+      em,
+      `SELECT count(*)::int AS live FROM assignments WHERE worker_id = $1 AND status IN ('accepted', 'in_progress')`,
+      [workerId],
+    );
+    if (live >= cap) {
+      throw new ApiError(
+        'assignment_limit_reached',
+        `You may hold at most ${cap} unfinished assignment${cap === 1 ? '' : 's'} at once; finish or abandon one first.`,
+        { limit: cap, live_assignments: live },
+      );
+    }
+  }
+}
+
+function assertTakingWorkers(task: TaskRow, now: Date): void {
+  const reason = !LIVE_TASK_STATUSES.includes(task.status)
+    ? `The task is ${task.status}.`
+    : task.intake_closed_at
+      ? 'The task no longer takes workers.'
+      : task.deadline_at.getTime() <= now.getTime()
+        ? 'The task deadline has passed.'
+        : null;
+  if (reason) throw new ApiError('invalid_state', reason, { current_status: task.status });
+}
+
+function assertEligible(task: TaskRow, skills: string[], reputation: number): void {
+  const missing = task.required_skills.filter((s) => !skills.includes(s));
+  if (missing.length > 0) {
+    throw new ApiError('not_eligible', `The task needs skills you do not have: ${missing.join(', ')}.`, {
+      missing_skills: missing,
+    });
+  }
+  if (task.min_reputation !== null && reputation < task.min_reputation) {
+    throw new ApiError('not_eligible', `The task needs a reputation of at least ${task.min_reputation}.`, {
+      min_reputation: task.min_reputation,
+      worker_reputation: reputation,
+    });
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AgentActor } from '../../auth/actor';
+import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import type { ListTasksQuery } from '../dtos/task-requests.dto';
+import type {
+  ApprovedResult,
+  TaskListPage,
+  TaskResultResponse,
+  TaskStatusResponse,
+} from '../dtos/task-response.dto';
+import { iso, taskListItem, taskStatusResponse } from '../task.presenter';
+import { AssignmentRow, mapTask, TaskRepository, TaskRow } from '../task.repository';
+import { WorkerReputation } from '../../worker/services/worker-reputation.service';
+
+/** Reading an agent's tasks. Another agent's task does not exist as far as the caller can tell (404). */
+@Injectable()
+export class TaskQueryService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly reputation: WorkerReputation,
+  ) {}
+
+  async get(actor: AgentActor, taskId: string): Promise<TaskStatusResponse> {
+    const task = await this.owned(actor, taskId);
+    const assignments = await TaskRepository.assignments(this.ds.manager, task.id);
+    const reputations = await this.reputation.ofMany([...new Set(assignments.map((a) => a.worker_id))]);
+    return taskStatusResponse(task, assignments, reputations);
+  }
+
+  /**
+   * Results become readable as soon as one is approved (for one worker: exactly when the task completes). The
+   * first approved result fills the spec's single-result fields; `results` lists all of them.
+   */
+  async result(actor: AgentActor, taskId: string): Promise<TaskResultResponse> {
+    const task = await this.owned(actor, taskId);
+    const approved = (await TaskRepository.assignments(this.ds.manager, task.id))
+      .filter((a) => a.status === 'approved')
+      .sort((a, b) => a.reviewed_at!.getTime() - b.reviewed_at!.getTime());
+    if (approved.length === 0) {
+      throw new ApiError(
+        'result_not_available',
+        `The task has no approved result yet (it is ${task.status}).`,
+        {
+          current_status: task.status,
+        },
+      );
+    }
+    const results = approved.map(approvedResult);
+    const first = results[0];
+    return {
+      task_id: task.id,
+      status: task.status,
+      result: { data: first.data, photos: first.photos, worker_notes: first.worker_notes },
+      completed_at: iso(task.completed_at) ?? first.approved_at,
+      quality_score: first.quality_score,
+      results,
+    };
+  }
+
+  /** Newest first; the cursor is the id of the last task of the previous page (keyset on created_at, id). */
+  async list(actor: AgentActor, q: ListTasksQuery): Promise<TaskListPage> {
+    const limit = q.limit ?? 20;
+    const params: unknown[] = [actor.id, limit + 1];
+    const where = ['agent_id = $1'];
+    if (q.status) {
+      params.push(q.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (q.starting_after) {
+      const cursor = await TaskRepository.findOwned(this.ds.manager, actor.id, q.starting_after);
+      if (!cursor) throw ApiError.field('starting_after', 'is not one of your tasks');
+      params.push(cursor.created_at, cursor.id);
+      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
+    }
+    const rows = await sqlRows(
+      this.ds,
+      `SELECT * FROM tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      params,
+    );
+    const page = rows.slice(0, limit).map(mapTask);
+    const hasMore = rows.length > limit;
+    return {
+      data: page.map(taskListItem),
+      has_more: hasMore,
+      next_cursor: hasMore ? page[page.length - 1].id : null,
+    };
+  }
+
+  private async owned(actor: AgentActor, taskId: string): Promise<TaskRow> {
+    const task = await TaskRepository.findOwned(this.ds.manager, actor.id, taskId);
+    if (!task) throw taskNotFound();
+    return task;
+  }
+}
+
+export function taskNotFound(): ApiError {
+  return new ApiError('task_not_found', 'No such task.');
+}
+
+function approvedResult(a: AssignmentRow): ApprovedResult {
+  return {
+    assignment_id: a.id,
+    worker_id: a.worker_id,
+    data: a.result_data ?? {},
+    photos: a.photos,
+    worker_notes: a.worker_notes,
+    submitted_at: a.submitted_at!.toISOString(),
+    approved_at: a.reviewed_at!.toISOString(),
+    quality_score: a.quality_score,
+  };
+}

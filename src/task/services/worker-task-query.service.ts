@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { WorkerActor } from '../../auth/actor';
+import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import {
+  AvailableTasksQuery,
+  AvailableTasksResponse,
+  MY_TASK_FILTERS,
+  MyTasksQuery,
+  MyTasksResponse,
+} from '../dtos/worker-task.dto';
+import { iso, locationView } from '../task.presenter';
+import { mapAssignment, mapTask } from '../task.repository';
+import { agentRatingView } from '../../matching/agent-ratings.service';
+import { NearbyTasks } from '../../matching/nearby-tasks.service';
+
+/** Assignment statuses a worker's unfiltered task list shows: everything they accepted at some point. */
+const ACCEPTED_AT_SOME_POINT = [
+  ...new Set(
+    Object.entries(MY_TASK_FILTERS)
+      .filter(([name]) => name !== 'offered')
+      .flatMap(([, statuses]) => statuses),
+  ),
+];
+
+/** An assignment is the worker's task once accepted; before that only a live offer is shown (under `offered`). */
+const TAKEN_OR_OFFERED = `(a.accepted_at IS NOT NULL OR a.status = 'pending')`;
+
+@Injectable()
+export class WorkerTaskQueryService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly nearby: NearbyTasks,
+  ) {}
+
+  /**
+   * Eligible tasks: live and taking workers, an open slot, deadline ahead, every required skill held, reputation
+   * at least min_reputation, not already taken by this worker; within the radius of the query's position, or of
+   * the worker's last reported one when the query has none (the search itself: src/matching/nearby-tasks.query.ts).
+   */
+  async available(actor: WorkerActor, q: AvailableTasksQuery): Promise<AvailableTasksResponse> {
+    const hasLat = q.latitude !== undefined;
+    if (hasLat !== (q.longitude !== undefined)) {
+      throw ApiError.field(
+        hasLat ? 'longitude' : 'latitude',
+        'latitude and longitude must be given together',
+      );
+    }
+    const radius = Math.round((q.max_distance_km ?? 5) * 1000);
+    const found = await this.nearby.search(actor.id, {
+      position: hasLat ? { latitude: q.latitude!, longitude: q.longitude! } : undefined,
+      radiusMeters: radius,
+      minPayoutCents: q.min_payment_cents ?? 0,
+      sort: q.sort_by ?? 'payment_desc',
+      limit: q.limit ?? 20,
+    });
+    const metadata: Record<string, number> = { total_eligible: found.total, returned: found.rows.length };
+    if (found.position) metadata.max_distance_meters = radius;
+    if (found.positionSource === 'last_known') metadata.last_known_position = 1;
+    return {
+      tasks: found.rows.map((r) => {
+        const t = mapTask(r);
+        return {
+          task_id: t.id,
+          title: t.title,
+          description: t.description,
+          task_type: t.task_type,
+          payment_cents: t.payout_cents,
+          distance_meters: r.distance === null ? null : Math.round(Number(r.distance)),
+          deadline_at: t.deadline_at.toISOString(),
+          estimated_duration_minutes: null,
+          required_skills: t.required_skills,
+          location: locationView(t),
+          open_slots: t.open_slots,
+          agent_rating: agentRatingView(r.agent_rating_count, r.agent_rating_sum),
+        };
+      }),
+      metadata,
+    };
+  }
+
+  /** The worker's assignments, newest first, with offset paging. */
+  async mine(actor: WorkerActor, q: MyTasksQuery): Promise<MyTasksResponse> {
+    const statuses = q.status ? [...MY_TASK_FILTERS[q.status]] : ACCEPTED_AT_SOME_POINT;
+    const limit = q.limit ?? 50;
+    const offset = q.offset ?? 0;
+    const rows = await sqlRows(
+      this.ds,
+      `SELECT a.*, row_to_json(t.*) AS task, count(*) OVER () AS total
+         FROM assignments a JOIN tasks t ON t.id = a.task_id
+        WHERE a.worker_id = $1 AND a.status = ANY($2) AND ${TAKEN_OR_OFFERED}
+        ORDER BY a.created_at DESC, a.id DESC LIMIT $3 OFFSET $4`,
+      [actor.id, statuses, limit, offset],
+    );
+    const total = rows.length ? Number(rows[0].total) : await this.count(actor.id, statuses);
+    return {
+      tasks: rows.map((r) => {
+        const a = mapAssignment(r);
+        const t = mapTask(reviveTask(r.task as Record<string, unknown>));
+        return {
+          assignment_id: a.id,
+          task_id: t.id,
+          title: t.title,
+          task_type: t.task_type,
+          status: a.status,
+          task_status: t.status,
+          payment_cents: t.payout_cents,
+          deadline_at: t.deadline_at.toISOString(),
+          location: locationView(t),
+          offer_expires_at: a.status === 'pending' ? iso(a.offer_expires_at) : null,
+          accepted_at: iso(a.accepted_at),
+          started_at: iso(a.started_at),
+          submitted_at: iso(a.submitted_at),
+          reviewed_at: iso(a.reviewed_at),
+        };
+      }),
+      total,
+      limit,
+      offset,
+    };
+  }
+
+  /** A page past the end has no rows to carry the total; count separately then. */
+  private async count(workerId: string, statuses: readonly string[]): Promise<number> {
+    const [{ n }] = await sqlRows<{ n: number }>(
+      this.ds,
+      `SELECT count(*)::int AS n FROM assignments a WHERE a.worker_id = $1 AND a.status = ANY($2) AND ${TAKEN_OR_OFFERED}`,
+      [workerId, statuses],
+    );
+    return n;
+  }
+}
+
+/** row_to_json gives timestamps as strings; the task mapper expects Dates for the ones shown. */
+function reviveTask(t: Record<string, unknown>): Record<string, unknown> {
+  return { ...t, deadline_at: new Date(t.deadline_at as string) };
+}

@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { EscrowModule } from '../escrow/escrow.module';
+import { MatchingModule } from '../matching/matching.module';
+import { UploadModule } from '../upload/upload.module';
+import { WorkerModule } from '../worker/worker.module';
+import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
+import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
+import { AgentTasksController } from './controllers/agent-tasks.controller';
+import { WorkerTasksController } from './controllers/worker-tasks.controller';
+import { AssignmentService } from './services/assignment.service';
+import { TaskAcceptService } from './services/task-accept.service';
+import { TaskCreationService } from './services/task-creation.service';
+import { TaskDispatch } from './services/task-dispatch.service';
+import { PhotoSubmissionService } from './services/photo-submission.service';
+import { TaskEvents } from './services/task-events.service';
+import { TaskQueryService } from './services/task-query.service';
+import { TaskReviewService } from './services/task-review.service';
+import { TaskSettlement } from './services/task-settlement.service';
+import { TaskTimers } from './services/task-timers.service';
+import { WorkerTaskQueryService } from './services/worker-task-query.service';
+
+/**
+ * Tasks and their assignments: creation with escrow, the agent's reading, review and cancellation, the worker's
+ * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
+ */
+@Module({
+  imports: [EscrowModule, WorkerModule, MatchingModule, UploadModule],
+  controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
+  providers: [
+    TaskEvents,
+    TaskSettlement,
+    TaskDispatch,
+    TaskCreationService,
+    TaskQueryService,
+    TaskReviewService,
+    TaskAcceptService,
+    AssignmentService,
+    PhotoSubmissionService,
+    WorkerTaskQueryService,
+    TaskTimers,
+  ],
+  exports: [TaskTimers],
+})
+export class TaskModule {}

@@ -1,0 +1,106 @@
+import { countSlots } from './domain/task-status';
+import type {
+  CostBreakdown,
+  TaskAssignmentView,
+  TaskListItem,
+  TaskLocationView,
+  TaskResponse,
+  TaskStatusResponse,
+} from './dtos/task-response.dto';
+import type { AssignmentRow, TaskRow } from './task.repository';
+
+/** Row-to-response mapping, so both surfaces and every service answer with identical shapes. */
+export function costBreakdown(t: TaskRow): CostBreakdown {
+  return {
+    worker_payout_cents: t.payout_cents * t.max_workers,
+    platform_fee_cents: t.fee_cents * t.max_workers,
+    total_cents: t.total_cents,
+  };
+}
+
+/** The creation answer. Status is `pending`, as at creation, so a replay returns the original response. */
+export function taskCreatedResponse(t: TaskRow): TaskResponse {
+  return {
+    task_id: t.id,
+    status: 'pending',
+    estimated_completion_at: t.estimated_completion_at.toISOString(),
+    cost_breakdown: costBreakdown(t),
+    created_at: t.created_at.toISOString(),
+  };
+}
+
+export function locationView(t: TaskRow): TaskLocationView {
+  return {
+    latitude: t.latitude,
+    longitude: t.longitude,
+    address: t.address,
+    max_distance_meters: t.max_distance_meters,
+  };
+}
+
+const HOLDING = new Set(['accepted', 'in_progress', 'submitted', 'approved']);
+
+export function taskStatusResponse(
+  t: TaskRow,
+  assignments: AssignmentRow[],
+  reputations: Map<string, number>,
+): TaskStatusResponse {
+  const slots = countSlots(
+    t.max_workers,
+    t.closed_slots,
+    assignments.map((a) => ({ status: a.status, settlement: a.slot_settlement })),
+  );
+  return {
+    task_id: t.id,
+    status: t.status,
+    title: t.title,
+    description: t.description,
+    task_type: t.task_type,
+    location: locationView(t),
+    requirements: { skills: t.required_skills, min_reputation: t.min_reputation },
+    budget_cents: t.budget_cents,
+    max_workers: t.max_workers,
+    cost_breakdown: costBreakdown(t),
+    metadata: t.metadata,
+    progress: {
+      assigned_workers: assignments.filter((a) => HOLDING.has(a.status)).length,
+      completed_workers: slots.approved,
+      open_slots: t.intake_closed_at ? 0 : slots.open,
+      max_workers: t.max_workers,
+      estimated_completion_at: t.estimated_completion_at.toISOString(),
+    },
+    assignments: assignments.map((a) => assignmentView(a, reputations)),
+    created_at: t.created_at.toISOString(),
+    deadline_at: t.deadline_at.toISOString(),
+    completed_at: iso(t.completed_at),
+    cancelled_at: iso(t.cancelled_at),
+  };
+}
+
+function assignmentView(a: AssignmentRow, reputations: Map<string, number>): TaskAssignmentView {
+  return {
+    assignment_id: a.id,
+    worker_id: a.worker_id,
+    worker_reputation: reputations.get(a.worker_id) ?? 0,
+    assigned_at: (a.accepted_at ?? a.offered_at ?? a.created_at).toISOString(),
+    status: a.status,
+    submitted_at: iso(a.submitted_at),
+  };
+}
+
+export function taskListItem(t: TaskRow): TaskListItem {
+  return {
+    task_id: t.id,
+    title: t.title,
+    status: t.status,
+    budget_cents: t.budget_cents,
+    max_workers: t.max_workers,
+    task_type: t.task_type,
+    created_at: t.created_at.toISOString(),
+    deadline_at: t.deadline_at.toISOString(),
+  };
+}
+
+export function iso(d: Date | null): string | null {
+  return d ? d.toISOString() : null;
+}

@@ -1,0 +1,153 @@
+import type { EntityManager } from 'typeorm';
+import { sqlRows } from '../database/sql';
+import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
+import type { TaskType } from './domain/task-policy';
+
+/** A task row with money as numbers (bigint cents stay far below 2^53) and times as Dates. */
+export interface TaskRow {
+  id: string;
+  agent_id: string;
+  title: string;
+  description: string;
+  task_type: TaskType;
+  latitude: number;
+  longitude: number;
+  address: string | null;
+  max_distance_meters: number;
+  budget_cents: number;
+  max_workers: number;
+  fee_bps: number;
+  payout_cents: number;
+  fee_cents: number;
+  total_cents: number;
+  required_skills: string[];
+  min_reputation: number | null;
+  metadata: Record<string, unknown>;
+  status: TaskStatus;
+  idempotency_key: string | null;
+  idempotency_request_hash: string | null;
+  closed_slots: number;
+  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.settle. */
+  open_slots: number;
+  deadline_at: Date;
+  estimated_completion_at: Date;
+  completed_at: Date | null;
+  cancelled_at: Date | null;
+  intake_closed_at: Date | null;
+  deadline_processed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Photo {
+  url: string;
+  taken_at: string | null;
+  /** From the photo's EXIF GPS to the task location, when the photo carries GPS. */
+  distance_meters?: number | null;
+}
+
+export interface AssignmentRow {
+  id: string;
+  task_id: string;
+  worker_id: string;
+  status: AssignmentStatus;
+  slot_settlement: SlotSettlement | null;
+  offered_at: Date | null;
+  offer_expires_at: Date | null;
+  accepted_at: Date | null;
+  started_at: Date | null;
+  submitted_at: Date | null;
+  reviewed_at: Date | null;
+  closed_at: Date | null;
+  result_data: Record<string, unknown> | null;
+  worker_notes: string | null;
+  photos: Photo[];
+  rating: number | null;
+  quality_score: number | null;
+  feedback_text: string | null;
+  created_at: Date;
+}
+
+type Runner = Pick<EntityManager, 'query'>;
+
+export function mapTask(r: Record<string, unknown>): TaskRow {
+  return {
+    ...(r as unknown as TaskRow),
+    budget_cents: Number(r.budget_cents),
+    payout_cents: Number(r.payout_cents),
+    fee_cents: Number(r.fee_cents),
+    total_cents: Number(r.total_cents),
+    min_reputation: r.min_reputation === null ? null : Number(r.min_reputation),
+  };
+}
+
+export function mapAssignment(r: Record<string, unknown>): AssignmentRow {
+  return {
+    ...(r as unknown as AssignmentRow),
+    quality_score: r.quality_score === null ? null : Number(r.quality_score),
+  };
+}
+
+/** SQL shared by the task services. Everything takes the caller's EntityManager (its transaction). */
+export const TaskRepository = {
+  /**
+   * Every state change of a task starts here: the row lock serialises accept, start, submit, review, cancel and
+   * the sweeps on one task, so slot counts and money are decided on current data.
+   */
+  async lock(em: Runner, taskId: string): Promise<TaskRow | null> {
+    const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1 FOR UPDATE`, [taskId]);
+    return rows.length ? mapTask(rows[0]) : null;
+  },
+
+  /** For sweeps: a task another runner is already working on is skipped, not waited for. */
+  async lockIfFree(em: Runner, taskId: string): Promise<TaskRow | null> {
+    const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1 FOR UPDATE SKIP LOCKED`, [taskId]);
+    return rows.length ? mapTask(rows[0]) : null;
+  },
+
+  async findById(em: Runner, taskId: string): Promise<TaskRow | null> {
+    const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1`, [taskId]);
+    return rows.length ? mapTask(rows[0]) : null;
+  },
+
+  async findOwned(em: Runner, agentId: string, taskId: string): Promise<TaskRow | null> {
+    const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1 AND agent_id = $2`, [taskId, agentId]);
+    return rows.length ? mapTask(rows[0]) : null;
+  },
+
+  async assignments(em: Runner, taskId: string): Promise<AssignmentRow[]> {
+    const rows = await sqlRows(em, `SELECT * FROM assignments WHERE task_id = $1 ORDER BY created_at, id`, [
+      taskId,
+    ]);
+    return rows.map(mapAssignment);
+  },
+
+  async assignment(em: Runner, assignmentId: string): Promise<AssignmentRow | null> {
+    const rows = await sqlRows(em, `SELECT * FROM assignments WHERE id = $1`, [assignmentId]);
+    return rows.length ? mapAssignment(rows[0]) : null;
+  },
+
+  /**
+   * Moves one assignment from one of `from` to `to`, setting the given timestamp/value columns. Returns null when
+   * the assignment is no longer in an expected state (the caller decides whether that is a 409). The keys of
+   * `set` are column names written by task code, never request input; values are bound parameters.
+   */
+  async moveAssignment(
+    em: Runner,
+    assignmentId: string,
+    from: readonly AssignmentStatus[],
+    to: AssignmentStatus,
+    now: Date,
+    set: Record<string, unknown> = {},
+  ): Promise<AssignmentRow | null> {
+    const columns = Object.keys(set);
+    const assignments = columns.map((c, i) => `${c} = $${i + 5}`);
+    const rows = await sqlRows(
+      em,
+      `UPDATE assignments SET status = $3, updated_at = $4${assignments.length ? ', ' + assignments.join(', ') : ''}
+        WHERE id = $1 AND status = ANY($2) RETURNING *`,
+      [assignmentId, from, to, now, ...columns.map((c) => set[c])],
+    );
+    return rows.length ? mapAssignment(rows[0]) : null;
+  },
+};

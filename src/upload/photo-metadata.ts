@@ -1,0 +1,89 @@
+import exifr from 'exifr';
+import type { LatLng } from '../matching/geo';
+
+export interface PhotoMetadata {
+  gps: LatLng | null;
+  takenAt: Date | null;
+}
+
+const NONE: PhotoMetadata = { gps: null, takenAt: null };
+
+/**
+ * GPS position and capture time from a photo's EXIF (JPEG APP1, PNG eXIf), read with exifr. Values are taken raw
+ * (reviveValues off; errors are collected, not thrown, which is exifr's default) so no date is interpreted in the server's time zone. Unreadable or missing EXIF is "no
+ * metadata", never an error: whether that is acceptable is the caller's rule.
+ *
+ * Capture time: DateTimeOriginal with its OffsetTimeOriginal when the camera wrote one; else the GPS date and time
+ * (UTC by definition); else DateTimeOriginal read as UTC, since a bare EXIF time has no zone. A position of exactly
+ * 0,0 is what receivers without a fix often write, so it counts as no GPS.
+ */
+export async function readPhotoMetadata(bytes: Buffer): Promise<PhotoMetadata> {
+  let tags: Record<string, unknown> | undefined;
+  try {
+    tags = (await exifr.parse(bytes, {
+      tiff: true,
+      exif: true,
+      gps: true,
+      xmp: false,
+      icc: false,
+      iptc: false,
+      jfif: false,
+      ihdr: false,
+      reviveValues: false,
+      translateValues: false,
+      mergeOutput: true,
+    })) as Record<string, unknown> | undefined;
+  } catch {
+    return NONE;
+  }
+  if (!tags) return NONE;
+  return { gps: gpsOf(tags), takenAt: takenAtOf(tags) };
+}
+
+function gpsOf(tags: Record<string, unknown>): LatLng | null {
+  const latitude = tags.latitude;
+  const longitude = tags.longitude;
+  if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  if (latitude === 0 && longitude === 0) return null;
+  return { latitude, longitude };
+}
+
+function takenAtOf(tags: Record<string, unknown>): Date | null {
+  const local = tags.DateTimeOriginal ?? tags.CreateDate;
+  const offset = tags.OffsetTimeOriginal ?? tags.OffsetTime;
+  if (typeof offset === 'string' && /^[+-]\d{2}:\d{2}$/.test(offset)) {
+    const withOffset = exifDate(local, offset);
+    if (withOffset) return withOffset;
+  }
+  return gpsDate(tags.GPSDateStamp, tags.GPSTimeStamp) ?? exifDate(local, 'Z');
+}
+
+/** "YYYY:MM:DD HH:MM:SS" (EXIF) at the given zone. */
+function exifDate(value: unknown, zone: string): Date | null {
+  if (typeof value !== 'string') return null;
+  const m = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
+  if (!m) return null;
+  return validDate(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${zone}`);
+}
+
+/** GPSDateStamp "YYYY:MM:DD" and GPSTimeStamp [h, m, s] (or "hh:mm:ss"), in UTC. */
+function gpsDate(date: unknown, time: unknown): Date | null {
+  if (typeof date !== 'string') return null;
+  const d = /^(\d{4}):(\d{2}):(\d{2})$/.exec(date.trim());
+  let parts: number[] | null = null;
+  if (Array.isArray(time) && time.length === 3) parts = time.map(Number);
+  else if (typeof time === 'string' && /^\d{1,2}:\d{1,2}:\d{1,2}(\.\d+)?$/.test(time))
+    parts = time.split(':').map(Number);
+  if (!d || !parts || parts.some((p) => !Number.isFinite(p))) return null;
+  const [h, min, s] = parts;
+  const ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, min, 0) + Math.round(s * 1000);
+  return validDate(new Date(ms).toISOString());
+}
+
+function validDate(iso: string): Date | null {
+  const d = new Date(iso);
+  const year = d.getUTCFullYear();
+  return Number.isNaN(d.getTime()) || year < 1990 || year > 2200 ? null : d;
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { FileStorage, isStorageKey, StoredFile } from './file-storage';
+
+/**
+ * Files under UPLOAD_DIR at their key's path. A write goes to a temporary name in the same directory and is renamed
+ * into place, so a reader never sees half a file; the final name is claimed with an exclusive create first.
+ */
+export class LocalDiskStorage extends FileStorage {
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o750 });
+    await writeFile(path, Buffer.alloc(0), { flag: 'wx', mode: 0o640 });
+    const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, bytes, { flag: 'wx', mode: 0o640 });
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      await rm(path, { force: true });
+      throw err;
+    }
+  }
+
+  async open(key: string): Promise<StoredFile | null> {
+    const path = this.path(key);
+    try {
+      const s = await stat(path);
+      if (!s.isFile()) return null;
+      return { stream: createReadStream(path), size: s.size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  private path(key: string): string {
+    if (!isStorageKey(key)) throw new Error(`not a storage key: ${JSON.stringify(key)}`);
+    return join(this.root, ...key.split('/'));
+  }
+}

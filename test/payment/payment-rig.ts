@@ -1,0 +1,222 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Response } from 'supertest';
+import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
+import { TokenService } from '../../src/auth/token.service';
+import { Accounts } from '../../src/escrow/accounts';
+import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
+import type { TestAgent } from '../support/actors';
+import { createTestApp, type TestApp } from '../support/app';
+import type { SandboxNotificationRecord } from '../support/provider-contract';
+
+/**
+ * The payment e2e rig: the provider sandbox as its own server on loopback ports, and the real app listening on a
+ * real port that the sandbox delivers notifications to (PAYMENT_NOTIFY_BASE_URL). Retry schedules are scaled down
+ * so redeliveries come within milliseconds; sandbox orders never pay themselves unless a test says so. Scheduled
+ * jobs are off: tests call expireDue() and reconcile() themselves, with the test clock.
+ */
+export type ProviderName = 'alipay' | 'wechat';
+
+export interface PaymentRig {
+  readonly t: TestApp;
+  readonly sandbox: ProviderSandbox;
+  readonly baseUrl: string;
+  api<T = Record<string, unknown>>(
+    provider: ProviderName,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T>;
+  apiRaw(provider: ProviderName, method: string, path: string, body?: unknown): Promise<globalThis.Response>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPaymentRig(env: Record<string, string> = {}): Promise<PaymentRig> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'legwork-payments-'));
+  const sandbox = await startProviderSandbox({
+    dataDir,
+    alipayPort: 0,
+    wechatPort: 0,
+    timeScale: 0.0001,
+    autoCompleteMs: null,
+    refundDelayMs: 30,
+    deliveryTimeoutMs: 5000,
+    onError: () => undefined,
+  });
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({
+    ...sandbox.serviceEnv,
+    PAYMENT_NOTIFY_BASE_URL: baseUrl,
+    PAYMENT_PROVIDER_TIMEOUT_MS: '3000',
+    JOBS_IN_PROCESS: 'false',
+    ...env,
+  });
+  await t.app.listen(port, '127.0.0.1');
+  const apiRaw = (provider: ProviderName, method: string, path: string, body?: unknown) =>
+    fetch(`${provider === 'alipay' ? sandbox.alipayBaseUrl : sandbox.wechatBaseUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  return {
+    t,
+    sandbox,
+    baseUrl,
+    apiRaw,
+    async api<T>(provider: ProviderName, method: string, path: string, body?: unknown): Promise<T> {
+      const res = await apiRaw(provider, method, path, body);
+      const text = await res.text();
+      if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text) as T;
+    },
+    async close() {
+      await sandbox.stop();
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined) or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 8000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function orderStatus(t: TestApp, orderId: string): Promise<string> {
+  const rows: { status: string }[] = await t.db.query(`SELECT status FROM payment_orders WHERE id = $1`, [
+    orderId,
+  ]);
+  return rows[0]?.status;
+}
+
+export function waitForOrder(t: TestApp, orderId: string, status: string): Promise<string> {
+  return eventually(
+    async () => ((await orderStatus(t, orderId)) === status ? status : undefined),
+    `order ${orderId} to be ${status}`,
+  );
+}
+
+export async function balanceOf(t: TestApp, code: string): Promise<number> {
+  const rows: { balance: string }[] = await t.db.query(
+    `SELECT balance FROM ledger_accounts WHERE code = $1`,
+    [code],
+  );
+  return Number(rows[0]?.balance ?? 0);
+}
+
+export const agentBalance = (t: TestApp, agentId: string) =>
+  balanceOf(t, Accounts.agentAvailable(agentId).code);
+export const workerBalance = (t: TestApp, workerId: string) =>
+  balanceOf(t, Accounts.workerAvailable(workerId).code);
+export const clearing = (t: TestApp, provider: string) => balanceOf(t, `provider:${provider}:clearing`);
+
+/** Journals posted for an order (deposit, refunds): the exactly-once evidence. */
+export async function journalsOf(
+  t: TestApp,
+  orderId: string,
+): Promise<{ kind: string; reference: string }[]> {
+  return t.db.query(`SELECT kind, reference FROM ledger_journals WHERE order_id = $1 ORDER BY id`, [orderId]);
+}
+
+export async function eventsOf(
+  t: TestApp,
+  orderId: string,
+): Promise<{ name: string; data: Record<string, unknown> }[]> {
+  return t.db.query(`SELECT name, data FROM events WHERE data->>'order_id' = $1 ORDER BY created_at, name`, [
+    orderId,
+  ]);
+}
+
+/** The buyer opens an Alipay page/wap payment URL (the trade starts to exist) and lands on the cashier page. */
+export async function openAlipayUrl(paymentUrl: string, sandbox: ProviderSandbox): Promise<string> {
+  const opened = await fetch(paymentUrl, { redirect: 'manual' });
+  if (opened.status !== 303)
+    throw new Error(`opening the payment URL: ${opened.status} ${await opened.text()}`);
+  return new URL(opened.headers.get('location')!, sandbox.alipayBaseUrl).toString();
+}
+
+/** Presses a button on a cashier page (pay, decline, expire), optionally paying with a test card. */
+export async function cashier(
+  cashierUrl: string,
+  action: 'pay' | 'decline' | 'expire',
+  card?: string,
+): Promise<void> {
+  const res = await fetch(`${cashierUrl}/${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: card ? new URLSearchParams({ card_number: card }).toString() : '',
+  });
+  if (res.status !== 303) throw new Error(`cashier ${action}: ${res.status}`);
+}
+
+export async function notifications(
+  rig: PaymentRig,
+  provider: ProviderName,
+  key: string,
+): Promise<SandboxNotificationRecord[]> {
+  const { data } = await rig.api<{ data: SandboxNotificationRecord[] }>(
+    provider,
+    'GET',
+    `/__sandbox/notifications?key=${encodeURIComponent(key)}`,
+  );
+  return data;
+}
+
+/** Waits until the sandbox has a notification about `key` matching `predicate`. */
+export function waitForNotification(
+  rig: PaymentRig,
+  provider: ProviderName,
+  key: string,
+  predicate: (r: SandboxNotificationRecord) => boolean,
+): Promise<SandboxNotificationRecord> {
+  return eventually(
+    async () => (await notifications(rig, provider, key)).find(predicate),
+    `a ${provider} notification about ${key}`,
+  );
+}
+
+export function expectError(res: Response, status: number, code: string): void {
+  if (res.status !== status || res.body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
+/** An operator with an access token (created directly; operator login has its own tests). */
+export async function createAdmin(t: TestApp): Promise<{ id: string; bearer: string }> {
+  const { id } = await createOrUpdateAdmin(t.db, {
+    email: `ops-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+    password: 'operator passphrase',
+  });
+  const pair = await t.app.get(TokenService).issuePair('admin', id);
+  return { id, bearer: `Bearer ${pair.access_token}` };
+}
+
+/** Headers of the reference payment surface: the API key plus its secret. */
+export function referenceAuth(agent: TestAgent): Record<string, string> {
+  return { Authorization: agent.key, 'X-API-Secret': agent.apiSecret };
+}
