@@ -173,21 +173,6 @@ function sandboxSecret(dataDir: string, name: string): string {
   return secrets[name];
 }
 
-/**
- * The webhook master key. Set WEBHOOK_SECRET_KEY in production. When it is unset, sandbox mode generates one under
- * the data directory and live mode falls back to JWT_ACCESS_SECRET (a distinct key is derived from it with HKDF),
- * so that rotating the JWT secret without setting WEBHOOK_SECRET_KEY first would make stored signing secrets
- * unreadable: set it explicitly before any rotation.
- */
-function webhookSecretKey(r: Reader, live: boolean, dataDir: string): string {
-  const v = r.optional('WEBHOOK_SECRET_KEY');
-  if (v !== null) {
-    if (v.length < 32) r.problems.push('WEBHOOK_SECRET_KEY must be at least 32 characters');
-    return v;
-  }
-  return live ? (r.optional('JWT_ACCESS_SECRET') ?? '') : sandboxSecret(dataDir, 'WEBHOOK_SECRET_KEY');
-}
-
 export function loadConfig(env: Env = process.env): AppConfig {
   const r = new Reader(env);
   const nodeEnv = r.oneOf('NODE_ENV', 'development', ['development', 'test', 'production'] as const);
@@ -239,7 +224,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       authPerMinutePerIp: r.int('AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 100000),
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
     },
-    webhooks: { secretKey: webhookSecretKey(r, live, dataDir) },
+    // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
+    webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
     trustProxy: r.bool('TRUST_PROXY', false),
     logLevel: r.oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [

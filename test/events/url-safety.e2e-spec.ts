@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from '../support/app';
+import { liveTestEnv } from '../support/live-env';
 import { createAgent, TestAgent } from '../support/actors';
 import { HOST_RESOLVER, HostResolver, ResolvedAddress } from '../../src/events/url-safety/url-safety.service';
 import { insertTask, pump, registerWebhook, startReceiver, writeTaskEvent } from './events-helpers';
@@ -11,12 +12,18 @@ const fakeResolver: HostResolver = async (host) => {
   return found.map((address): ResolvedAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
+/** The complete live-mode settings, on the test's own database. */
+function liveEnv(): Record<string, string> {
+  const { DATABASE_URL: _unused, ...env } = liveTestEnv();
+  return env;
+}
+
 describe('webhook URL safety (SSRF) in live mode', () => {
   let t: TestApp;
   let agent: TestAgent;
   beforeAll(async () => {
     t = await createTestApp(
-      { PAYMENT_MODE: 'live', JOBS_IN_PROCESS: 'false' },
+      { ...liveEnv(), JOBS_IN_PROCESS: 'false' },
       { overrides: [{ provide: HOST_RESOLVER, useValue: fakeResolver }] },
     );
     agent = await createAgent(t);
