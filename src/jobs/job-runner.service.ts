@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { IdempotencyStore } from '../common/idempotency/idempotency.store';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
+import { DeliveryService } from '../events/delivery/delivery.service';
+import { OutboxPublisher } from '../events/delivery/outbox-publisher.service';
 import { APP_CONFIG } from '../config/config.module';
 import { PaymentExpiry } from '../payment/services/payment-expiry.service';
 import { PaymentReconciliation } from '../payment/services/payment-reconciliation.service';
@@ -36,6 +38,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly idempotency: IdempotencyStore,
     private readonly paymentExpiry: PaymentExpiry,
     private readonly reconciliation: PaymentReconciliation,
+    private readonly outbox: OutboxPublisher,
+    private readonly webhooks: DeliveryService,
   ) {}
 
   jobs(): ScheduledJob[] {
@@ -46,6 +50,10 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       { name: 'idempotency-key-purge', cron: '*/15 * * * *', run: () => this.idempotency.purgeExpired() },
       { name: 'payment-order-expiry', cron: '* * * * *', run: () => this.paymentExpiry.expireDue() },
       { name: 'payment-reconciliation', cron: '*/5 * * * *', run: () => this.reconciliation.reconcile() },
+      // Safety nets: the events module's runner (LISTEN/NOTIFY, then a 1 s poll) publishes and delivers within
+      // moments in these same processes; these sweeps keep both moving should that loop ever stall.
+      { name: 'events-publish', cron: '* * * * *', run: () => this.outbox.drain() },
+      { name: 'webhook-delivery', cron: '* * * * *', run: () => this.webhooks.drain() },
     ];
   }
 

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { EventsModule } from '../events/events.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
 import { JobRunner } from './job-runner.service';
 
 /** Scheduled background work on pg-boss (see JobRunner). */
 @Module({
-  imports: [TaskModule, IdempotencyModule, PaymentModule],
+  imports: [TaskModule, IdempotencyModule, PaymentModule, EventsModule],
   providers: [JobRunner],
   exports: [JobRunner],
 })

@@ -5,6 +5,7 @@ import { io, Socket } from 'socket.io-client';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { accept, createTask } from '../task/task-helpers';
 import { insertTask, waitFor, writeAssignmentEvent, writeTaskEvent } from './events-helpers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -64,28 +65,26 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
   });
 
   it('a client on instance B receives the event of a task changed through instance A, with the webhook payload', async () => {
-    const agent = await createAgent(a);
-    const taskId = await insertTask(a, agent.id);
+    const agent = await createAgent(a, { balanceCents: 10_000 });
+    const worker = await createWorker(a);
+    const taskId = await createTask(a, agent);
     const c = await connect(urlB, agent.apiKey);
     expect(ofName(c, 'ready')).toEqual([{ kind: 'agent', id: agent.id, rooms: [`agent:${agent.id}`] }]);
     const ack: unknown = await c.socket.emitWithAck('subscribe', { task_id: taskId });
     expect(ack).toEqual({ ok: true, room: `task:${taskId}` });
 
-    const eventId = await writeTaskEvent(a, 'task.assigned', agent.id, taskId, {
-      status: 'assigned',
-      previous_status: 'pending',
-    });
+    await accept(a, worker, taskId); // through instance A's HTTP API
     await waitFor(() => ofName(c, 'task.assigned').length > 0, 5000, 'task.assigned on B');
-    const [created]: { created_at: Date }[] = await a.db.query(
-      `SELECT created_at FROM events WHERE id = $1`,
-      [eventId],
+    const [stored]: { id: string; created_at: Date }[] = await a.db.query(
+      `SELECT id, created_at FROM events WHERE task_id = $1 AND name = 'task.assigned'`,
+      [taskId],
     );
     expect(ofName(c, 'task.assigned')).toEqual([
       {
         event: 'task.assigned',
-        event_id: eventId,
+        event_id: stored.id,
         task_id: taskId,
-        timestamp: created.created_at.toISOString(),
+        timestamp: stored.created_at.toISOString(),
         data: { task_id: taskId, status: 'assigned', previous_status: 'pending' },
       },
     ]);

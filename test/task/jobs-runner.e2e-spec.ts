@@ -26,12 +26,14 @@ describe('job-runner process', () => {
         .get(DataSource)
         .query(`SELECT name FROM pgboss.schedule ORDER BY name`);
       expect(schedules.map((s) => s.name)).toEqual([
+        'events-publish',
         'idempotency-key-purge',
         'payment-order-expiry',
         'payment-reconciliation',
         'task-auto-approve',
         'task-deadline-sweep',
         'task-offer-expiry',
+        'webhook-delivery',
       ]);
       await app.close();
       expect(app.get(JobRunner).running).toBe(false);

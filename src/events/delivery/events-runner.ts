@@ -90,6 +90,11 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.kick();
   }
 
+  /** Whether this process publishes and delivers (JOBS_IN_PROCESS, or a job-runner process). */
+  get running(): boolean {
+    return this.listener !== null;
+  }
+
   kick(): void {
     this.publishing.kick();
     this.delivering.kick();
@@ -98,7 +103,9 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
   /** Stops before the connection pool closes, letting in-flight deliveries record their results. */
   async onModuleDestroy(): Promise<void> {
     if (this.poll) clearInterval(this.poll);
-    await this.listener?.stop();
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.stop();
     await Promise.all([this.publishing.idle(), this.delivering.idle()]);
   }
 }

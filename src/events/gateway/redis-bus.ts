@@ -30,8 +30,13 @@ export class RedisBus implements OnModuleInit, OnApplicationShutdown {
       new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }),
       (e) => this.warn(e),
     );
-    // The subscriber queues its (p)subscribe commands until connected, and ioredis replays them after a reconnect.
-    this.sub = quiet(new Redis(config.redisUrl, { maxRetriesPerRequest: null }), (e) => this.warn(e));
+    // The subscriber connects on its first command (the adapter's subscriptions), so they wait in the offline queue
+    // until the connection is ready. Sent any earlier (ioredis writes them in the `connect` state) they would put the
+    // connection in subscriber mode before its ready check, which then fails and reconnects without the pattern
+    // subscription: the instance would silently stop hearing other instances. ioredis replays them on reconnects.
+    this.sub = quiet(new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true }), (e) =>
+      this.warn(e),
+    );
   }
 
   get enabled(): boolean {
@@ -45,8 +50,7 @@ export class RedisBus implements OnModuleInit, OnApplicationShutdown {
 
   /** Waits briefly for the first connection so the first broadcasts already reach other instances. */
   async onModuleInit(): Promise<void> {
-    if (!this.pub || !this.sub) return;
-    await Promise.all([ready(this.pub), ready(this.sub)]);
+    if (this.pub) await ready(this.pub);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -54,7 +58,7 @@ export class RedisBus implements OnModuleInit, OnApplicationShutdown {
       if (!client) continue;
       // QUIT would wait in the offline queue for a Redis that is not there.
       if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-      else client.disconnect();
+      else if (client.status !== 'wait' && client.status !== 'end') client.disconnect();
     }
   }
 

@@ -49,7 +49,9 @@ export class SocketFanout implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.detached?.close();
+    // A detached server has no engine to close; only its adapter holds Redis subscriptions.
+    const adapter = this.detached?.of('/').adapter as { close?: () => Promise<void> | void } | undefined;
+    await adapter?.close?.();
   }
 
   private target(): Server | null {
