@@ -4,6 +4,7 @@ import { Ledger1732200003000 } from './1732200003000-ledger';
 import { Tasks1732200004000 } from './1732200004000-tasks';
 import { AdminCredits1732200006000 } from './1732200006000-admin-credits';
 import { TaskLifecycle1732200007000 } from './1732200007000-task-lifecycle';
+import { Webhooks1732200008000 } from './1732200008000-webhooks';
 import { Payments1732200009000 } from './1732200009000-payments';
 import { Matching1732200010000 } from './1732200010000-matching';
 import { Uploads1732200010100 } from './1732200010100-uploads';
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   Tasks1732200004000,
   AdminCredits1732200006000,
   TaskLifecycle1732200007000,
+  Webhooks1732200008000,
   Payments1732200009000,
   Matching1732200010000,
   Uploads1732200010100,

@@ -14,6 +14,7 @@ import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
@@ -51,6 +52,7 @@ export class AppModule {
         TaskModule,
         PaymentModule,
         JobsModule,
+        EventsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

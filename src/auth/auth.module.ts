@@ -22,6 +22,6 @@ import { UsageTracker } from './usage-tracker';
     LoginThrottle,
     ApiSecretVerifier,
   ],
-  exports: [PasswordHasher, TokenService, UsageTracker, LoginThrottle, ApiSecretVerifier],
+  exports: [Authenticator, PasswordHasher, TokenService, UsageTracker, LoginThrottle, ApiSecretVerifier],
 })
 export class AuthModule {}

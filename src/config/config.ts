@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   loadPaymentSettings,
@@ -24,6 +25,10 @@ export interface AppConfig {
   readonly databasePoolSize: number;
   readonly embeddedPgPort: number;
   readonly redisUrl: string | null;
+  /** Prefix of every Redis key and pub/sub channel this deployment uses (several deployments may share a Redis). */
+  readonly redisKeyPrefix: string;
+  /** Names this process in WebSocket statistics and logs; unique per running instance. */
+  readonly instanceId: string;
   readonly paymentMode: PaymentMode;
   readonly apiKeyPrefix: 'lw_live_' | 'lw_test_';
   readonly platformFeeBps: number;
@@ -38,6 +43,10 @@ export interface AppConfig {
   readonly rateLimits: {
     readonly authPerMinutePerIp: number;
     readonly workerPerMinute: number;
+  };
+  readonly webhooks: {
+    /** Master key from which the key that encrypts webhook signing secrets at rest is derived (AES-256-GCM). */
+    readonly secretKey: string;
   };
   readonly runJobsInProcess: boolean;
   readonly trustProxy: boolean;
@@ -198,6 +207,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 20, 2, 500),
     embeddedPgPort: r.int('EMBEDDED_PG_PORT', 54329, 1024, 65535),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: r.str('REDIS_KEY_PREFIX', 'legwork'),
+    instanceId: r.str('INSTANCE_ID', `${hostname()}:${process.pid}`),
     paymentMode,
     apiKeyPrefix: live ? 'lw_live_' : 'lw_test_',
     platformFeeBps: r.int('PLATFORM_FEE_BPS', 1000, 0, 5000),
@@ -213,6 +224,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       authPerMinutePerIp: r.int('AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 100000),
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
     },
+    // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
+    webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
     trustProxy: r.bool('TRUST_PROXY', false),
     logLevel: r.oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [
@@ -229,6 +242,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   if (config.jwt.accessSecret && config.jwt.accessSecret === config.jwt.refreshSecret) {
     r.problems.push('JWT_ACCESS_SECRET and JWT_REFRESH_SECRET must differ');
+  }
+  if (!/^[A-Za-z0-9:_-]{1,64}$/.test(config.redisKeyPrefix)) {
+    r.problems.push('REDIS_KEY_PREFIX must be 1 to 64 letters, digits, colons, dashes or underscores');
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

@@ -34,6 +34,7 @@ const LIVE_BASE = {
   DATABASE_URL: 'postgres://u:p@db.example/legwork',
   JWT_ACCESS_SECRET: 'a'.repeat(40),
   JWT_REFRESH_SECRET: 'b'.repeat(40),
+  WEBHOOK_SECRET_KEY: 'c'.repeat(40),
   PUBLIC_BASE_URL: 'https://api.legwork.example',
 };
 

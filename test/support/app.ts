@@ -36,25 +36,41 @@ export const TEST_ENV: Record<string, string> = {
   PAYMENT_MODE: 'sandbox',
   JWT_ACCESS_SECRET: 'test-access-secret-0123456789abcdefghijklmnop',
   JWT_REFRESH_SECRET: 'test-refresh-secret-0123456789abcdefghijklmno',
+  WEBHOOK_SECRET_KEY: 'test-webhook-secret-key-0123456789abcdefghijk',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   DATA_DIR: '/tmp/legwork-test-data',
 };
+
+export interface TestAppOptions {
+  /**
+   * Boot on this existing database instead of a fresh one: a second instance of the same deployment (several API
+   * instances share one PostgreSQL). The instance that created the database drops it.
+   */
+  databaseName?: string;
+  /** Providers replaced by values (for example the events module's HOST_RESOLVER, so no test needs real DNS). */
+  overrides?: { provide: unknown; useValue: unknown }[];
+}
 
 /**
  * Boots the real AppModule (the production stack of guards, pipes and filters) on a fresh database with a test
  * clock. `env` overrides configuration (for example REDIS_URL or a rate limit).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const databaseName = await createTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: TestAppOptions = {},
+): Promise<TestApp> {
+  const ownsDatabase = !opts.databaseName;
+  const databaseName = opts.databaseName ?? (await createTestDatabase());
   const url = databaseUrl(databaseName);
   // The test database always wins: a shared environment (e.g. liveTestEnv) must never point elsewhere.
   const config = loadConfig({ ...TEST_ENV, ...env, DATABASE_URL: url });
   const logger = new Logger(config.logLevel);
   const clock = new TestClock();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, url, logger)] })
+  let builder = Test.createTestingModule({ imports: [AppModule.register(config, url, logger)] })
     .overrideProvider(Clock)
-    .useValue(clock)
-    .compile();
+    .useValue(clock);
+  for (const o of opts.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   setupApp(app, config);
   await app.init();
@@ -71,7 +87,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       if (i >= 0) open.splice(i, 1);
       for (const check of fileChecks) await check(db);
       await app.close();
-      await dropDatabase(databaseName);
+      if (ownsDatabase) await dropDatabase(databaseName);
     },
   };
   open.push(testApp);
@@ -80,5 +96,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 /** Closes (with checks) any app a test file left open. */
 export async function runAfterFileChecks(): Promise<void> {
-  for (const t of [...open]) await t.close();
+  // Newest first: a second instance on a shared database closes before the instance that drops it.
+  for (const t of [...open].reverse()) await t.close();
 }

@@ -23,6 +23,7 @@ export function liveTestEnv(overrides: Record<string, string> = {}): Record<stri
     PUBLIC_BASE_URL: 'https://api.legwork.example',
     JWT_ACCESS_SECRET: 'live-test-access-secret-0123456789abcdefghij',
     JWT_REFRESH_SECRET: 'live-test-refresh-secret-0123456789abcdefghi',
+    WEBHOOK_SECRET_KEY: 'live-test-webhook-secret-key-0123456789abcdef',
     ALIPAY_APP_ID: '2021000000000001',
     ALIPAY_APP_PRIVATE_KEY: alipayApp.privateKey,
     ALIPAY_PUBLIC_KEY: alipayPlatform.publicKey,

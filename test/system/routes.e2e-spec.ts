@@ -97,6 +97,16 @@ const EXPECTED = [
   ...both('POST', '/upload/task-proof'),
   ...both('POST', '/upload/task-proofs-multiple'),
   'GET /uploads/:category/:date/:filename',
+  // events: webhooks, event history, WebSocket statistics
+  ...both('POST', '/agent/webhooks'),
+  ...both('GET', '/agent/webhooks'),
+  ...both('DELETE', '/agent/webhooks/:id'),
+  ...both('POST', '/agent/webhooks/:id/test'),
+  ...both('GET', '/agent/webhooks/:id/deliveries'),
+  ...both('POST', '/agent/webhooks/callback-secret'),
+  ...both('GET', '/agent/events'),
+  ...both('POST', '/agent/events/:event_id/redeliver'),
+  'GET /v1/ws/stats',
 ].sort();
 
 describe('route table', () => {

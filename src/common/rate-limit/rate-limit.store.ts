@@ -78,6 +78,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    // Without a connection QUIT fails and ioredis would keep reconnecting (holding the process open): disconnect.
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
+    else this.redis.disconnect();
   }
 }

@@ -1,0 +1,46 @@
+import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AgentActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { EventListResponse, ListEventsQuery, RedeliveryResponse } from '../dtos/event.dto';
+import { AgentEventsService } from '../webhooks/agent-events.service';
+import { UuidParam } from './uuid-param';
+
+@ApiTags('webhooks')
+@Controller(['v1/agent/events', 'api/v1/agent/events'])
+export class AgentEventsController {
+  constructor(private readonly events: AgentEventsService) {}
+
+  /** Readable with an API key too: reconciling missed webhooks is a backend's job. */
+  @Get()
+  @Auth({ actors: ['agent'], permission: 'task:read' })
+  @ApiOperation({
+    summary: 'Your events of the last 30 days, newest first (cursor paging), to reconcile webhooks',
+  })
+  @ApiOkResponse({ type: EventListResponse })
+  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  list(@CurrentActor() actor: AgentActor, @Query() q: ListEventsQuery): Promise<EventListResponse> {
+    return this.events.list(actor, q);
+  }
+
+  @Post(':event_id/redeliver')
+  @HttpCode(202)
+  @Auth({ actors: ['agent'], schemes: ['jwt'] })
+  @ApiOperation({ summary: 'Queue the event again for every active endpoint subscribed to it' })
+  @ApiAcceptedResponse({ type: RedeliveryResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  redeliver(
+    @CurrentActor() actor: AgentActor,
+    @UuidParam('event_id') eventId: string,
+  ): Promise<RedeliveryResponse> {
+    return this.events.redeliver(actor, eventId);
+  }
+}

@@ -1,0 +1,100 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { AgentActor } from '../../auth/actor';
+import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import {
+  CallbackSecretResponse,
+  CreatedWebhookResponse,
+  CreateWebhookRequest,
+  DeliveryListResponse,
+  ListDeliveriesQuery,
+  WebhookListResponse,
+  WebhookTestResponse,
+} from '../dtos/webhook.dto';
+import { SigningSecrets } from '../webhooks/signing-secrets.service';
+import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
+import { UuidParam } from './uuid-param';
+
+/** Webhook endpoint management: the agent's console session (JWT) only, never an API key. */
+@ApiTags('webhooks')
+@Auth({ actors: ['agent'], schemes: ['jwt'] })
+@Controller(['v1/agent/webhooks', 'api/v1/agent/webhooks'])
+export class WebhooksController {
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly secrets: SigningSecrets,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Register a webhook endpoint; the signing secret is shown once' })
+  @ApiCreatedResponse({ type: CreatedWebhookResponse })
+  @ApiBadRequestResponse({
+    type: ErrorEnvelope,
+    description: 'validation_error (url refused, unknown event name)',
+  })
+  @ApiConflictResponse({ type: ErrorEnvelope, description: 'conflict (10 endpoints already)' })
+  create(
+    @CurrentActor() actor: AgentActor,
+    @Body() dto: CreateWebhookRequest,
+  ): Promise<CreatedWebhookResponse> {
+    return this.endpoints.create(actor, dto);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Your webhook endpoints (without secrets)' })
+  @ApiOkResponse({ type: WebhookListResponse })
+  list(@CurrentActor() actor: AgentActor): Promise<WebhookListResponse> {
+    return this.endpoints.list(actor);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an endpoint; its pending deliveries are cancelled' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  remove(@CurrentActor() actor: AgentActor, @UuidParam('id') id: string): Promise<void> {
+    return this.endpoints.remove(actor, id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a signed webhook.test event now and report the answer (no retries)' })
+  @ApiOkResponse({ type: WebhookTestResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  test(@CurrentActor() actor: AgentActor, @UuidParam('id') id: string): Promise<WebhookTestResponse> {
+    return this.endpoints.test(actor, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({
+    summary: 'Delivery log of an endpoint, newest first: attempts, status codes, latency, next retry',
+  })
+  @ApiOkResponse({ type: DeliveryListResponse })
+  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  deliveries(
+    @CurrentActor() actor: AgentActor,
+    @UuidParam('id') id: string,
+    @Query() q: ListDeliveriesQuery,
+  ): Promise<DeliveryListResponse> {
+    return this.endpoints.deliveries(actor, id, q);
+  }
+
+  @Post('callback-secret')
+  @ApiOperation({
+    summary: "Rotate the secret that signs deliveries to your payment orders' callback_url; shown once",
+  })
+  @ApiCreatedResponse({ type: CallbackSecretResponse })
+  rotateCallbackSecret(@CurrentActor() actor: AgentActor): Promise<CallbackSecretResponse> {
+    return this.secrets.rotateCallbackSecret(actor.id);
+  }
+}

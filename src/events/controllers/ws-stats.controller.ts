@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../auth/auth.decorators';
+import { WsStatsResponse } from '../dtos/ws.dto';
+import { WsStats } from '../gateway/ws-stats.service';
+
+@ApiTags('system')
+@Controller('v1/ws')
+export class WsStatsController {
+  constructor(private readonly stats: WsStats) {}
+
+  @Get('stats')
+  @Public()
+  @ApiOperation({ summary: 'WebSocket connections by kind and instance (public)' })
+  @ApiOkResponse({ type: WsStatsResponse })
+  get(): Promise<WsStatsResponse> {
+    return this.stats.snapshot();
+  }
+}

@@ -1,0 +1,104 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Logger } from '../../common/logging/logger';
+import { DeliveryService } from './delivery.service';
+import { DELIVERIES_CHANNEL, EVENTS_CHANNEL, OutboxListener } from './outbox-listener';
+import { OutboxPublisher } from './outbox-publisher.service';
+
+/** Polling fallback: how often due retries and any missed notification are picked up. */
+export const POLL_INTERVAL_MS = 1_000;
+
+/** Runs `work` one at a time; a kick while it runs schedules exactly one more run. */
+export class Serial {
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly work: () => Promise<unknown>,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.work();
+        } catch (err) {
+          this.onError(err);
+        }
+      } while (this.again);
+    })().finally(() => (this.running = null));
+  }
+
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+/**
+ * Drives the publisher and the delivery queue in this process (JOBS_IN_PROCESS=true, the default): woken by
+ * LISTEN/NOTIFY as soon as events or deliveries commit, and by a one-second poll for retries that fall due and
+ * for notifications lost while the listening connection was down. Every step is safe in several processes at once.
+ */
+@Injectable()
+export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private listener: OutboxListener | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private readonly publishing: Serial;
+  private readonly delivering: Serial;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly publisher: OutboxPublisher,
+    private readonly deliveries: DeliveryService,
+    private readonly logger: Logger,
+  ) {
+    const onError = (what: string) => (err: unknown) =>
+      this.logger.error({ err }, `events runner: ${what} failed`);
+    this.publishing = new Serial(async () => {
+      if ((await this.publisher.drain()) > 0) this.delivering.kick();
+    }, onError('publishing'));
+    this.delivering = new Serial(() => this.deliveries.drain(), onError('delivery'));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runJobsInProcess) return;
+    const url = (this.ds.options as { url?: string }).url!;
+    this.listener = new OutboxListener(
+      url,
+      (channel) =>
+        (channel === EVENTS_CHANNEL
+          ? this.publishing
+          : channel === DELIVERIES_CHANNEL
+            ? this.delivering
+            : null
+        )?.kick(),
+      this.logger,
+    );
+    await this.listener.start();
+    this.poll = setInterval(() => this.kick(), POLL_INTERVAL_MS);
+    this.poll.unref();
+    this.kick();
+  }
+
+  kick(): void {
+    this.publishing.kick();
+    this.delivering.kick();
+  }
+
+  /** Stops before the connection pool closes, letting in-flight deliveries record their results. */
+  async onModuleDestroy(): Promise<void> {
+    if (this.poll) clearInterval(this.poll);
+    await this.listener?.stop();
+    await Promise.all([this.publishing.idle(), this.delivering.idle()]);
+  }
+}

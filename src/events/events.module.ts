@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { AgentEventsController } from './controllers/agent-events.controller';
+import { WebhooksController } from './controllers/webhooks.controller';
+import { WsStatsController } from './controllers/ws-stats.controller';
+import { DeliveryService } from './delivery/delivery.service';
+import { EventsRunner } from './delivery/events-runner';
+import { OutboxPublisher } from './delivery/outbox-publisher.service';
+import { WebhookSender } from './delivery/webhook-sender';
+import { EventsGateway } from './gateway/events.gateway';
+import { RedisBus } from './gateway/redis-bus';
+import { SocketFanout } from './gateway/socket-fanout';
+import { WsStats } from './gateway/ws-stats.service';
+import { HOST_RESOLVER, systemResolver, UrlSafety } from './url-safety/url-safety.service';
+import { AgentEventsService } from './webhooks/agent-events.service';
+import { SecretBox } from './webhooks/secret-box';
+import { SigningSecrets } from './webhooks/signing-secrets.service';
+import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+
+/**
+ * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, the
+ * socket.io gateway and its cross-instance fan-out. Other modules only write outbox rows in their own transactions;
+ * UrlSafety is exported so the payment module can check an order's callback_url when the order is created.
+ */
+@Module({
+  controllers: [WebhooksController, AgentEventsController, WsStatsController],
+  providers: [
+    { provide: HOST_RESOLVER, useValue: systemResolver },
+    {
+      provide: SecretBox,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SecretBox(config.webhooks.secretKey),
+    },
+    UrlSafety,
+    SigningSecrets,
+    WebhookSender,
+    WebhookEndpointsService,
+    AgentEventsService,
+    DeliveryService,
+    OutboxPublisher,
+    EventsRunner,
+    RedisBus,
+    SocketFanout,
+    WsStats,
+    EventsGateway,
+  ],
+  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner],
+})
+export class EventsModule {}
