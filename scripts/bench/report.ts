@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import type { ScenarioReport } from './context';
 
 export interface Machine {
@@ -12,9 +12,15 @@ export interface Machine {
   api_pool_size: number;
   jobs_pool_size: number;
   load_generator: string;
+  /** 1-minute load average when the run started and ended: the machine is shared, so this says how quiet it was. */
+  load_average: { start: number; end: number };
 }
 
-export function machine(postgres: Record<string, string>, poolSize: number): Machine {
+export function loadAverage(): number {
+  return Math.round(loadavg()[0] * 100) / 100;
+}
+
+export function machine(postgres: Record<string, string>, poolSize: number, loadAtStart: number): Machine {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   let nproc = cpus().length;
   try {
@@ -31,6 +37,7 @@ export function machine(postgres: Record<string, string>, poolSize: number): Mac
     api_pool_size: poolSize,
     jobs_pool_size: 3,
     load_generator: 'autocannon 8 in the harness process, on the same machine as the server and PostgreSQL',
+    load_average: { start: loadAtStart, end: loadAverage() },
   };
 }
 
@@ -60,6 +67,7 @@ export function markdown(r: BenchReport): string {
     `- Node ${m.node}; PostgreSQL ${m.postgres.server_version} (shared_buffers ${m.postgres.shared_buffers}, work_mem ${m.postgres.work_mem}, max_connections ${m.postgres.max_connections}, synchronous_commit ${m.postgres.synchronous_commit}, fsync ${m.postgres.fsync})`,
     `- API: one process (\`node dist/src/main.js\`), database pool ${m.api_pool_size}, pg-boss pool ${m.jobs_pool_size}, LOG_LEVEL=warn`,
     `- Load: ${m.load_generator}; the DB-only baseline is pgbench with as many clients as the API pool`,
+    `- 1-minute load average ${m.load_average.start} at the start, ${m.load_average.end} at the end (the machine is shared with other work; figures move by ±20 % between runs)`,
     '',
     '## Results',
     '',

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { checkLedger } from '../../src/escrow/ledger-check';
 import type { BenchContext, ScenarioReport } from './context';
 import { createDatabase, databaseUrl, dropDatabase, pool, serverFacts } from './database';
-import { BenchReport, machine, markdown } from './report';
+import { BenchReport, loadAverage, machine, markdown } from './report';
 import { ServerProcess } from './server';
 import { acceptRaceScenario } from './scenarios/accept-race';
 import { availableTasksScenario } from './scenarios/available-tasks';
@@ -53,6 +53,7 @@ function gitDescribe(): string {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = new Date();
+  const loadAtStart = loadAverage();
   const log = (m: string): void =>
     console.log(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0)}s] ${m}`);
   const name = await createDatabase();
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
       finished_at: new Date().toISOString(),
       git: gitDescribe(),
       seconds_per_run: args.seconds,
-      machine: machine(await serverFacts(url), args.pool),
+      machine: machine(await serverFacts(url), args.pool, loadAtStart),
       scenarios,
       ledger_check: {
         ok: report.ok,
