@@ -34,12 +34,14 @@ describe('time-based task rules', () => {
       `SELECT name, cron FROM pgboss.schedule ORDER BY name`,
     );
     expect(rows.map((r) => r.name)).toEqual([
+      'events-publish',
       'idempotency-key-purge',
       'payment-order-expiry',
       'payment-reconciliation',
       'task-auto-approve',
       'task-deadline-sweep',
       'task-offer-expiry',
+      'webhook-delivery',
     ]);
   });
 
