@@ -25,7 +25,8 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/after-file.ts'],
     },
   ],
-  // A global option: Jest ignores testTimeout inside projects[] (tests and hooks would get the default 5 s).
+  // Global only: Jest ignores testTimeout inside a project. E2E hooks boot apps and databases, which can take
+  // seconds on a loaded 2-core machine.
   testTimeout: 60000,
   maxWorkers: 3,
 };

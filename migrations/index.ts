@@ -8,6 +8,7 @@ import { Webhooks1732200008000 } from './1732200008000-webhooks';
 import { Payments1732200009000 } from './1732200009000-payments';
 import { Matching1732200010000 } from './1732200010000-matching';
 import { Uploads1732200010100 } from './1732200010100-uploads';
+import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Payments1732200009000,
   Matching1732200010000,
   Uploads1732200010100,
+  IdempotencyOwner1732200020000,
 ];

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -34,21 +34,32 @@ const ALGORITHM = 'HS256' as const;
  */
 @Injectable()
 export class TokenService {
+  /**
+   * The secrets as KeyObjects, made once. Given a string, jsonwebtoken first tries to parse it as a PEM key on every
+   * sign and verify (an exception each time) before treating it as an HMAC secret: a fifth of the API's CPU under
+   * load, measured by the benchmark's profile.
+   */
+  private readonly accessKey: KeyObject;
+  private readonly refreshKey: KeyObject;
+
   constructor(
     private readonly jwt: JwtService,
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.accessKey = createSecretKey(Buffer.from(config.jwt.accessSecret));
+    this.refreshKey = createSecretKey(Buffer.from(config.jwt.refreshSecret));
+  }
 
   async issuePair(kind: ActorKind, subjectId: string, familyId: string = randomUUID()): Promise<TokenPair> {
-    const { accessSecret, refreshSecret, accessTtlSeconds, refreshTtlSeconds } = this.config.jwt;
+    const { accessTtlSeconds, refreshTtlSeconds } = this.config.jwt;
     const now = Math.floor(this.clock.now().getTime() / 1000);
     const jti = randomUUID();
     const access = await this.jwt.signAsync(
       { sub: subjectId, iat: now, exp: now + accessTtlSeconds },
       {
-        secret: accessSecret,
+        secret: asSecret(this.accessKey),
         audience: AUDIENCE[kind],
         issuer: ISSUER,
         algorithm: ALGORITHM,
@@ -58,7 +69,7 @@ export class TokenService {
     const refresh = await this.jwt.signAsync(
       { sub: subjectId, fam: familyId, iat: now, exp: now + refreshTtlSeconds },
       {
-        secret: refreshSecret,
+        secret: asSecret(this.refreshKey),
         audience: REFRESH_AUDIENCE(kind),
         issuer: ISSUER,
         algorithm: ALGORITHM,
@@ -80,8 +91,12 @@ export class TokenService {
 
   /** Verifies an access token for any of the given kinds; returns the kind and subject, or throws invalid_token. */
   async verifyAccess(token: string, kinds: ActorKind[]): Promise<{ kind: ActorKind; subjectId: string }> {
-    for (const kind of kinds) {
-      const payload = await this.verify(token, this.config.jwt.accessSecret, AUDIENCE[kind]);
+    // The unverified audience only picks which kind to verify against (instead of trying each in turn, a failed
+    // verification apiece); the verification itself still checks signature, audience, issuer and expiry.
+    const claimed = this.jwt.decode<{ aud?: unknown } | null>(token)?.aud;
+    const candidates = typeof claimed === 'string' ? kinds.filter((k) => AUDIENCE[k] === claimed) : kinds;
+    for (const kind of candidates) {
+      const payload = await this.verify(token, this.accessKey, AUDIENCE[kind]);
       if (payload) return { kind, subjectId: payload.sub };
     }
     throw new ApiError('invalid_token', 'The access token is invalid or expired.');
@@ -92,7 +107,7 @@ export class TokenService {
    * issues a new pair in the same family. A token already used, revoked or expired revokes its family.
    */
   async rotate(kind: ActorKind, refreshToken: string): Promise<{ subjectId: string; pair: TokenPair }> {
-    const payload = await this.verify(refreshToken, this.config.jwt.refreshSecret, REFRESH_AUDIENCE(kind));
+    const payload = await this.verify(refreshToken, this.refreshKey, REFRESH_AUDIENCE(kind));
     if (!payload?.jti || !payload.fam)
       throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
     const now = this.clock.now();
@@ -133,13 +148,13 @@ export class TokenService {
 
   private async verify(
     token: string,
-    secret: string,
+    key: KeyObject,
     audience: string,
   ): Promise<{ sub: string; jti?: string; fam?: string } | null> {
     try {
       // Only HS256 is accepted: a token with alg "none" or any other algorithm fails here.
       return await this.jwt.verifyAsync(token, {
-        secret,
+        secret: asSecret(key),
         audience,
         issuer: ISSUER,
         algorithms: [ALGORITHM],
@@ -149,4 +164,9 @@ export class TokenService {
       return null;
     }
   }
+}
+
+/** @nestjs/jwt types the secret as string | Buffer; jsonwebtoken, which receives it, takes a KeyObject too. */
+function asSecret(key: KeyObject): string {
+  return key as unknown as string;
 }

@@ -1,3 +1,4 @@
+import type { ClientBase } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
@@ -24,8 +25,20 @@ export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
       application_name: 'legwork',
+      // Transactions rely on READ COMMITTED (see inTransaction); fixed per connection whatever the server default.
+      options: '-c default_transaction_isolation=read\\ committed',
+      // A connection cut while checked out (server restart, pg_terminate_backend, network) can emit 'error' more
+      // than once; TypeORM listens only until its first one, and an 'error' event without a listener would kill the
+      // process. The failure itself still reaches the query that was running and the pool discards the client.
+      onConnect: (client: ClientBase) => {
+        client.on('error', ignoreConnectionError);
+      },
     },
   };
+}
+
+function ignoreConnectionError(): void {
+  // see onConnect above
 }
 
 export function createDataSource(url: string, poolSize?: number): DataSource {

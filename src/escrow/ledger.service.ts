@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
-import { sqlRows } from '../database/sql';
 import { AccountRef, Accounts, Provider } from './accounts';
+import { applyJournal, claimJournal } from './journal-writer';
 
 export type JournalKind =
   | 'deposit'
@@ -329,9 +329,10 @@ export class LedgerService {
 
   /**
    * Posts one journal. Order of work: claim the reference (a concurrent duplicate waits on the unique index and
-   * then finds it taken), make sure the accounts exist, apply balance changes in account-id order (so two
-   * journals touching the same accounts cannot deadlock) with conditional updates that refuse to overdraw, then
-   * write the postings. Any failure rolls back the caller's whole transaction.
+   * then finds it taken) while making sure the accounts exist, then apply balance changes under locks taken in
+   * account-id order (so two journals touching the same accounts cannot deadlock) with a condition that refuses to
+   * overdraw, and write the postings (journal-writer.ts: two round trips). Any failure rolls back the caller's
+   * whole transaction.
    */
   async post(em: EntityManager, j: JournalInput): Promise<PostResult> {
     const postings = j.postings.filter((p) => p.amount !== 0);
@@ -341,78 +342,35 @@ export class LedgerService {
     if (postings.reduce((s, p) => s + p.amount, 0) !== 0)
       throw new Error(`journal ${j.reference} does not sum to zero`);
 
-    const claimed: { id: string }[] = await em.query(
-      `INSERT INTO ledger_journals (reference, kind, agent_id, worker_id, task_id, order_id, description, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (reference) DO NOTHING RETURNING id`,
-      [
-        j.reference,
-        j.kind,
-        j.agentId ?? null,
-        j.workerId ?? null,
-        j.taskId ?? null,
-        j.orderId ?? null,
-        j.description,
-        this.clock.now(),
-      ],
-    );
-    if (claimed.length === 0) return { posted: false, journalId: null };
-    const journalId = claimed[0].id;
-
-    const ids = await this.ensureAccounts(
+    const { journalId, ids } = await claimJournal(
       em,
+      {
+        reference: j.reference,
+        kind: j.kind,
+        agentId: j.agentId ?? null,
+        workerId: j.workerId ?? null,
+        taskId: j.taskId ?? null,
+        orderId: j.orderId ?? null,
+        description: j.description,
+        createdAt: this.clock.now(),
+      },
       postings.map((p) => p.account),
     );
-    const ordered = postings
-      .map((p) => ({ ...p, id: ids.get(p.account.code)! }))
-      .sort((a, b) =>
-        BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : a.amount - b.amount,
-      );
-    for (const p of ordered) await this.applyToBalance(em, p.id, p.account, p.amount);
+    if (journalId === null) return { posted: false, journalId: null };
 
-    await em.query(
-      `INSERT INTO ledger_postings (journal_id, account_id, amount)
-       SELECT $1, unnest($2::bigint[]), unnest($3::bigint[])`,
-      [journalId, ordered.map((p) => p.id), ordered.map((p) => p.amount)],
-    );
-    return { posted: true, journalId };
-  }
-
-  private async ensureAccounts(em: EntityManager, accounts: AccountRef[]): Promise<Map<string, string>> {
-    const unique = [...new Map(accounts.map((a) => [a.code, a])).values()];
-    await em.query(
-      `INSERT INTO ledger_accounts (code, kind, owner_id, agent_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[]) ON CONFLICT (code) DO NOTHING`,
-      [
-        unique.map((a) => a.code),
-        unique.map((a) => a.kind),
-        unique.map((a) => a.ownerId),
-        unique.map((a) => a.agentId),
-      ],
-    );
-    const rows: { id: string; code: string }[] = await em.query(
-      `SELECT id, code FROM ledger_accounts WHERE code = ANY($1)`,
-      [unique.map((a) => a.code)],
-    );
-    return new Map(rows.map((r) => [r.code, r.id]));
-  }
-
-  /** A conditional update: a debit that would overdraw a non-negative account changes nothing and fails. */
-  private async applyToBalance(
-    em: EntityManager,
-    id: string,
-    account: AccountRef,
-    amount: number,
-  ): Promise<void> {
-    const rows = await sqlRows(
+    const refused = await applyJournal(
       em,
-      `UPDATE ledger_accounts SET balance = balance + $2
-        WHERE id = $1 AND (kind = 'provider_clearing' OR balance + $2 >= 0) RETURNING id`,
-      [id, amount],
+      journalId,
+      postings.map((p) => ({ id: ids.get(p.account.code)!, amount: p.amount })),
     );
-    if (rows.length === 0) {
-      const balance = await this.balance(em, account);
-      throw new InsufficientFundsError(account, balance, -amount);
+    if (refused.length) {
+      const p = postings.find((x) => ids.get(x.account.code) === refused[0])!;
+      const required = -postings
+        .filter((x) => x.account.code === p.account.code)
+        .reduce((sum, x) => sum + x.amount, 0);
+      throw new InsufficientFundsError(p.account, await this.balance(em, p.account), required);
     }
+    return { posted: true, journalId };
   }
 }
 

@@ -99,6 +99,16 @@ export const TaskRepository = {
     return rows.length ? mapTask(rows[0]) : null;
   },
 
+  /** The same lock, found through one of the task's assignments (a worker acting on an assignment). */
+  async lockByAssignment(em: Runner, assignmentId: string): Promise<TaskRow | null> {
+    const rows = await sqlRows(
+      em,
+      `SELECT t.* FROM tasks t WHERE t.id = (SELECT task_id FROM assignments WHERE id = $1) FOR UPDATE OF t`,
+      [assignmentId],
+    );
+    return rows.length ? mapTask(rows[0]) : null;
+  },
+
   /** For sweeps: a task another runner is already working on is skipped, not waited for. */
   async lockIfFree(em: Runner, taskId: string): Promise<TaskRow | null> {
     const rows = await sqlRows(em, `SELECT * FROM tasks WHERE id = $1 FOR UPDATE SKIP LOCKED`, [taskId]);

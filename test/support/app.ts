@@ -62,7 +62,8 @@ export async function createTestApp(
   const ownsDatabase = !opts.databaseName;
   const databaseName = opts.databaseName ?? (await createTestDatabase());
   const url = databaseUrl(databaseName);
-  const config = loadConfig({ ...TEST_ENV, DATABASE_URL: url, ...env });
+  // The test database always wins: a shared environment (e.g. liveTestEnv) must never point elsewhere.
+  const config = loadConfig({ ...TEST_ENV, ...env, DATABASE_URL: url });
   const logger = new Logger(config.logLevel);
   const clock = new TestClock();
   let builder = Test.createTestingModule({ imports: [AppModule.register(config, url, logger)] })

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Logger } from '../logging/logger';
+import { isDatabaseUnavailable, isRejectedInput } from '../../database/database-errors';
 import { ApiError, ErrorCode } from './api-error';
 
 const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
@@ -18,7 +19,9 @@ const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
 
 /**
  * Renders every error in the one envelope `{error: {code, message, details?, ...}}`. Unexpected errors are logged
- * with the request id and answered as 500 internal_error without any internals.
+ * with the request id and answered as 500 internal_error without any internals. A lost database connection is 503
+ * service_unavailable with Retry-After (see isDatabaseUnavailable): the client should retry, with its
+ * Idempotency-Key.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -48,6 +51,24 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const err = exception as { type?: string; status?: number };
     if (err?.type === 'entity.too.large')
       return new ApiError('payload_too_large', 'The request body is too large.');
+    if (isRejectedInput(exception)) {
+      // A value the database cannot take (not a uuid, a NUL byte) got past validation: still the client's error,
+      // but a route is missing a check (logged so it gets one).
+      this.logger.warn(
+        { err: exception, request_id: req.id, path: req.path },
+        'unvalidated input reached SQL',
+      );
+      return new ApiError('validation_error', 'A value in the request is not valid.', { details: [] });
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ err: exception, request_id: req.id, path: req.path }, 'database unavailable');
+      return new ApiError(
+        'service_unavailable',
+        'The database is unavailable for a moment; retry shortly.',
+        { retry_after: 1, request_id: req.id },
+        { 'Retry-After': '1' },
+      );
+    }
     this.logger.error(
       { err: exception, request_id: req.id, method: req.method, path: req.path },
       'unhandled error',

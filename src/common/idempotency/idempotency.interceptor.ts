@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../errors/api-error';
 import { renderError } from '../errors/all-exceptions.filter';
 import { requestHash } from './canonical-json';
+import { IdempotencyClaim, idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -27,7 +28,7 @@ const SECRET_FIELDS = new Set([
 ]);
 const WITHHELD = { withheld: 'The original response carried a credential shown once; it is not stored.' };
 
-type Start = { kind: 'execute' } | { kind: 'replay'; status: number; body: unknown };
+type Start = { kind: 'execute'; token: string } | { kind: 'replay'; status: number; body: unknown };
 
 /**
  * The `Idempotency-Key` header on any agent POST, PUT, PATCH or DELETE (decisions §4). The key is claimed before
@@ -36,6 +37,10 @@ type Start = { kind: 'execute' } | { kind: 'replay'; status: number; body: unkno
  * still running after IDEMPOTENCY_WAIT_MS. The same key with a different method, path or body is 409 at once.
  * 2xx and 4xx answers are stored for 24 hours; a 5xx releases the key so a retry runs again. Responses that carry
  * a credential shown once are not stored (see SECRET_FIELDS).
+ *
+ * Crashes: a claim left in progress by a dead process is taken over by the next repeat (IdempotencyStore.claim).
+ * Handlers that move money store their answer inside their own transaction (recordIdempotentResponse), which the
+ * handler finds through an AsyncLocalStorage claim; the write here is then skipped.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -52,6 +57,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const agentId = req.actor.id;
     const hash = requestHash(req.method, req.originalUrl, req.body ?? null);
+    // Nest sets the route's success status (@HttpCode, else 201 for POST) before interceptors run.
+    const successStatus = res.statusCode;
     return from(this.start(agentId, key, hash)).pipe(
       mergeMap((start) => {
         if (start.kind === 'replay') {
@@ -59,35 +66,53 @@ export class IdempotencyInterceptor implements NestInterceptor {
           res.setHeader('Idempotent-Replayed', 'true');
           return of(start.body);
         }
-        return this.execute(next, res, agentId, key);
+        const claim = { agentId, key, token: start.token, successStatus, recorded: false };
+        return this.execute(next, res, claim);
       }),
     );
   }
 
-  private execute(next: CallHandler, res: Response, agentId: string, key: string): Observable<unknown> {
+  private execute(next: CallHandler, res: Response, claim: IdempotencyClaim): Observable<unknown> {
+    const { agentId, key, token } = claim;
     return new Observable((subscriber) => {
-      const sub = next.handle().subscribe({
-        next: (body) => {
-          const stored = carriesSecret(body) ? WITHHELD : toJson(body);
-          this.store.complete(agentId, key, res.statusCode, stored).then(
-            () => {
+      // The handler runs when subscribed: inside the claim's context, so its transaction can find the claim.
+      const sub = idempotencyClaims.run(claim, () =>
+        next.handle().subscribe({
+          next: (body) => {
+            if (claim.recorded) {
               subscriber.next(body);
               subscriber.complete();
-            },
-            (err: unknown) => subscriber.error(err),
-          );
-        },
-        error: (err: unknown) => {
-          const stored =
-            err instanceof ApiError && err.status < 500
-              ? this.store.complete(agentId, key, err.status, renderError(err))
-              : this.store.release(agentId, key);
-          stored.then(
-            () => subscriber.error(err),
-            () => subscriber.error(err),
-          );
-        },
-      });
+              return;
+            }
+            const stored = carriesSecret(body) ? WITHHELD : toJson(body);
+            const complete = () => this.store.complete(agentId, key, token, res.statusCode, stored);
+            complete().then(
+              () => {
+                subscriber.next(body);
+                subscriber.complete();
+              },
+              (err: unknown) => {
+                // The effect happened: repeats keep waiting until its answer is stored.
+                this.store.settleLater(token, complete, 'answer');
+                subscriber.error(err);
+              },
+            );
+          },
+          error: (err: unknown) => {
+            const answered = err instanceof ApiError && err.status < 500;
+            const settle = answered
+              ? () => this.store.complete(agentId, key, token, err.status, renderError(err))
+              : () => this.store.release(agentId, key, token);
+            settle().then(
+              () => subscriber.error(err),
+              () => {
+                this.store.settleLater(token, settle, answered ? 'answer' : 'release');
+                subscriber.error(err);
+              },
+            );
+          },
+        }),
+      );
       return () => sub.unsubscribe();
     });
   }
@@ -96,7 +121,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const giveUpAt = Date.now() + IDEMPOTENCY_WAIT_MS;
     for (;;) {
       const claim = await this.store.claim(agentId, key, hash);
-      if (claim === true) return { kind: 'execute' };
+      if (claim && 'token' in claim) return { kind: 'execute', token: claim.token };
       if (claim) {
         if (claim.request_hash !== hash) {
           throw new ApiError(

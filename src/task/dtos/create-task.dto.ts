@@ -24,7 +24,7 @@ import {
   METADATA_MAX_BYTES,
   TASK_TYPES,
 } from '../domain/task-policy';
-import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, NOT_BLANK } from './validators';
+import { ISO_DATE_TIME_WITH_OFFSET, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from './validators';
 
 export class TaskLocation {
   @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
@@ -75,7 +75,8 @@ export class TaskRequirements {
 
   @ApiPropertyOptional({ minimum: 0, maximum: 5, example: 3.5 })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 1 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @MaxDecimalPlaces(1)
   @Min(0)
   @Max(5)
   min_reputation?: number;

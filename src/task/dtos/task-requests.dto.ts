@@ -13,6 +13,7 @@ import {
   Min,
 } from 'class-validator';
 import { TASK_STATUSES } from '../domain/task-status';
+import { MaxDecimalPlaces } from './validators';
 
 export class TaskFeedbackRequest {
   @ApiProperty({ description: 'true approves (pays the worker), false rejects (refunds the slot).' })
@@ -26,7 +27,8 @@ export class TaskFeedbackRequest {
   rating: number;
 
   @ApiProperty({ minimum: 0, maximum: 5, example: 4.5, description: 'One decimal place at most.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 1 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @MaxDecimalPlaces(1)
   @Min(0)
   @Max(5)
   quality_score: number;

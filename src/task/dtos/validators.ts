@@ -25,3 +25,23 @@ export const ISO_DATE_TIME_WITH_OFFSET =
 
 /** Not empty and not only white space. */
 export const NOT_BLANK = /\S/;
+
+/**
+ * At most `places` decimal places. Replaces class-validator's `maxDecimalPlaces`, which throws a TypeError (a 500)
+ * on numbers JSON writes in exponent form, such as 1e-7 (found by the API fuzzer).
+ */
+export function MaxDecimalPlaces(places: number, options?: ValidationOptions): PropertyDecorator {
+  return (object: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'maxDecimalPlaces',
+      target: object.constructor,
+      propertyName: String(propertyName),
+      constraints: [places],
+      options: { message: `must have at most ${places} decimal place${places === 1 ? '' : 's'}`, ...options },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value !== 'number' || !Number.isFinite(value) || Number(value.toFixed(places)) === value,
+      },
+    });
+  };
+}

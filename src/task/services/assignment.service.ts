@@ -155,13 +155,12 @@ export class AssignmentService {
     work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentResponse>,
   ): Promise<AssignmentResponse> {
     return inTransaction(this.ds, async (em) => {
-      const seen = await TaskRepository.assignment(em, assignmentId);
-      if (!seen || seen.worker_id !== actor.id) {
+      // Lock the assignment's task first, then read the assignment under that lock (its current state).
+      const task = await TaskRepository.lockByAssignment(em, assignmentId);
+      const a = task ? await TaskRepository.assignment(em, assignmentId) : null;
+      if (!task || !a || a.worker_id !== actor.id) {
         throw new ApiError('assignment_not_found', 'No such assignment.');
       }
-      const task = (await TaskRepository.lock(em, seen.task_id))!;
-      // Read again under the task lock: the state may have changed while we waited for it.
-      const a = (await TaskRepository.assignment(em, assignmentId))!;
       const now = this.clock.now();
       const response = await work(em, task, a, now);
       await this.settlement.settle(em, task, now);

@@ -55,7 +55,11 @@ export class TaskAcceptService {
       await this.events.assignment(em, 'assignment.accepted', accepted, now, {
         payment_cents: task.payout_cents,
       });
-      await this.settlement.settle(em, task, now);
+      // Under the task lock the assignments are those read above, with this one taken.
+      const current = mine
+        ? assignments.map((a) => (a.id === accepted.id ? accepted : a))
+        : [...assignments, accepted];
+      await this.settlement.settle(em, task, now, {}, current);
       return {
         assignment_id: accepted.id,
         task_id: task.id,

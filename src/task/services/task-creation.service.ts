@@ -5,6 +5,7 @@ import type { AgentActor } from '../../auth/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { requestHash } from '../../common/idempotency/canonical-json';
+import { recordIdempotentResponse } from '../../common/idempotency/idempotency.store';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
@@ -61,7 +62,7 @@ export class TaskCreationService {
         const earlier = await this.findByKey(em, actor.id, key);
         if (earlier) return { body: replay(earlier, hash!), replayed: true };
       }
-      await this.checkConcurrentLimit(em, actor.id, agent.max_concurrent_tasks);
+      // The insert counts the agent's live tasks itself (under the agent lock, so the count is current).
       const task = await this.insert(em, actor.id, dto, agent, now, deadline, key, hash);
       await this.ledger.holdTaskEscrow(em, {
         agentId: actor.id,
@@ -74,7 +75,10 @@ export class TaskCreationService {
       if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
         await this.settlement.settle(em, task, now);
       }
-      return { body: taskCreatedResponse(task), replayed: false };
+      const body = taskCreatedResponse(task);
+      // With an Idempotency-Key header, the answer commits with the task and its hold (exactly once after a crash).
+      await recordIdempotentResponse(em, body);
+      return { body, replayed: false };
     });
   }
 
@@ -99,8 +103,11 @@ export class TaskCreationService {
                           total_cents, required_skills, min_reputation, metadata, status, idempotency_key,
                           idempotency_request_hash, deadline_at, estimated_completion_at, created_at, updated_at,
                           open_slots)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, 'pending', $18, $19,
-               $20, $21, $22, $22, $10)
+       SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
+              $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
+              'pending', $18::text, $19::text, $20::timestamptz, $21::timestamptz, $22::timestamptz,
+              $22::timestamptz, $10::int
+        WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($23::text[])) < $24::int
        RETURNING *`,
       [
         agentId,
@@ -125,8 +132,11 @@ export class TaskCreationService {
         deadline,
         estimateCompletion(now, deadline, dto.task_type),
         now,
+        LIVE_TASK_STATUSES,
+        agent.max_concurrent_tasks,
       ],
     );
+    if (!rows.length) await this.refuseOverLimit(em, agentId, agent.max_concurrent_tasks);
     return mapTask(rows[0]);
   }
 
@@ -141,19 +151,18 @@ export class TaskCreationService {
     return rows[0];
   }
 
-  private async checkConcurrentLimit(em: EntityManager, agentId: string, limit: number): Promise<void> {
+  /** The insert found the agent at its limit (it counts in the same statement); the count for the answer. */
+  private async refuseOverLimit(em: EntityManager, agentId: string, limit: number): Promise<never> {
     const [{ live }] = await sqlRows<{ live: number }>(
       em,
       `SELECT count(*)::int AS live FROM tasks WHERE agent_id = $1 AND status = ANY($2)`,
       [agentId, LIVE_TASK_STATUSES],
     );
-    if (live >= limit) {
-      throw new ApiError(
-        'concurrent_task_limit',
-        `At most ${limit} tasks may be active at once (pending, assigned, in progress or submitted).`,
-        { max_concurrent_tasks: limit, active_tasks: live },
-      );
-    }
+    throw new ApiError(
+      'concurrent_task_limit',
+      `At most ${limit} tasks may be active at once (pending, assigned, in progress or submitted).`,
+      { max_concurrent_tasks: limit, active_tasks: live },
+    );
   }
 
   private async findByKey(em: EntityManager, agentId: string, key: string): Promise<TaskRow | null> {

@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
+import { recordIdempotentResponse } from '../../common/idempotency/idempotency.store';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
@@ -54,12 +55,14 @@ export class TaskReviewService {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
         [task.id, actor.id, ids, dto.accept_result, dto.rating, dto.quality_score, review.feedback_text, now],
       );
-      return {
+      const response: FeedbackResponse = {
         feedback_id: row.id,
         recorded_at: now.toISOString(),
         status: outcome.status,
         assignment_ids: ids,
       };
+      await recordIdempotentResponse(em, response);
+      return response;
     });
   }
 
@@ -96,12 +99,14 @@ export class TaskReviewService {
       }
       const outcome = await this.settlement.settle(em, task, now, { cancel: true });
       refund += outcome.refundedOpenSlots * task.budget_cents;
-      return {
+      const response: CancelTaskResponse = {
         task_id: task.id,
         status: outcome.status,
         refund_cents: refund,
         worker_compensation_cents: compensation,
       };
+      await recordIdempotentResponse(em, response);
+      return response;
     });
   }
 

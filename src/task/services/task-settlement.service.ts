@@ -135,17 +135,20 @@ export class TaskSettlement {
 
   /**
    * Applies task-level changes, refunds open slots once the task takes no more workers, and stores the derived
-   * status with its event when it changed. Call it last in every transition, with the task as locked.
+   * status with its event when it changed. Call it last in every transition, with the task as locked. A caller
+   * that holds the task's assignments as they now are (read under this lock, plus its own change) may pass them
+   * to save reading them again.
    */
   async settle(
     em: EntityManager,
     task: TaskRow,
     now: Date,
     changes: SettleChanges = {},
+    current?: AssignmentRow[],
   ): Promise<SettleOutcome> {
     const cancelledAt = task.cancelled_at ?? (changes.cancel ? now : null);
     const intakeClosedAt = task.intake_closed_at ?? (changes.closeIntake || changes.cancel ? now : null);
-    const assignments = await TaskRepository.assignments(em, task.id);
+    const assignments = current ?? (await TaskRepository.assignments(em, task.id));
     const slots = countSlots(task.max_workers, task.closed_slots, assignments.map(toSlot));
     let closedSlots = task.closed_slots;
     if (intakeClosedAt && slots.open > 0) {

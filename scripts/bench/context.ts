@@ -1,0 +1,45 @@
+import type { Pool } from 'pg';
+import type { LoadResult } from './load';
+import type { PgbenchResult } from './pgbench';
+import type { ServerProcess } from './server';
+import type { LatencySummary } from './stats';
+
+/** What every scenario gets: the running server, a pool on its database, and the run's settings. */
+export interface BenchContext {
+  server: ServerProcess;
+  db: Pool;
+  databaseUrl: string;
+  /** Scratch directory of this run (pgbench scripts and logs). */
+  dir: string;
+  /** Seconds per measured load run. */
+  seconds: number;
+  /** The API's database pool size; baselines use as many connections. */
+  poolSize: number;
+  log(message: string): void;
+}
+
+export interface RunReport {
+  label: string;
+  api: LoadResult;
+  /** Per request kind where a run mixes several (accept and submit). */
+  kinds?: Record<string, LatencySummary>;
+  baseline?: PgbenchResult;
+  /** API requests/s over the baseline's transactions/s. */
+  fraction?: number;
+  extra?: Record<string, unknown>;
+}
+
+export interface ScenarioReport {
+  id: string;
+  title: string;
+  status: 'ok' | 'pending' | 'failed';
+  reason?: string;
+  runs: RunReport[];
+  notes: string[];
+  /** Checks made after the load (e.g. exactly 3 winners per task): name -> passed. */
+  checks: Record<string, boolean>;
+}
+
+export function fraction(apiRps: number, baselineTps: number): number {
+  return baselineTps > 0 ? Math.round((apiRps / baselineTps) * 1000) / 1000 : 0;
+}

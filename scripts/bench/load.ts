@@ -1,0 +1,105 @@
+import autocannon, { Request } from 'autocannon';
+import type { ServerProcess } from './server';
+import { LatencySummary, round, Samples } from './stats';
+
+export interface LoadResult extends LatencySummary {
+  connections: number;
+  seconds: number;
+  /** Completed requests per second (every status). */
+  rps: number;
+  /** Responses whose status the scenario did not expect, plus socket errors and timeouts. */
+  errors: number;
+  statuses: Record<string, number>;
+  rss_max_mib: number;
+  rss_end_mib: number;
+}
+
+export interface LoadRun {
+  server: ServerProcess;
+  connections: number;
+  seconds: number;
+  /** Stop after this many requests instead of after `seconds`. */
+  amount?: number;
+  requests: Request[];
+  /** Statuses that count as the expected outcome (e.g. [201], or [200, 409] in a race). */
+  expected: number[];
+  /** Called after every response; returning true stops the run early (e.g. once every slot is taken). */
+  done?: () => boolean;
+  /** Requests may tag themselves (context.kind) to get per-kind latencies, e.g. accept vs submit. */
+  kindOf?: (status: number) => string | undefined;
+}
+
+/**
+ * One autocannon run against the server child. Latencies come from autocannon's per-response timings, kept whole
+ * (not bucketed) so p95 is exact; the server's RSS is sampled every 250 ms from /proc while the run lasts.
+ */
+export async function load(
+  run: LoadRun,
+): Promise<{ total: LoadResult; byKind: Record<string, LatencySummary> }> {
+  const all = new Samples();
+  const kinds = new Map<string, Samples>();
+  const statuses: Record<string, number> = {};
+  let unexpected = 0;
+  let lastKind: string | undefined;
+  // onResponse (which sets lastKind) runs right before autocannon emits 'response' for the same reply.
+  const requests = run.requests.map((r) => ({
+    ...r,
+    onResponse: (
+      status: number,
+      body: string,
+      ctx: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => {
+      lastKind = typeof ctx.kind === 'string' ? ctx.kind : undefined;
+      r.onResponse?.(status, body, ctx, headers);
+    },
+  }));
+  let rssMax = run.server.rssMiB();
+  const sampler = setInterval(() => {
+    try {
+      rssMax = Math.max(rssMax, run.server.rssMiB());
+    } catch {
+      // the server is gone; the run reports errors
+    }
+  }, 250);
+  const started = Date.now();
+  const instance = autocannon({
+    url: run.server.baseUrl,
+    connections: run.connections,
+    duration: run.seconds,
+    ...(run.amount ? { amount: run.amount } : {}),
+    timeout: 30,
+    requests,
+  });
+  let stopped = false;
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    all.add(ms);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (!run.expected.includes(status)) unexpected++;
+    if (lastKind) {
+      if (!kinds.has(lastKind)) kinds.set(lastKind, new Samples());
+      kinds.get(lastKind)!.add(ms);
+    }
+    if (!stopped && run.done?.()) {
+      stopped = true;
+      instance.stop();
+    }
+  });
+  const result = await instance;
+  clearInterval(sampler);
+  const seconds = (Date.now() - started) / 1000;
+  const summary = all.summary();
+  return {
+    total: {
+      connections: run.connections,
+      seconds: round(seconds),
+      rps: round(summary.count / seconds),
+      ...summary,
+      errors: unexpected + result.errors,
+      statuses,
+      rss_max_mib: rssMax,
+      rss_end_mib: run.server.rssMiB(),
+    },
+    byKind: Object.fromEntries([...kinds].map(([k, s]) => [k, s.summary()])),
+  };
+}

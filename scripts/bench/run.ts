@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { checkLedger } from '../../src/escrow/ledger-check';
+import type { BenchContext, ScenarioReport } from './context';
+import { createDatabase, databaseUrl, dropDatabase, pool, serverFacts } from './database';
+import { BenchReport, loadAverage, machine, markdown } from './report';
+import { ServerProcess } from './server';
+import { acceptRaceScenario } from './scenarios/accept-race';
+import { availableTasksScenario } from './scenarios/available-tasks';
+import { createTaskScenario } from './scenarios/create-task';
+import { eventsScenarios } from './scenarios/events';
+
+/**
+ * `npm run bench`: a fresh database on the machine's PostgreSQL, the compiled API as a child process, every
+ * scenario with its DB-only baseline, a Markdown and a JSON report under bench/results/, and the database dropped.
+ *
+ * Options: --only create_task,available_tasks,accept_race,webhooks,websocket  --seconds 10
+ *          --sizes 10000,100000,1000000  --pool 20  --keep (leave the database for inspection)
+ */
+interface Args {
+  only: string[] | null;
+  seconds: number;
+  sizes: number[];
+  pool: number;
+  keep: boolean;
+  out: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  return {
+    only: get('only')?.split(',') ?? null,
+    seconds: Number(get('seconds') ?? 10),
+    sizes: (get('sizes') ?? '10000,100000,1000000').split(',').map(Number),
+    pool: Number(get('pool') ?? 20),
+    keep: argv.includes('--keep'),
+    out: resolve(get('out') ?? 'bench/results'),
+  };
+}
+
+function gitDescribe(): string {
+  try {
+    return execFileSync('git', ['describe', '--always', '--dirty']).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const started = new Date();
+  const loadAtStart = loadAverage();
+  const log = (m: string): void =>
+    console.log(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0)}s] ${m}`);
+  const name = await createDatabase();
+  const url = databaseUrl(name);
+  const dir = join('/tmp', `legwork-bench-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  log(`database ${name}`);
+  const db = pool(url, 4);
+  let server: ServerProcess | null = null;
+  try {
+    server = await ServerProcess.start({ databaseUrl: url, dataDir: join(dir, 'data'), poolSize: args.pool });
+    log(`server pid ${server.pid} on ${server.baseUrl}, RSS ${server.rssMiB()} MiB`);
+    const ctx: BenchContext = {
+      server,
+      db,
+      databaseUrl: url,
+      dir,
+      seconds: args.seconds,
+      poolSize: args.pool,
+      log,
+    };
+    const want = (id: string): boolean => !args.only || args.only.includes(id);
+    const scenarios: ScenarioReport[] = [];
+    const guarded = async (
+      id: string,
+      run: () => Promise<ScenarioReport | ScenarioReport[]>,
+    ): Promise<void> => {
+      if (!want(id)) return;
+      try {
+        const r = await run();
+        scenarios.push(...(Array.isArray(r) ? r : [r]));
+      } catch (err) {
+        log(`${id} failed: ${(err as Error).stack ?? String(err)}`);
+        scenarios.push({
+          id,
+          title: id,
+          status: 'failed',
+          reason: (err as Error).message,
+          runs: [],
+          notes: [],
+          checks: {},
+        });
+      }
+    };
+    await guarded('create_task', () => createTaskScenario(ctx));
+    await guarded('accept_race', () => acceptRaceScenario(ctx));
+    if (want('webhooks') || want('websocket')) await guarded('events', () => eventsScenarios(ctx, want));
+    await guarded('available_tasks', () => availableTasksScenario(ctx, args.sizes));
+
+    log('ledger check');
+    const report = await checkLedger({ query: async (sql, params) => (await db.query(sql, params)).rows });
+    const result: BenchReport = {
+      started_at: started.toISOString(),
+      finished_at: new Date().toISOString(),
+      git: gitDescribe(),
+      seconds_per_run: args.seconds,
+      machine: machine(await serverFacts(url), args.pool, loadAtStart),
+      scenarios,
+      ledger_check: {
+        ok: report.ok,
+        accounts: report.accounts,
+        journals: report.journals,
+        violations: report.violations.map((v) => `${v.invariant}: ${v.detail}`),
+      },
+    };
+    mkdirSync(args.out, { recursive: true });
+    const stamp = started.toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    for (const base of [stamp, 'latest']) {
+      writeFileSync(join(args.out, `${base}.json`), JSON.stringify(result, null, 2) + '\n');
+      writeFileSync(join(args.out, `${base}.md`), markdown(result));
+    }
+    console.log('\n' + markdown(result));
+    log(`reports written to ${args.out}/latest.{md,json}`);
+    const failed =
+      !report.ok || scenarios.some((s) => s.status === 'failed' || Object.values(s.checks).some((ok) => !ok));
+    process.exitCode = failed ? 1 : 0;
+  } finally {
+    await server?.stop();
+    await db.end();
+    if (!args.keep) await dropDatabase(name);
+    else log(`kept database ${name}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

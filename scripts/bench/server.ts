@@ -1,0 +1,169 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+/** Fixed secrets for benchmark servers, so the harness can sign worker JWTs the server accepts. */
+export const BENCH_JWT = {
+  access: 'bench-access-secret-0123456789abcdefghijklmnopqrstuv',
+  refresh: 'bench-refresh-secret-0123456789abcdefghijklmnopqrstu',
+};
+
+/** The repository root: the nearest directory above this file (compiled or not) with a package.json. */
+function repoRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json')) || dir.endsWith('dist')) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/**
+ * The compiled API (`npm run build`), whether this file runs compiled (bench, soak) or under ts-jest (fault tests).
+ * BENCH_SERVER_MAIN points at another build, to measure two versions with the same harness (before/after).
+ */
+export const COMPILED_MAIN =
+  process.env.BENCH_SERVER_MAIN ?? join(repoRoot(__dirname), 'dist', 'src', 'main.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export interface ServerOptions {
+  databaseUrl: string;
+  dataDir: string;
+  port?: number;
+  poolSize?: number;
+  env?: Record<string, string>;
+  /** Where the child's output goes (a file path); by default it is discarded except the last lines. */
+  logFile?: string;
+}
+
+/**
+ * The compiled API as a child process (`node dist/src/main.js`), exactly what `npm start` runs, against an external
+ * PostgreSQL. Its RSS is read from /proc/<pid>/status, so the figure is the server's alone, not the harness's.
+ */
+export class ServerProcess {
+  readonly port: number;
+  readonly baseUrl: string;
+  private child: ChildProcess | null = null;
+  private tail: string[] = [];
+  private exited: Promise<number | null> = Promise.resolve(null);
+
+  private constructor(
+    private readonly options: ServerOptions,
+    port: number,
+  ) {
+    this.port = port;
+    this.baseUrl = `http://127.0.0.1:${port}`;
+  }
+
+  static async start(options: ServerOptions): Promise<ServerProcess> {
+    if (!existsSync(COMPILED_MAIN))
+      throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first`);
+    const server = new ServerProcess(options, options.port ?? (await freePort()));
+    await server.spawn();
+    return server;
+  }
+
+  get pid(): number {
+    if (!this.child?.pid) throw new Error('server is not running');
+    return this.child.pid;
+  }
+
+  get env(): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      NODE_ENV: 'production',
+      PAYMENT_MODE: 'sandbox',
+      SANDBOX_SPAWN: 'false',
+      DATABASE_URL: this.options.databaseUrl,
+      DATABASE_POOL_SIZE: String(this.options.poolSize ?? 20),
+      PORT: String(this.port),
+      DATA_DIR: this.options.dataDir,
+      LOG_LEVEL: 'warn',
+      JWT_ACCESS_SECRET: BENCH_JWT.access,
+      JWT_REFRESH_SECRET: BENCH_JWT.refresh,
+      JWT_ACCESS_TTL_SECONDS: '3600',
+      // Per-worker and per-IP budgets would throttle a load generator that plays hundreds of users from one IP.
+      WORKER_RATE_LIMIT_PER_MINUTE: '100000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      ...this.options.env,
+    };
+  }
+
+  /** (Re)starts the child and waits until /health answers. */
+  async spawn(): Promise<void> {
+    // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server during a run.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, COMPILED_MAIN], {
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.exited = new Promise((ok) => child.once('exit', (code) => ok(code)));
+    const keep = (chunk: Buffer): void => {
+      this.tail.push(...chunk.toString().split('\n').filter(Boolean));
+      if (this.tail.length > 200) this.tail.splice(0, this.tail.length - 200);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    await this.waitHealthy(60_000);
+  }
+
+  async waitHealthy(timeoutMs: number): Promise<void> {
+    const giveUp = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    while (Date.now() < giveUp) {
+      if (exited) throw new Error(`server exited during start:\n${this.lastLines()}`);
+      try {
+        const res = await fetch(`${this.baseUrl}/health`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`server did not become healthy in ${timeoutMs} ms:\n${this.lastLines()}`);
+  }
+
+  /** Resident set size of the server process in MiB (VmRSS). */
+  rssMiB(): number {
+    const status = readFileSync(join('/proc', String(this.pid), 'status'), 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
+    return Math.round((kb / 1024) * 10) / 10;
+  }
+
+  lastLines(n = 40): string {
+    return this.tail.slice(-n).join('\n');
+  }
+
+  /** SIGKILL: no shutdown hooks, no flushing, connections cut. */
+  async kill9(): Promise<void> {
+    this.child?.kill('SIGKILL');
+    await this.exited;
+    this.child = null;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child?.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(timer);
+    this.child = null;
+  }
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { BenchAgent, createAgents } from '../../scripts/bench/fixtures';
+import { ServerProcess } from '../../scripts/bench/server';
+import { checkLedger } from '../../src/escrow/ledger-check';
+import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
+
+/**
+ * Fault tests that need a real API process: the compiled server (`npm run build`; `npm run check` builds before it
+ * tests) as a child on a fresh test database, agents with API keys and money seeded through balanced journals.
+ */
+export interface ProcessRig {
+  server: ServerProcess;
+  db: Pool;
+  agents: BenchAgent[];
+  close(): Promise<void>;
+}
+
+export async function startProcessRig(agents: number, env: Record<string, string> = {}): Promise<ProcessRig> {
+  const name = await createTestDatabase();
+  const url = databaseUrl(name);
+  const db = new Pool({ connectionString: url, max: 3, application_name: 'legwork-fault-test' });
+  const created = await createAgents(db, agents, 100_000_000);
+  const server = await ServerProcess.start({
+    databaseUrl: url,
+    dataDir: mkdtempSync(join(tmpdir(), 'legwork-fault-')),
+    poolSize: 10,
+    env: { JOBS_IN_PROCESS: 'false', ...env },
+  });
+  return {
+    server,
+    db,
+    agents: created,
+    close: async () => {
+      await server.stop();
+      await db.end();
+      await dropDatabase(name);
+    },
+  };
+}
+
+export function taskBody(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    title: 'Photograph the storefront',
+    description: 'Storefront and opening hours.',
+    location: { latitude: 31.2304, longitude: 121.4737 },
+    budget_cents: 1000 + Math.floor(Math.random() * 50) * 100,
+    deadline_at: new Date(Date.now() + 86_400_000).toISOString(),
+    task_type: 'photo',
+    ...over,
+  };
+}
+
+export interface Creation {
+  agent: BenchAgent;
+  key: string;
+  body: Record<string, unknown>;
+}
+
+export function creations(agents: BenchAgent[], count: number): Creation[] {
+  return Array.from({ length: count }, (_, i) => ({
+    agent: agents[i % agents.length],
+    key: `fault-${randomUUID()}`,
+    body: taskBody(),
+  }));
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  replayed: boolean;
+}
+
+/** One creation request; a dropped connection or refused connect is `status: 0`. */
+export async function create(server: ServerProcess, c: Creation): Promise<Answer> {
+  try {
+    const res = await fetch(`${server.baseUrl}/v1/tasks/create`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${c.agent.apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': c.key,
+      },
+      body: JSON.stringify(c.body),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      replayed: res.headers.get('idempotent-replayed') === 'true',
+    };
+  } catch {
+    return { status: 0, body: {}, replayed: false };
+  }
+}
+
+/**
+ * What a careful client does after a failure: retry with the same key until the answer is final. Network errors,
+ * 5xx and 409 "still in progress" are retried (with a short pause); anything else is the answer.
+ */
+export async function createUntilFinal(server: ServerProcess, c: Creation, attempts = 10): Promise<Answer> {
+  let last: Answer = { status: 0, body: {}, replayed: false };
+  for (let i = 0; i < attempts; i++) {
+    last = await create(server, c);
+    const error = last.body.error as { code?: string; in_progress?: boolean } | undefined;
+    const retry =
+      last.status === 0 || last.status >= 500 || (last.status === 409 && error?.in_progress === true);
+    if (!retry) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return last;
+}
+
+/** Tasks and holds in the database, and the ledger invariants. */
+export async function effects(
+  db: Pool,
+): Promise<{ tasks: number; holds: number; ledgerOk: boolean; violations: string[] }> {
+  const { rows } = await db.query<{ tasks: number; holds: number }>(
+    `SELECT count(*)::int AS tasks,
+            (SELECT count(*) FROM ledger_journals j WHERE j.kind = 'escrow_hold')::int AS holds
+       FROM tasks`,
+  );
+  const report = await checkLedger({ query: async (sql, params) => (await db.query(sql, params)).rows });
+  return {
+    tasks: rows[0].tasks,
+    holds: rows[0].holds,
+    ledgerOk: report.ok,
+    violations: report.violations.map((v) => `${v.invariant}: ${v.detail}`),
+  };
+}
