@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
 import { MAX_ENDPOINTS_PER_AGENT } from '../../src/events/webhooks/webhook-endpoints.service';
@@ -229,6 +231,27 @@ describe('webhook endpoints (/v1/agent/webhooks)', () => {
         [res.body.delivery_id],
       );
       expect(row).toEqual({ status: 'failed', next_attempt_at: null });
+    });
+
+    it('gives up on a receiver that does not answer within 5 seconds', async () => {
+      const agent = await createAgent(t);
+      const silent = http.createServer(() => undefined); // reads the request, never answers
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as AddressInfo).port;
+      const { webhook_id } = await registerWebhook(t, agent, `http://127.0.0.1:${port}/slow`);
+      const res = await t.http
+        .post(`/v1/agent/webhooks/${webhook_id}/test`)
+        .set('Authorization', agent.bearer)
+        .expect(200);
+      expect(res.body).toMatchObject({
+        delivered: false,
+        status_code: null,
+        error: 'timeout: no response within 5 s',
+      });
+      expect(res.body.latency_ms).toBeGreaterThanOrEqual(4900);
+      expect(res.body.latency_ms).toBeLessThan(7000);
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
     });
 
     it('reports a closed port as a connection error', async () => {
