@@ -1,6 +1,6 @@
 /**
- * Slow fault tests, run by `npm run test:slow` (after `npm run build`: they spawn the compiled server). Kept out of
- * `npm run check` because they take minutes and are sensitive to machine load; see docs/scaling.md.
+ * Slow variants of the fault tests (`*.slow-spec.ts` under test/), run by `npm run test:slow` after a build (they spawn the
+ * compiled server): the same checks as their CI versions in `npm run check`, with many more kills and requests.
  */
 const base = require('./jest.config.js');
 const e2e = base.projects.find((p) => p.displayName === 'e2e');

@@ -99,9 +99,10 @@ export async function create(server: ServerProcess, c: Creation): Promise<Answer
 
 /**
  * What a careful client does after a failure: retry with the same key until the answer is final. Network errors,
- * 5xx and 409 "still in progress" are retried (with a short pause); anything else is the answer.
+ * 5xx (503 when the server is saturated) and 409 "still in progress" are retried with a growing pause (0.1 s
+ * doubling to 2 s, about a minute in all); anything else is the answer.
  */
-export async function createUntilFinal(server: ServerProcess, c: Creation, attempts = 10): Promise<Answer> {
+export async function createUntilFinal(server: ServerProcess, c: Creation, attempts = 35): Promise<Answer> {
   let last: Answer = { status: 0, body: {}, replayed: false };
   for (let i = 0; i < attempts; i++) {
     last = await create(server, c);
@@ -109,9 +110,26 @@ export async function createUntilFinal(server: ServerProcess, c: Creation, attem
     const retry =
       last.status === 0 || last.status >= 500 || (last.status === 409 && error?.in_progress === true);
     if (!retry) return last;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** i, 2_000)));
   }
   return last;
+}
+
+/**
+ * Runs `fn` over `items` with at most `limit` in flight, keeping the order of the answers: how a real client pool
+ * retries, rather than hundreds of sockets at once against a server that was just restarted.
+ */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }
 
 /** Tasks and holds in the database, and the ledger invariants. */
