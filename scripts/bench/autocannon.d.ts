@@ -26,8 +26,6 @@ declare module 'autocannon' {
     amount?: number;
     timeout?: number;
     pipelining?: number;
-    /** Requests per second over all connections (an open-loop steady rate). */
-    overallRate?: number;
     workers?: number;
     headers?: Record<string, string>;
     requests?: Request[];

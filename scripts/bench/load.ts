@@ -20,8 +20,6 @@ export interface LoadRun {
   seconds: number;
   /** Stop after this many requests instead of after `seconds`. */
   amount?: number;
-  /** Requests per second over all connections (a steady rate) instead of as fast as the server answers. */
-  rate?: number;
   requests: Request[];
   /** Statuses that count as the expected outcome (e.g. [201], or [200, 409] in a race). */
   expected: number[];
@@ -70,7 +68,6 @@ export async function load(
     connections: run.connections,
     duration: run.seconds,
     ...(run.amount ? { amount: run.amount } : {}),
-    ...(run.rate ? { overallRate: run.rate } : {}),
     timeout: 30,
     requests,
   });

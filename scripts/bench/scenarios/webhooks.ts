@@ -108,14 +108,13 @@ interface OpenTask {
 }
 
 /** POST /v1/tasks/{id}/cancel, each request taking the next task of the queue with its owner's API key. */
-export function cancelRequests(queue: OpenTask[], sentAt?: Map<string, number>): Request[] {
+export function cancelRequests(queue: OpenTask[]): Request[] {
   return [
     {
       method: 'POST',
       setupRequest: (req: RequestParams) => {
         const task = queue.shift();
         if (!task) throw new Error('ran out of open tasks to cancel');
-        sentAt?.set(task.id, Date.now());
         return {
           ...req,
           path: `/v1/tasks/${task.id}/cancel`,
@@ -124,6 +123,62 @@ export function cancelRequests(queue: OpenTask[], sentAt?: Map<string, number>):
       },
     },
   ];
+}
+
+/**
+ * Cancellations evenly spaced at `rate` per second, open loop (a slow answer does not delay the next request).
+ * autocannon's overallRate does not do this: each connection sends its whole per-second budget at the top of every
+ * second, which turns a steady rate into a burst each second.
+ */
+export async function pacedCancels(
+  ctx: BenchContext,
+  queue: OpenTask[],
+  rate: number,
+  count: number,
+  sentAt?: Map<string, number>,
+): Promise<LoadResult> {
+  const latency = new Samples();
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  const rss = rssSampler(ctx);
+  const started = Date.now();
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const wait = started + (i * 1000) / rate - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const task = queue.shift();
+    if (!task) throw new Error('ran out of open tasks to cancel');
+    sentAt?.set(task.id, Date.now());
+    const t = performance.now();
+    inflight.push(
+      fetch(`${ctx.server.baseUrl}/v1/tasks/${task.id}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${task.apiKey}` },
+      })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          latency.add(performance.now() - t);
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          if (res.status !== 200) errors++;
+        })
+        .catch(() => {
+          errors++;
+        }),
+    );
+  }
+  await Promise.all(inflight);
+  const seconds = (Date.now() - started) / 1000;
+  const summary = latency.summary();
+  return {
+    connections: 0,
+    seconds: round(seconds),
+    rps: round(summary.count / seconds),
+    ...summary,
+    errors,
+    statuses,
+    rss_max_mib: rss(),
+    rss_end_mib: ctx.server.rssMiB(),
+  };
 }
 
 /** The agents' pending tasks in random order, each with its owner's API key. */
@@ -181,7 +236,7 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
     runs: [],
     notes: [
       `${AGENTS} agents, one endpoint each (registered through POST /v1/agent/webhooks with an agent JWT, events ["*"], http://127.0.0.1 allowed in sandbox mode) at a node:http receiver in the harness that verifies every X-Signature (HMAC-SHA256 of the raw body, constant time) and answers 200 at once.`,
-      `Events: POST /v1/tasks/{id}/cancel on seeded pending tasks (task.cancelled, one per task; the task module emits no event on creation). Burst: ${BURST.toLocaleString('en-US')} cancellations on ${BURST_CONNECTIONS} connections; steady: ${STEADY_RATE} cancellations/s for the run's seconds.`,
+      `Events: POST /v1/tasks/{id}/cancel on seeded pending tasks (task.cancelled, one per task; the task module emits no event on creation). Burst: ${BURST.toLocaleString('en-US')} cancellations on ${BURST_CONNECTIONS} connections; steady: ${STEADY_RATE} cancellations/s evenly spaced (open loop, fetch) for the run's seconds.`,
       'received/s: distinct deliveries from the first to the last receipt. Lag: the event timestamp (written in the cancellation transaction, before commit) to the receiver having the body; it includes the outbox publisher, the delivery queue (claim with lease, one new TCP connection per delivery, as the sender uses no keep-alive) and recording the result.',
       `Baseline: a bare pg script running the delivery runner's SQL without HTTP, with the runner's concurrency (one claimer taking batches of ${DELIVERY_BATCH} with FOR UPDATE SKIP LOCKED and a lease, then per delivery the secret lookup and the result transaction: attempt row, delivered, endpoint health), on copies of the tables holding the burst's ${BURST.toLocaleString('en-US')} deliveries as pending rows, drained to the end; the statements are DeliveryRepository's own. API / DB compares the burst's received/s with it; the publisher's and the cancellation's SQL are not in it.`,
     ],
@@ -220,15 +275,18 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
       const startSeq = await maxSeq(ctx.db);
       receiver.receipts = new Receipts();
       const rss = rssSampler(ctx);
-      const { total } = await load({
-        server: ctx.server,
-        connections,
-        seconds: 120,
-        amount,
-        rate,
-        requests: cancelRequests(queue),
-        expected: [200],
-      });
+      const total = rate
+        ? await pacedCancels(ctx, queue, rate, amount)
+        : (
+            await load({
+              server: ctx.server,
+              connections,
+              seconds: 120,
+              amount,
+              requests: cancelRequests(queue),
+              expected: [200],
+            })
+          ).total;
       const expected = await eventsSince(ctx.db, agents, startSeq);
       const r = receiver.receipts;
       await settle(

@@ -5,11 +5,11 @@ import { Accounts } from '../../../src/escrow/accounts';
 import { applyJournal, claimJournal } from '../../../src/escrow/journal-writer';
 import type { BenchContext, EventsRun, ScenarioReport } from '../context';
 import { BenchAgent, createAgents, fundAgents, seedOpenTasks } from '../fixtures';
-import { load, LoadResult } from '../load';
+import type { LoadResult } from '../load';
 import type { PgbenchResult } from '../pgbench';
 import { round, Samples } from '../stats';
 import { BASELINE_SCHEMA } from './events-schema';
-import { cancelRequests, openTasks, rssSampler, settle } from './webhooks';
+import { openTasks, pacedCancels, rssSampler, settle } from './webhooks';
 
 export const WEBSOCKET_TITLE = 'socket.io fan-out to 2,000 clients (task change to receipt)';
 
@@ -67,7 +67,7 @@ export async function websocketScenario(ctx: BenchContext, baselineDb: Pool): Pr
     runs: [],
     notes: [
       `${CLIENTS.toLocaleString('en-US')} socket.io-client connections from the harness process to /ws (transports: ['websocket'] only: one process long-polling 2,000 sockets would measure itself), ${AGENTS} agents × ${CLIENTS_PER_AGENT} connections authenticated with the agent's API key; each is in its agent's room and receives that agent's task events. No REDIS_URL: one instance, no adapter hop.`,
-      `Changes: POST /v1/tasks/{id}/cancel on seeded pending tasks at ${RATES.join(' and ')} per second (autocannon overallRate), each writing one task.cancelled event that must reach the ${CLIENTS_PER_AGENT} clients of its agent and no other. received/s counts messages over all clients.`,
+      `Changes: POST /v1/tasks/{id}/cancel on seeded pending tasks at ${RATES.join(' and ')} per second, evenly spaced (open loop, fetch), each writing one task.cancelled event that must reach the ${CLIENTS_PER_AGENT} clients of its agent and no other. received/s counts messages over all clients.`,
       'Lag: the event timestamp (set in the cancellation transaction, before commit) to the message arriving at a client; it includes the commit, NOTIFY, the outbox publisher transaction and the socket.io emit. The lag from the HTTP request being sent is in the details (request_to_receipt).',
       "Baseline: what the database alone does on the same path at the same rate: a pg script runs the cancellation transaction (task lock, assignments, slot refund journals, task update, event insert; the server's own statements) on copies of the tables, a LISTEN connection receives the outbox NOTIFY, and a publisher runs the outbox publisher's transaction (advisory lock, unpublished events, endpoints, published_at); DB p50 / p99 is from the same timestamp to that transaction committed, which is where the server emits. DB-only /s is the change rate it kept. No throughput ratio: the runs are at a fixed rate.",
     ],
@@ -156,15 +156,7 @@ export async function websocketScenario(ctx: BenchContext, baselineDb: Pool): Pr
     const stats: unknown = await (await fetch(`${ctx.server.baseUrl}/v1/ws/stats`)).json();
 
     // Warm-up: the first cancellations and emits pay for JIT and connection setup.
-    await load({
-      server: ctx.server,
-      connections: 8,
-      seconds: 30,
-      amount: 100,
-      rate: 50,
-      requests: cancelRequests(queue),
-      expected: [200],
-    });
+    await pacedCancels(ctx, queue, 50, 100);
     await new Promise((r) => setTimeout(r, 500));
 
     const measured: Measured[] = [];
@@ -173,15 +165,7 @@ export async function websocketScenario(ctx: BenchContext, baselineDb: Pool): Pr
       receipts = new Receipts();
       sentAt.clear();
       const rss = rssSampler(ctx);
-      const { total } = await load({
-        server: ctx.server,
-        connections: 16,
-        seconds: ctx.seconds + 30,
-        amount: perRun(rate),
-        rate,
-        requests: cancelRequests(queue, sentAt),
-        expected: [200],
-      });
+      const total = await pacedCancels(ctx, queue, rate, perRun(rate), sentAt);
       const events = await eventsSince(ctx.db, agents, startSeq);
       const expected = events * CLIENTS_PER_AGENT;
       const r = receipts;
