@@ -18,9 +18,29 @@ export interface BenchContext {
   log(message: string): void;
 }
 
+/**
+ * What an events run measured besides the requests that caused the events: how many deliveries (webhooks) or
+ * messages (WebSocket) were expected and arrived, how fast, and the lag from the event's timestamp to receipt.
+ */
+export interface EventsRun {
+  /** Changes made through the API (cancellations) per second while they were being made. */
+  changes_per_second: number;
+  expected: number;
+  /** Distinct (receiver, event) pairs received. */
+  received: number;
+  duplicates: number;
+  missed: number;
+  /** Receipts per second from the first to the last receipt. */
+  received_per_second: number;
+  /** Event timestamp (created_at, set inside the change's transaction) to receipt, in ms. */
+  lag: LatencySummary;
+}
+
 export interface RunReport {
   label: string;
   api: LoadResult;
+  /** Set by the events scenarios (webhooks, websocket): rendered in a table of their own. */
+  events?: EventsRun;
   /** Per request kind where a run mixes several (accept and submit). */
   kinds?: Record<string, LatencySummary>;
   baseline?: PgbenchResult;

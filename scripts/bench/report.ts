@@ -80,9 +80,30 @@ export function markdown(r: BenchReport): string {
       continue;
     }
     for (const run of s.runs) {
+      if (run.events) continue;
       const b = run.baseline;
       lines.push(
         `| ${s.title} | ${run.label} | ${n(run.api.rps)} | ${n(run.api.p50)} | ${n(run.api.p95)} | ${n(run.api.p99)} | ${run.api.errors} | ${n(run.api.rss_max_mib)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
+      );
+    }
+  }
+  const eventRuns = r.scenarios.flatMap((s) =>
+    s.status === 'ok' ? s.runs.filter((run) => run.events).map((run) => ({ s, run })) : [],
+  );
+  if (eventRuns.length > 0) {
+    // Webhooks and WebSocket are measured from the event's timestamp to its receipt, not per request.
+    lines.push(
+      '',
+      'Events: changes made through the API (task cancellations), and what reached the receivers: receipts per second from the first to the last, lag from the event timestamp to receipt. The DB-only baseline runs the same SQL path without HTTP or sockets.',
+      '',
+      '| Scenario | Run | API changes/s | received/s | lag p50 ms | p95 ms | p99 ms | received / expected | server RSS max MiB | DB-only /s | DB p50 / p99 ms | API / DB |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const { s, run } of eventRuns) {
+      const e = run.events!;
+      const b = run.baseline;
+      lines.push(
+        `| ${s.title} | ${run.label} | ${n(e.changes_per_second)} | ${n(e.received_per_second)} | ${n(e.lag.p50)} | ${n(e.lag.p95)} | ${n(e.lag.p99)} | ${n(e.received, 0)} / ${n(e.expected, 0)} | ${n(run.api.rss_max_mib)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
       );
     }
   }
@@ -98,6 +119,12 @@ export function markdown(r: BenchReport): string {
             `- ${run.label}, ${kind}: ${l.count} requests, p50 ${l.p50} ms, p95 ${l.p95} ms, p99 ${l.p99} ms`,
           );
         }
+      }
+      if (run.events) {
+        const e = run.events;
+        lines.push(
+          `- ${run.label}: ${e.received} of ${e.expected} received, ${e.missed} missed, ${e.duplicates} duplicates; lag p50 ${e.lag.p50} ms, p95 ${e.lag.p95} ms, p99 ${e.lag.p99} ms, max ${e.lag.max} ms; API change requests p50 ${run.api.p50} ms, p99 ${run.api.p99} ms`,
+        );
       }
       if (run.extra) lines.push(`- ${run.label}: ${JSON.stringify(run.extra)}`);
       const statuses = Object.entries(run.api.statuses)

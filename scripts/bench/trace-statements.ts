@@ -7,7 +7,7 @@ import { ServerProcess } from './server';
 import { taskBody } from './scenarios/create-task';
 
 /**
- * Lists the SQL statements the API sends for one request of each hot kind (creation, accept, submit, listing):
+ * Lists the SQL statements the API sends for one request of each hot kind (creation, accept, submit, listing, cancellation):
  * every statement is a round trip, and round trips are what the benchmarks showed to cost most. It turns on
  * log_statement for a scratch database and reads the PostgreSQL server log, so it needs a superuser connection and
  * read access to that log (BENCH_PG_LOG, default Debian's path).
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     const warm = await create();
     await call('POST', `/v1/worker/tasks/${warm.task_id}/accept`, worker.token);
     const task = await create();
+    const cancelled = await create();
     await db.query(`ALTER DATABASE ${name} SET log_statement = 'all'`);
     // New sessions pick the setting up: drop the API's pooled connections (the next requests reconnect).
     await db.query(
@@ -75,6 +76,9 @@ async function main(): Promise<void> {
     );
     await section('available tasks', () =>
       call('GET', '/v1/worker/tasks/available?latitude=31.23&longitude=121.47&limit=20', worker.token),
+    );
+    await section('cancel (pending task, no assignments)', () =>
+      call('POST', `/v1/tasks/${cancelled.task_id}/cancel`, agent.apiKey),
     );
     await db.query(`ALTER DATABASE ${name} RESET log_statement`);
   } finally {
