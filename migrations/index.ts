@@ -9,6 +9,7 @@ import { Payments1732200009000 } from './1732200009000-payments';
 import { Matching1732200010000 } from './1732200010000-matching';
 import { Uploads1732200010100 } from './1732200010100-uploads';
 import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
+import { DeliveryClaimIndex1732200030000 } from './1732200030000-delivery-claim-index';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Matching1732200010000,
   Uploads1732200010100,
   IdempotencyOwner1732200020000,
+  DeliveryClaimIndex1732200030000,
 ];

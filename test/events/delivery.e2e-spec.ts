@@ -5,6 +5,7 @@ import { CLAIM_LEASE_MS, MAX_ATTEMPTS, maxRetryDelayMs } from '../../src/events/
 import { deliveryHeaders, DeliveryService } from '../../src/events/delivery/delivery.service';
 import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher.service';
 import { WebhookSender } from '../../src/events/delivery/webhook-sender';
+import { DeliveryRepository } from '../../src/events/delivery/delivery.repository';
 import {
   insertTask,
   pump,
@@ -267,6 +268,28 @@ describe('webhook delivery', () => {
     await deliveries.drain();
     expect(rx.received.map((r) => r.json.event_id)).toEqual([eventId, eventId]);
     expect(rx.received[0].raw).toBe(rx.received[1].raw);
+    await rx.close();
+  });
+
+  it('a late result from a superseded claim changes nothing: the current claim decides', async () => {
+    const { agent, rx } = await setup();
+    const taskId = await insertTask(t, agent.id);
+    const eventId = await writeTaskEvent(t, 'task.started', agent.id, taskId, { status: 'in_progress' });
+    await t.app.get(OutboxPublisher).drain();
+    const deliveries = t.app.get(DeliveryService);
+    const [stale] = await deliveries.claim();
+    expect(stale.event_id).toBe(eventId);
+    // The first runner hangs past its lease; a second claims the delivery again (attempt 2) and is still sending.
+    t.clock.advance(CLAIM_LEASE_MS + 1);
+    const [current] = await deliveries.claim();
+    expect(current).toMatchObject({ id: stale.id, attempts: 2 });
+    // The hung runner wakes up and records its success: refused, the delivery stays claimed by attempt 2.
+    const ok = { ok: true, statusCode: 200, latencyMs: 3, error: null };
+    expect(await DeliveryRepository.recordSuccess(t.db, stale, ok, t.clock.now())).toBe(false);
+    expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'pending', attempts: 2 });
+    // The current claim's result counts.
+    expect(await DeliveryRepository.recordSuccess(t.db, current, ok, t.clock.now())).toBe(true);
+    expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
     await rx.close();
   });
 

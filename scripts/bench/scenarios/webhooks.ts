@@ -2,11 +2,12 @@ import type { Request, RequestParams } from 'autocannon';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { CLAIM_LEASE_MS } from '../../../src/events/delivery/backoff';
-import { DELIVERY_BATCH } from '../../../src/events/delivery/delivery.service';
-import { DeliveryRepository } from '../../../src/events/delivery/delivery.repository';
+import { DELIVERY_BATCH, DELIVERY_CONCURRENCY } from '../../../src/events/delivery/delivery.service';
+import { drainPipelined } from '../../../src/events/delivery/pipeline';
+import { ClaimedDelivery, DeliveryRepository } from '../../../src/events/delivery/delivery.repository';
 import type { BenchContext, EventsRun, RunReport, ScenarioReport } from '../context';
 import { fraction } from '../context';
 import { accessToken, BenchAgent, createAgents, seedOpenTasks } from '../fixtures';
@@ -238,7 +239,7 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
       `${AGENTS} agents, one endpoint each (registered through POST /v1/agent/webhooks with an agent JWT, events ["*"], http://127.0.0.1 allowed in sandbox mode) at a node:http receiver in the harness that verifies every X-Signature (HMAC-SHA256 of the raw body, constant time) and answers 200 at once.`,
       `Events: POST /v1/tasks/{id}/cancel on seeded pending tasks (task.cancelled, one per task; the task module emits no event on creation). Burst: ${BURST.toLocaleString('en-US')} cancellations on ${BURST_CONNECTIONS} connections; steady: ${STEADY_RATE} cancellations/s evenly spaced (open loop, fetch) for the run's seconds.`,
       'received/s: distinct deliveries from the first to the last receipt. Lag: the event timestamp (written in the cancellation transaction, before commit) to the receiver having the body; it includes the outbox publisher, the delivery queue (claim with lease, one new TCP connection per delivery, as the sender uses no keep-alive) and recording the result.',
-      `Baseline: a bare pg script running the delivery runner's SQL without HTTP, with the runner's concurrency (one claimer taking batches of ${DELIVERY_BATCH} with FOR UPDATE SKIP LOCKED and a lease, then per delivery the secret lookup and the result transaction: attempt row, delivered, endpoint health), on copies of the tables holding the burst's ${BURST.toLocaleString('en-US')} deliveries as pending rows, drained to the end; the statements are DeliveryRepository's own. API / DB compares the burst's received/s with it; the publisher's and the cancellation's SQL are not in it.`,
+      `Baseline: a bare pg script running the delivery runner's SQL without HTTP, with the runner's own pipeline (up to ${DELIVERY_CONCURRENCY} deliveries in flight, claims of at most ${DELIVERY_BATCH} with FOR UPDATE SKIP LOCKED and a lease as slots free up; per delivery the result statement: attempt row, delivered, endpoint health), on copies of the tables holding the burst's ${BURST.toLocaleString('en-US')} deliveries as pending rows, drained to the end; the statements are DeliveryRepository's own. API / DB compares the burst's received/s with it; the publisher's and the cancellation's SQL are not in it.`,
     ],
     checks: {},
   };
@@ -383,32 +384,10 @@ async function eventsSince(db: Pool, agents: BenchAgent[], seq: string): Promise
   return rows[0].n;
 }
 
-/** A pg client as the `Db` DeliveryRepository expects (TypeORM's query returns the rows). */
-function asDb(client: PoolClient): EntityManager {
-  return {
-    query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows,
-  } as unknown as EntityManager;
-}
-
-async function inTx<T>(db: Pool, work: (c: PoolClient) => Promise<T>): Promise<T> {
-  const c = await db.connect();
-  try {
-    await c.query('BEGIN');
-    const out = await work(c);
-    await c.query('COMMIT');
-    return out;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
-}
-
 /**
- * The delivery runner (DeliveryService.drain) without HTTP: claim a batch in one transaction, then for each delivery
- * at once the secret lookup and the result transaction, then the next claim, until the queue is empty. Latency per delivery is from the start
- * of its claim to its result committed.
+ * The delivery runner (DeliveryService.drain) without HTTP: its pipeline (claims as slots free up, up to
+ * DELIVERY_CONCURRENCY in flight), its claim statement and its success statement, until the queue is empty.
+ * Latency per delivery is from its claim returning to its result committed.
  */
 async function deliveryBaseline(ctx: BenchContext, db: Pool, endpoints: string[]): Promise<PgbenchResult> {
   await db.query(
@@ -438,39 +417,25 @@ async function deliveryBaseline(ctx: BenchContext, db: Pool, endpoints: string[]
   const started = Date.now();
   let delivered = 0;
   let failed = 0;
-  // Until the queue is empty, as DeliveryService.drain.
-  for (;;) {
-    const claimStart = performance.now();
-    const claimed = await inTx(db, (c) =>
-      DeliveryRepository.claimDue(asDb(c), new Date(), DELIVERY_BATCH, CLAIM_LEASE_MS),
-    );
-    if (claimed.length === 0) break;
-    await Promise.all(
-      claimed.map(async (d) => {
-        try {
-          await db.query(`SELECT secret_sealed FROM webhook_endpoints WHERE id = $1`, [d.endpoint_id]);
-          const outcome = { ok: true, statusCode: 200, latencyMs: 1, error: null };
-          await inTx(db, async (c) => {
-            const now = new Date();
-            await DeliveryRepository.recordAttempt(asDb(c), d.id, d.attempts, outcome, now);
-            const current = await DeliveryRepository.complete(asDb(c), d, outcome, null, now);
-            if (current) {
-              await c.query(
-                `UPDATE webhook_endpoints SET failing_since = NULL, last_success_at = $2, updated_at = $2
-                  WHERE id = $1 AND (failing_since IS NOT NULL OR last_success_at IS NULL
-                                     OR last_success_at < $2::timestamptz - interval '1 minute')`,
-                [d.endpoint_id, now],
-              );
-            }
-          });
-          delivered++;
-          samples.add(performance.now() - claimStart);
-        } catch {
-          failed++;
-        }
-      }),
-    );
-  }
+  // Until the queue is empty, with DeliveryService.drain's own pipeline, limits and statements.
+  const viaPool = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows };
+  const asRunner = viaPool as unknown as EntityManager;
+  await drainPipelined(
+    (limit) => DeliveryRepository.claimDue(asRunner, new Date(), limit, CLAIM_LEASE_MS),
+    async (d: ClaimedDelivery) => {
+      const begun = performance.now();
+      try {
+        const outcome = { ok: true, statusCode: 200, latencyMs: 1, error: null };
+        await DeliveryRepository.recordSuccess(asRunner, d, outcome, new Date());
+        delivered++;
+        samples.add(performance.now() - begun);
+      } catch {
+        failed++;
+      }
+    },
+    DELIVERY_BATCH,
+    DELIVERY_CONCURRENCY,
+  );
   const seconds = (Date.now() - started) / 1000;
   const s = samples.summary();
   return {

@@ -29,6 +29,8 @@ export interface ClaimedDelivery {
   body: string;
   attempts: number;
   claim_token: string;
+  /** The endpoint's sealed signing secret (null for a payment order's callback, signed with the agent's). */
+  secret_sealed: string | null;
 }
 
 export interface AttemptOutcome {
@@ -116,8 +118,13 @@ export const DeliveryRepository = {
     return id;
   },
 
+  /**
+   * Claims up to `limit` due deliveries in one statement (atomic on its own, so no transaction around it): takes
+   * the lease, closes any attempt an earlier claim left open (its runner stopped before recording a result), opens
+   * this attempt's row, and returns each delivery with its endpoint's sealed secret, so sending needs no other read.
+   */
   async claimDue(db: Db, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const claimed = await sqlRows<ClaimedDelivery>(
+    return sqlRows<ClaimedDelivery>(
       db,
       `WITH due AS (
          SELECT d.id FROM webhook_deliveries d
@@ -127,29 +134,62 @@ export const DeliveryRepository = {
                                AND p.event_seq < d.event_seq)
           ORDER BY d.next_attempt_at, d.event_seq
           LIMIT $2
-          FOR UPDATE SKIP LOCKED)
-       UPDATE webhook_deliveries d
-          SET attempts = d.attempts + 1, claim_token = gen_random_uuid(), last_attempt_at = $1,
-              next_attempt_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
-         FROM due WHERE d.id = due.id
-       RETURNING d.id, d.agent_id, d.endpoint_id, d.url, d.event_id, d.event_name, d.body, d.attempts, d.claim_token`,
+          FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE webhook_deliveries d
+            SET attempts = d.attempts + 1, claim_token = gen_random_uuid(), last_attempt_at = $1,
+                next_attempt_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
+           FROM due WHERE d.id = due.id
+         RETURNING d.id, d.agent_id, d.endpoint_id, d.url, d.event_id, d.event_name, d.body, d.attempts,
+                   d.claim_token),
+       interrupted AS (
+         UPDATE webhook_delivery_attempts SET finished_at = $1,
+                error = 'interrupted: the runner stopped before recording a result; retried'
+          WHERE delivery_id IN (SELECT id FROM claimed) AND finished_at IS NULL),
+       opened AS (
+         INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at)
+         SELECT id, attempts, $1 FROM claimed)
+       SELECT c.*, e.secret_sealed
+         FROM claimed c LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
       [now, limit, leaseMs],
     );
-    if (claimed.length === 0) return claimed;
-    const ids = claimed.map((c) => c.id);
-    // An attempt left open by an earlier claim was interrupted: its runner stopped before recording a result.
-    await db.query(
-      `UPDATE webhook_delivery_attempts SET finished_at = $2,
-              error = 'interrupted: the runner stopped before recording a result; retried'
-        WHERE delivery_id = ANY($1::uuid[]) AND finished_at IS NULL`,
-      [ids, now],
+  },
+
+  /**
+   * The hot path of a delivery in one statement: the attempt's row, the delivery marked delivered (if this claim is
+   * still current) and its endpoint's health. Returns false (changing only the attempt row) when the claim was
+   * superseded. Failures take the longer path (recordAttempt, complete, endpoint health) in a transaction.
+   */
+  async recordSuccess(
+    db: Db,
+    d: Pick<ClaimedDelivery, 'id' | 'claim_token' | 'attempts'>,
+    outcome: AttemptOutcome,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await sqlRows<{ current: boolean }>(
+      db,
+      `WITH attempt AS (
+         INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, finished_at, status_code, latency_ms)
+         VALUES ($1, $3, $4, $4, $5, $6)
+         ON CONFLICT (delivery_id, attempt) DO UPDATE
+            SET finished_at = EXCLUDED.finished_at, status_code = EXCLUDED.status_code,
+                latency_ms = EXCLUDED.latency_ms, error = NULL),
+       done AS (
+         UPDATE webhook_deliveries
+            SET status = 'delivered', claim_token = NULL, next_attempt_at = NULL, last_status_code = $5,
+                last_latency_ms = $6, last_error = NULL, delivered_at = $4, finished_at = $4
+          WHERE id = $1 AND claim_token = $2 AND status = 'pending'
+         RETURNING endpoint_id),
+       health AS (
+         UPDATE webhook_endpoints e SET failing_since = NULL, last_success_at = $4, updated_at = $4
+           FROM done
+          WHERE e.id = done.endpoint_id
+            AND (e.failing_since IS NOT NULL OR e.last_success_at IS NULL
+                 OR e.last_success_at < $4::timestamptz - interval '1 minute'))
+       SELECT EXISTS (SELECT 1 FROM done) AS current`,
+      [d.id, d.claim_token, d.attempts, now, outcome.statusCode, outcome.latencyMs],
     );
-    await db.query(
-      `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at)
-       SELECT * FROM unnest($1::uuid[], $2::int[], array_fill($3::timestamptz, ARRAY[$4::int]))`,
-      [ids, claimed.map((c) => c.attempts), now, ids.length],
-    );
-    return claimed;
+    return rows[0].current;
   },
 
   async recordAttempt(

@@ -8,10 +8,16 @@ import { inTransaction } from '../../database/transaction';
 import { SigningSecrets } from '../webhooks/signing-secrets.service';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
 import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
+import { drainPipelined } from './pipeline';
 import { signBody, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
 
-/** How many deliveries one runner sends at once. */
+/** How many deliveries one claim takes at most. */
 export const DELIVERY_BATCH = 20;
+/**
+ * How many deliveries one runner has in flight at once. Sending holds no database connection (only the secret
+ * lookup and the result transaction do), so this may exceed the pool; it bounds sockets and memory per process.
+ */
+export const DELIVERY_CONCURRENCY = 32;
 
 /**
  * Sends due webhook deliveries: claim (SKIP LOCKED, with a lease), POST with signature, record the outcome, schedule
@@ -29,30 +35,23 @@ export class DeliveryService {
     private readonly logger: Logger,
   ) {}
 
-  /** Claims up to `limit` due deliveries, sends them concurrently and records the results; returns how many. */
-  async runDue(limit = DELIVERY_BATCH): Promise<number> {
-    const claimed = await this.claim(limit);
-    await Promise.all(claimed.map((d) => this.attempt(d)));
-    return claimed.length;
-  }
-
   /**
-   * Runs until nothing is due. Loops until a claim finds nothing (not merely a short batch): a delivery that
-   * succeeds releases the next event of its task for the same destination, which should go out at once.
+   * Runs until nothing is due, with up to DELIVERY_CONCURRENCY deliveries in flight: a slot freed by a finished
+   * delivery is refilled at once, instead of each batch waiting for its slowest receiver. Loops until a claim finds
+   * nothing and nothing is in flight (not merely a short batch): a delivery that succeeds releases the next event of
+   * its task for the same destination, which should go out at once.
    */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await this.runDue();
-      total += n;
-      if (n === 0) return total;
-    }
+  drain(): Promise<number> {
+    return drainPipelined(
+      (limit) => this.claim(limit),
+      (d) => this.attempt(d),
+      DELIVERY_BATCH,
+      DELIVERY_CONCURRENCY,
+    );
   }
 
   claim(limit = DELIVERY_BATCH): Promise<ClaimedDelivery[]> {
-    return inTransaction(this.ds, (em) =>
-      DeliveryRepository.claimDue(em, this.clock.now(), limit, CLAIM_LEASE_MS),
-    );
+    return DeliveryRepository.claimDue(this.ds, this.clock.now(), limit, CLAIM_LEASE_MS);
   }
 
   /** Sends one claimed delivery and records the outcome. Never throws: a failure becomes a scheduled retry. */
@@ -75,6 +74,10 @@ export class DeliveryService {
   }
 
   private async record(d: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+    if (outcome.ok) {
+      await DeliveryRepository.recordSuccess(this.ds, d, outcome, this.clock.now());
+      return;
+    }
     await inTransaction(this.ds, async (em) => {
       const now = this.clock.now();
       await DeliveryRepository.recordAttempt(em, d.id, d.attempts, outcome, now);

@@ -29,15 +29,18 @@ export class SigningSecrets {
     return this.box.open(sealed, endpointOwner(endpointId));
   }
 
-  /** The secret that signs a delivery: its endpoint's, or the agent's callback secret for an order callback. */
-  async forDelivery(d: { endpoint_id: string | null; agent_id: string }): Promise<string> {
+  /**
+   * The secret that signs a delivery: its endpoint's (sealed, as the claim read it with the delivery), or the
+   * agent's callback secret for an order callback.
+   */
+  async forDelivery(d: {
+    endpoint_id: string | null;
+    agent_id: string;
+    secret_sealed: string | null;
+  }): Promise<string> {
     if (d.endpoint_id) {
-      const rows: { secret_sealed: string }[] = await this.ds.query(
-        `SELECT secret_sealed FROM webhook_endpoints WHERE id = $1`,
-        [d.endpoint_id],
-      );
-      if (!rows[0]) throw new Error(`webhook endpoint ${d.endpoint_id} is missing`);
-      return this.openForEndpoint(d.endpoint_id, rows[0].secret_sealed);
+      if (d.secret_sealed === null) throw new Error(`webhook endpoint ${d.endpoint_id} is missing`);
+      return this.openForEndpoint(d.endpoint_id, d.secret_sealed);
     }
     return this.callbackSecret(d.agent_id);
   }
