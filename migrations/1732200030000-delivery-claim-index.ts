@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * next_attempt_at alone, a backlog whose rows share a next_attempt_at (a burst published in one batch, or retries
  * that fall due together) had to be read and sorted whole: 60 ms per claim at 60,000 pending, against 0.2 ms with
  * the index matching the ORDER BY, which lets the claim stop after its 20 rows (measured with EXPLAIN ANALYZE on
- * PostgreSQL 18). Plain CREATE INDEX: migrations run in a transaction, and the queue holds only pending rows.
+ * PostgreSQL 15). Plain CREATE INDEX: migrations run in a transaction, and the queue holds only pending rows.
  */
 export class DeliveryClaimIndex1732200030000 implements MigrationInterface {
   name = 'DeliveryClaimIndex1732200030000';
