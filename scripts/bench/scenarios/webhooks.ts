@@ -2,7 +2,7 @@ import type { Request, RequestParams } from 'autocannon';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Pool } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { CLAIM_LEASE_MS } from '../../../src/events/delivery/backoff';
 import { DELIVERY_BATCH, DELIVERY_CONCURRENCY } from '../../../src/events/delivery/delivery.service';
@@ -370,13 +370,21 @@ function eventsRun(total: LoadResult, r: Receipts, expected: number): EventsRun 
   };
 }
 
-async function maxSeq(db: Pool): Promise<string> {
+/** A pg pool, client or connection as the `Db` the server's repositories take (TypeORM's query returns the rows). */
+export function asDb(client: Pool | PoolClient | Client): EntityManager {
+  return {
+    query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows,
+  } as unknown as EntityManager;
+}
+
+/** The newest event's sequence number: runs count the events written after it. */
+export async function maxSeq(db: Pool): Promise<string> {
   const { rows } = await db.query<{ seq: string }>(`SELECT COALESCE(max(seq), 0)::text AS seq FROM events`);
   return rows[0].seq;
 }
 
-/** Events of these agents written after `seq`: each is one delivery to the agent's single endpoint. */
-async function eventsSince(db: Pool, agents: BenchAgent[], seq: string): Promise<number> {
+/** Events of these agents written after `seq` (in the webhooks scenario, one delivery each to the agent's endpoint). */
+export async function eventsSince(db: Pool, agents: BenchAgent[], seq: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events WHERE seq > $1 AND agent_id = ANY($2::uuid[])`,
     [seq, agents.map((a) => a.id)],
@@ -418,8 +426,7 @@ async function deliveryBaseline(ctx: BenchContext, db: Pool, endpoints: string[]
   let delivered = 0;
   let failed = 0;
   // Until the queue is empty, with DeliveryService.drain's own pipeline, limits and statements.
-  const viaPool = { query: async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows };
-  const asRunner = viaPool as unknown as EntityManager;
+  const asRunner = asDb(db);
   await drainPipelined(
     (limit) => DeliveryRepository.claimDue(asRunner, new Date(), limit, CLAIM_LEASE_MS),
     async (d: ClaimedDelivery) => {

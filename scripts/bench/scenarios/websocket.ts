@@ -1,6 +1,5 @@
-import { Client, Pool, PoolClient } from 'pg';
+import { Client, Pool } from 'pg';
 import { io, Socket } from 'socket.io-client';
-import type { EntityManager } from 'typeorm';
 import { Accounts } from '../../../src/escrow/accounts';
 import { applyJournal, claimJournal } from '../../../src/escrow/journal-writer';
 import type { BenchContext, EventsRun, ScenarioReport } from '../context';
@@ -9,7 +8,7 @@ import type { LoadResult } from '../load';
 import type { PgbenchResult } from '../pgbench';
 import { round, Samples } from '../stats';
 import { BASELINE_SCHEMA } from './events-schema';
-import { openTasks, pacedCancels, rssSampler, settle } from './webhooks';
+import { asDb, eventsSince, maxSeq, openTasks, pacedCancels, rssSampler, settle } from './webhooks';
 
 export const WEBSOCKET_TITLE = 'socket.io fan-out to 2,000 clients (task change to receipt)';
 
@@ -234,25 +233,6 @@ export async function websocketScenario(ctx: BenchContext, baselineDb: Pool): Pr
   } finally {
     for (const s of sockets) s.disconnect();
   }
-}
-
-async function maxSeq(db: Pool): Promise<string> {
-  const { rows } = await db.query<{ seq: string }>(`SELECT COALESCE(max(seq), 0)::text AS seq FROM events`);
-  return rows[0].seq;
-}
-
-async function eventsSince(db: Pool, agents: BenchAgent[], seq: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM events WHERE seq > $1 AND agent_id = ANY($2::uuid[])`,
-    [seq, agents.map((a) => a.id)],
-  );
-  return rows[0].n;
-}
-
-function asDb(client: PoolClient | Client): EntityManager {
-  return {
-    query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows,
-  } as unknown as EntityManager;
 }
 
 interface TaskRow {
