@@ -87,31 +87,21 @@ export class LedgerService {
   }
 
   /** Moves a task's whole cost from the agent's balance into the task's escrow; 402 when the balance is short. */
-  async holdTaskEscrow(
+  holdTaskEscrow(
     em: EntityManager,
     a: { agentId: string; taskId: string; amountCents: number; reference: string; description: string },
   ): Promise<PostResult> {
-    try {
-      return await this.post(em, {
-        reference: a.reference,
-        kind: 'escrow_hold',
-        description: a.description,
-        agentId: a.agentId,
-        taskId: a.taskId,
-        postings: [
-          { account: Accounts.agentAvailable(a.agentId), amount: -a.amountCents },
-          { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: a.amountCents },
-        ],
-      });
-    } catch (err) {
-      if (err instanceof InsufficientFundsError) {
-        throw new ApiError('insufficient_balance', 'The available balance does not cover the task cost.', {
-          balance_cents: err.balance,
-          required_cents: err.required,
-        });
-      }
-      throw err;
-    }
+    return this.postOrRefuse(em, 'task cost', {
+      reference: a.reference,
+      kind: 'escrow_hold',
+      description: a.description,
+      agentId: a.agentId,
+      taskId: a.taskId,
+      postings: [
+        { account: Accounts.agentAvailable(a.agentId), amount: -a.amountCents },
+        { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: a.amountCents },
+      ],
+    });
   }
 
   /** An approved slot: payout to the worker, fee to the platform, both out of the task's escrow. */
@@ -195,7 +185,7 @@ export class LedgerService {
   }
 
   /** Money the platform holds for an agent goes back to the payer through the provider (a payment refund). */
-  async refundToPayer(
+  refundToPayer(
     em: EntityManager,
     a: {
       agentId: string;
@@ -206,27 +196,17 @@ export class LedgerService {
       description: string;
     },
   ): Promise<PostResult> {
-    try {
-      return await this.post(em, {
-        reference: a.reference,
-        kind: 'payer_refund',
-        description: a.description,
-        agentId: a.agentId,
-        orderId: a.orderId,
-        postings: [
-          { account: Accounts.agentAvailable(a.agentId), amount: -a.amountCents },
-          { account: Accounts.providerClearing(a.provider), amount: a.amountCents },
-        ],
-      });
-    } catch (err) {
-      if (err instanceof InsufficientFundsError) {
-        throw new ApiError('insufficient_balance', 'The available balance does not cover the refund.', {
-          balance_cents: err.balance,
-          required_cents: err.required,
-        });
-      }
-      throw err;
-    }
+    return this.postOrRefuse(em, 'refund', {
+      reference: a.reference,
+      kind: 'payer_refund',
+      description: a.description,
+      agentId: a.agentId,
+      orderId: a.orderId,
+      postings: [
+        { account: Accounts.agentAvailable(a.agentId), amount: -a.amountCents },
+        { account: Accounts.providerClearing(a.provider), amount: a.amountCents },
+      ],
+    });
   }
 
   /**
@@ -258,30 +238,20 @@ export class LedgerService {
   }
 
   /** A withdrawal request: funds leave the worker's available balance at once and wait in `withdrawing`. */
-  async startWithdrawal(
+  startWithdrawal(
     em: EntityManager,
     a: { workerId: string; amountCents: number; reference: string; description: string },
   ): Promise<PostResult> {
-    try {
-      return await this.post(em, {
-        reference: a.reference,
-        kind: 'withdrawal_start',
-        description: a.description,
-        workerId: a.workerId,
-        postings: [
-          { account: Accounts.workerAvailable(a.workerId), amount: -a.amountCents },
-          { account: Accounts.workerWithdrawing(a.workerId), amount: a.amountCents },
-        ],
-      });
-    } catch (err) {
-      if (err instanceof InsufficientFundsError) {
-        throw new ApiError('insufficient_balance', 'The available balance does not cover the withdrawal.', {
-          balance_cents: err.balance,
-          required_cents: err.required,
-        });
-      }
-      throw err;
-    }
+    return this.postOrRefuse(em, 'withdrawal', {
+      reference: a.reference,
+      kind: 'withdrawal_start',
+      description: a.description,
+      workerId: a.workerId,
+      postings: [
+        { account: Accounts.workerAvailable(a.workerId), amount: -a.amountCents },
+        { account: Accounts.workerWithdrawing(a.workerId), amount: a.amountCents },
+      ],
+    });
   }
 
   /** The provider confirmed the payout: the money has left the platform. */
@@ -325,6 +295,21 @@ export class LedgerService {
       [account.code],
     );
     return rows.length ? Number(rows[0].balance) : 0;
+  }
+
+  /** Posts a journal that spends an available balance; a short balance is 402 insufficient_balance naming `what`. */
+  private async postOrRefuse(em: EntityManager, what: string, j: JournalInput): Promise<PostResult> {
+    try {
+      return await this.post(em, j);
+    } catch (err) {
+      if (err instanceof InsufficientFundsError) {
+        throw new ApiError('insufficient_balance', `The available balance does not cover the ${what}.`, {
+          balance_cents: err.balance,
+          required_cents: err.required,
+        });
+      }
+      throw err;
+    }
   }
 
   /**
