@@ -12,7 +12,7 @@ import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { EventListResponse, ListEventsQuery, RedeliveryResponse } from '../dtos/event.dto';
 import { AgentEventsService } from '../webhooks/agent-events.service';
-import { UuidParam } from './uuid-param';
+import { UuidParam } from '../../common/http/uuid-param';
 
 @ApiTags('webhooks')
 @Controller(['v1/agent/events', 'api/v1/agent/events'])

@@ -23,7 +23,7 @@ import {
 } from '../dtos/webhook.dto';
 import { SigningSecrets } from '../webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
-import { UuidParam } from './uuid-param';
+import { UuidParam } from '../../common/http/uuid-param';
 
 /** Webhook endpoint management: the agent's console session (JWT) only, never an API key. */
 @ApiTags('webhooks')
