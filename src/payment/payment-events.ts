@@ -1,20 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { OrderEventData, OrderEventName, RefundEventName } from '../events/event-catalog';
+import { writeEvent } from '../events/outbox';
 import type { OrderRow, RefundRow } from './payment.repository';
 
-export type PaymentEventName = 'payment.created' | 'payment.completed' | 'payment.failed' | 'payment.expired';
-export type RefundEventName = 'refund.created' | 'refund.completed' | 'refund.failed';
-
 /**
- * Payment and refund events, written to the `events` outbox in the transaction of the change they describe (so an
- * event exists exactly when its change committed); the events module delivers them to webhooks and to the order's
- * callback_url, which rides along in `data` and is not part of the public payload.
- * `transaction_id` is the provider's id of the payment (or refund) once known.
+ * Payment and refund events for the outbox (writeEvent), in the transaction of the change they describe; the events
+ * module delivers them to webhooks and to the order's callback_url, which rides along in `data` and is not part of
+ * the public payload. `transaction_id` is the provider's id of the payment (or refund) once known.
  */
 @Injectable()
 export class PaymentEvents {
-  async order(em: EntityManager, name: PaymentEventName, o: OrderRow, now: Date): Promise<void> {
-    await this.write(em, name, o, now, {
+  async order(em: EntityManager, name: OrderEventName, o: OrderRow, now: Date): Promise<void> {
+    const data: OrderEventData = {
       order_id: o.id,
       task_id: o.task_id,
       amount: o.amount_cents,
@@ -22,6 +20,13 @@ export class PaymentEvents {
       payment_method: o.payment_method,
       status: o.status,
       transaction_id: o.provider_txn_id,
+    };
+    await writeEvent(em, {
+      name,
+      agentId: o.agent_id,
+      taskId: o.task_id,
+      data: withCallback(data, o),
+      at: now,
     });
   }
 
@@ -32,7 +37,7 @@ export class PaymentEvents {
     r: RefundRow,
     now: Date,
   ): Promise<void> {
-    await this.write(em, name, o, now, {
+    const data = {
       order_id: o.id,
       refund_id: r.id,
       task_id: o.task_id,
@@ -41,20 +46,17 @@ export class PaymentEvents {
       payment_method: o.payment_method,
       status: r.status,
       transaction_id: r.provider_refund_id,
+    };
+    await writeEvent(em, {
+      name,
+      agentId: o.agent_id,
+      taskId: o.task_id,
+      data: withCallback(data, o),
+      at: now,
     });
   }
+}
 
-  private async write(
-    em: EntityManager,
-    name: string,
-    o: OrderRow,
-    now: Date,
-    data: Record<string, unknown>,
-  ): Promise<void> {
-    const withCallback = o.callback_url ? { ...data, callback_url: o.callback_url } : data;
-    await em.query(
-      `INSERT INTO events (name, agent_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
-      [name, o.agent_id, o.task_id, JSON.stringify(withCallback), now],
-    );
-  }
+function withCallback<T extends OrderEventData>(data: T, o: OrderRow): T {
+  return o.callback_url ? { ...data, callback_url: o.callback_url } : data;
 }

@@ -5,6 +5,7 @@ import type { WorkerActor } from '../../auth/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { inTransaction } from '../../database/transaction';
+import type { AssignmentEventName } from '../../events/event-catalog';
 import type {
   AssignmentResponse,
   TaskSubmissionRequest,
@@ -16,7 +17,7 @@ import { UploadRecord, UploadService } from '../../upload/upload.service';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../worker/services/worker-reputation.service';
 import { TaskDispatch } from './task-dispatch.service';
-import { AssignmentEventName, TaskEvents } from './task-events.service';
+import { TaskEvents } from './task-events.service';
 import { TaskSettlement } from './task-settlement.service';
 
 /**
