@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { OrderEventData, OrderEventName, RefundEventName } from '../events/event-catalog';
+import type { EventData, OrderEventName, RefundEventName } from '../events/event-catalog';
 import { writeEvent } from '../events/outbox';
 import type { OrderRow, RefundRow } from './payment.repository';
 
@@ -12,7 +12,7 @@ import type { OrderRow, RefundRow } from './payment.repository';
 @Injectable()
 export class PaymentEvents {
   async order(em: EntityManager, name: OrderEventName, o: OrderRow, now: Date): Promise<void> {
-    const data: OrderEventData = {
+    await this.write(em, name, o, now, {
       order_id: o.id,
       task_id: o.task_id,
       amount: o.amount_cents,
@@ -20,13 +20,6 @@ export class PaymentEvents {
       payment_method: o.payment_method,
       status: o.status,
       transaction_id: o.provider_txn_id,
-    };
-    await writeEvent(em, {
-      name,
-      agentId: o.agent_id,
-      taskId: o.task_id,
-      data: withCallback(data, o),
-      at: now,
     });
   }
 
@@ -37,7 +30,7 @@ export class PaymentEvents {
     r: RefundRow,
     now: Date,
   ): Promise<void> {
-    const data = {
+    await this.write(em, name, o, now, {
       order_id: o.id,
       refund_id: r.id,
       task_id: o.task_id,
@@ -46,17 +39,17 @@ export class PaymentEvents {
       payment_method: o.payment_method,
       status: r.status,
       transaction_id: r.provider_refund_id,
-    };
-    await writeEvent(em, {
-      name,
-      agentId: o.agent_id,
-      taskId: o.task_id,
-      data: withCallback(data, o),
-      at: now,
     });
   }
-}
 
-function withCallback<T extends OrderEventData>(data: T, o: OrderRow): T {
-  return o.callback_url ? { ...data, callback_url: o.callback_url } : data;
+  private async write<N extends OrderEventName | RefundEventName>(
+    em: EntityManager,
+    name: N,
+    o: OrderRow,
+    now: Date,
+    data: EventData[N],
+  ): Promise<void> {
+    const withCallback = o.callback_url ? { ...data, callback_url: o.callback_url } : data;
+    await writeEvent(em, { name, agentId: o.agent_id, taskId: o.task_id, data: withCallback, at: now });
+  }
 }
