@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../../src/common/errors/error-catalog';
+import { ERROR_CODE_LIST } from '../../src/common/errors/error-catalog';
 import { createTestApp, TestApp } from '../support/app';
 
 describe('system endpoints and the error envelope', () => {
@@ -48,8 +48,8 @@ describe('system endpoints and the error envelope', () => {
     // Resolved against /docs (the interactive docs), ../docs/errors.md is /docs/errors.md.
     const page = await t.http.get(new URL(links[0]!, 'http://x/docs').pathname).expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    for (const code of ERROR_CODES) expect(page.text).toContain(`<h3 id="${code}">`);
-    for (const link of new Set(links)) expect(ERROR_CODES).toContain(link.split('#')[1]);
+    for (const code of ERROR_CODE_LIST) expect(page.text).toContain(`<h3 id="${code}">`);
+    for (const link of new Set(links)) expect(ERROR_CODE_LIST).toContain(link.split('#')[1]);
   });
 
   it('malformed JSON is 400 invalid_json with details', async () => {

@@ -1,6 +1,6 @@
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ApiResponse, DECORATORS } from '@nestjs/swagger';
-import { CodesWithStatus, ERROR_CODES, ErrorCode, ERRORS, ErrorStatus } from './error-catalog';
+import { CodesWithStatus, ERROR_CODE_LIST, ErrorCode, ERRORS, ErrorStatus } from './error-catalog';
 import { ErrorEnvelope } from './error-envelope.dto';
 
 /** The errors an operation can answer, by status: a code under a status it is not answered with does not compile. */
@@ -39,7 +39,7 @@ export function ApiErrors(errors: ErrorsByStatus, notes: ErrorNotes = {}): Metho
 /** The codes documented on a route handler, in catalogue order. */
 export function documentedErrors(handler: object): ErrorCode[] {
   const documented = documentedOn(handler);
-  return ERROR_CODES.filter((c) => c in documented);
+  return ERROR_CODE_LIST.filter((c) => c in documented);
 }
 
 /** The description of one status's response: its codes as a list of links with their summaries. */

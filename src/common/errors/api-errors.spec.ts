@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from './api-error';
 import { ApiErrors, documentedErrors, ERROR_DOCS_URL } from './api-errors.decorator';
-import { codesCarrying, ERROR_CODES, ERRORS } from './error-catalog';
+import { codesCarrying, ERROR_CODE_LIST, ERRORS } from './error-catalog';
 import { ERROR_FIELDS, ErrorField } from './error-fields';
 import { errorReferenceMarkdown } from './error-reference';
 
@@ -75,7 +75,7 @@ describe('the error catalogue', () => {
   it('lists only codes the code raises', () => {
     // `new ApiError('code', ...)`, or the filter's map from an HTTP status (`[HttpStatus.X]: 'code'`).
     const raised = (code: string) => new RegExp(`(ApiError\\(\\s*|\\]: )'${code}'`);
-    const unused = ERROR_CODES.filter((code) => !sources.some((s) => raised(code).test(s)));
+    const unused = ERROR_CODE_LIST.filter((code) => !sources.some((s) => raised(code).test(s)));
     expect(unused).toEqual([]);
   });
 
@@ -87,7 +87,7 @@ describe('the error catalogue', () => {
   it('is what docs/errors.md says: one entry per code, nothing else', () => {
     const committed = readFileSync(join(SRC, '..', 'docs', 'errors.md'), 'utf8');
     const headings = [...committed.matchAll(/^### `([a-z_]+)`$/gm)].map((m) => m[1]);
-    expect(headings).toEqual(ERROR_CODES);
+    expect(headings).toEqual(ERROR_CODE_LIST);
     expect(committed).toBe(errorReferenceMarkdown()); // else: npm run build && npm run openapi
   });
 });

@@ -272,11 +272,16 @@ export const ERRORS = {
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+/** The codes in catalogue order. */
+export const ERROR_CODE_LIST = Object.keys(ERRORS) as ErrorCode[];
 
 /** The HTTP status of a code, as a literal type. */
 export type StatusOf<C extends ErrorCode> = (typeof ERRORS)[C]['status'];
 export type ErrorStatus = StatusOf<ErrorCode>;
+/** Each code's HTTP status. */
+export const ERROR_CODES = Object.fromEntries(ERROR_CODE_LIST.map((c) => [c, ERRORS[c].status])) as {
+  [C in ErrorCode]: StatusOf<C>;
+};
 /** The codes answered with status S. */
 export type CodesWithStatus<S extends ErrorStatus> = {
   [C in ErrorCode]: StatusOf<C> extends S ? C : never;
@@ -294,5 +299,5 @@ export function statusOf(code: ErrorCode): number {
 
 /** The codes that may carry a field, in catalogue order. */
 export function codesCarrying(field: ErrorField): ErrorCode[] {
-  return ERROR_CODES.filter((c) => (ERRORS[c].fields as readonly ErrorField[]).includes(field));
+  return ERROR_CODE_LIST.filter((c) => (ERRORS[c].fields as readonly ErrorField[]).includes(field));
 }

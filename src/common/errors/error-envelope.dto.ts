@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import type { FieldProblem } from './api-error';
-import { codesCarrying, ERROR_CODES } from './error-catalog';
+import { codesCarrying, ERROR_CODE_LIST } from './error-catalog';
 import { ERROR_FIELDS, ErrorField } from './error-fields';
 
 /**
@@ -9,7 +9,7 @@ import { ERROR_FIELDS, ErrorField } from './error-fields';
  */
 export class ErrorBody {
   @ApiProperty({
-    enum: ERROR_CODES,
+    enum: ERROR_CODE_LIST,
     description: 'Machine-readable error code (lower case); docs/errors.md describes each.',
   })
   code: string;

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, ErrorCode, ERRORS } from './error-catalog';
+import { ERROR_CODE_LIST, ErrorCode, ERRORS } from './error-catalog';
 import { ERROR_FIELDS, ErrorField } from './error-fields';
 
 /**
@@ -42,9 +42,9 @@ function blocks(): Block[] {
       ],
     },
   ];
-  for (const status of [...new Set(ERROR_CODES.map((c) => ERRORS[c].status))]) {
+  for (const status of [...new Set(ERROR_CODE_LIST.map((c) => ERRORS[c].status))]) {
     out.push({ kind: 'h2', text: `${status} ${STATUS_CODES[status]}` });
-    for (const code of ERROR_CODES.filter((c) => ERRORS[c].status === status)) out.push(...entry(code));
+    for (const code of ERROR_CODE_LIST.filter((c) => ERRORS[c].status === status)) out.push(...entry(code));
   }
   return out;
 }
