@@ -9,7 +9,7 @@ import { WorkerProfileController } from './controllers/worker-profile.controller
 import { WorkerAuthService } from './services/worker-auth.service';
 import { WorkerEarningsService } from './services/worker-earnings.service';
 import { WorkerProfileService } from './services/worker-profile.service';
-import { WorkerReputation } from './services/worker-reputation.service';
+import { WorkerReputation } from '../matching/worker-reputation.service';
 import { SandboxSmsGateway, SMS_GATEWAY, type SmsGateway, UnconfiguredSmsGateway } from './sms/sms-gateway';
 import { SmsService } from './sms/sms.service';
 

@@ -14,7 +14,7 @@ import { AssignmentStatus } from '../domain/task-status';
 import { distanceMeters } from '../../matching/geo';
 import { UploadRecord, UploadService } from '../../upload/upload.service';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from '../../worker/services/worker-reputation.service';
+import { WorkerReputation } from '../../matching/worker-reputation.service';
 import { TaskDispatch } from './task-dispatch.service';
 import { AssignmentEventName, TaskEvents } from './task-events.service';
 import { TaskSettlement } from './task-settlement.service';

@@ -12,7 +12,7 @@ import {
   TaskStatus,
 } from '../domain/task-status';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from '../../worker/services/worker-reputation.service';
+import { WorkerReputation } from '../../matching/worker-reputation.service';
 import { TaskEvents } from './task-events.service';
 
 export interface Review {

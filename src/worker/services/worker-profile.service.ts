@@ -7,7 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import type { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
 import { Worker } from '../entities/worker.entity';
 import { liveAssignmentCap } from '../../task/domain/task-policy';
-import { NEW_WORKER_REPUTATION, WorkerReputation } from './worker-reputation.service';
+import { NEW_WORKER_REPUTATION, WorkerReputation } from '../../matching/worker-reputation.service';
 
 /** The worker's own profile. */
 @Injectable()

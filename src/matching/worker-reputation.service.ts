@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { sqlRows } from '../../database/sql';
-import { computeReputation, NEW_WORKER_REPUTATION, ReputationStats } from '../reputation';
+import { sqlRows } from '../database/sql';
+import { computeReputation, NEW_WORKER_REPUTATION, ReputationStats } from './reputation';
 
 export { NEW_WORKER_REPUTATION };
 
@@ -18,7 +18,7 @@ export interface ReputationDetails {
 }
 
 /**
- * What counts toward reputation, from the worker's assignments (formula in ../reputation.ts). Expired work counts
+ * What counts toward reputation, from the worker's assignments (formula in reputation.ts). Expired work counts
  * only if the worker had accepted it (a lapsed offer is not a failed task).
  */
 const STATS_SQL = `
