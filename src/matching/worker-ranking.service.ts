@@ -5,7 +5,7 @@ import {
   LIVE_ASSIGNMENT_CAP,
   LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
   LOW_REPUTATION_THRESHOLD,
-} from '../task/domain/task-policy';
+} from './live-assignment-cap';
 import { distanceSql, EARTH_BOX_MARGIN } from './geo';
 import {
   OfferCandidate,

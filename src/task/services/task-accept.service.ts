@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { liveAssignmentCap } from '../domain/task-policy';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';

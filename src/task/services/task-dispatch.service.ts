@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { sqlRows } from '../../database/sql';
 import { OFFER_WINDOW_SECONDS, OfferCandidate } from '../../matching/offer-policy';
 import { WorkerRanking } from '../../matching/worker-ranking.service';
-import { liveAssignmentCap } from '../domain/task-policy';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import { locationView } from '../task.presenter';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';

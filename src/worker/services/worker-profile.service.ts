@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
 import { Worker } from '../entities/worker.entity';
-import { liveAssignmentCap } from '../../task/domain/task-policy';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
 import { NEW_WORKER_REPUTATION, WorkerReputation } from '../../matching/worker-reputation.service';
 
 /** The worker's own profile. */
