@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
 import { EventsModule } from './events/events.module';
+import { EventsGatewayModule } from './events/gateway/events-gateway.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
@@ -53,6 +54,7 @@ export class AppModule {
         PaymentModule,
         JobsModule,
         EventsModule,
+        EventsGatewayModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

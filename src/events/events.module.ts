@@ -8,7 +8,6 @@ import { DeliveryService } from './delivery/delivery.service';
 import { EventsRunner } from './delivery/events-runner';
 import { OutboxPublisher } from './delivery/outbox-publisher.service';
 import { WebhookSender } from './delivery/webhook-sender';
-import { EventsGateway } from './gateway/events.gateway';
 import { RedisBus } from './gateway/redis-bus';
 import { SocketFanout } from './gateway/socket-fanout';
 import { WsStats } from './gateway/ws-stats.service';
@@ -19,8 +18,9 @@ import { SigningSecrets } from './webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
 /**
- * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, the
- * socket.io gateway and its cross-instance fan-out. Other modules only write outbox rows in their own transactions;
+ * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, and the
+ * cross-instance fan-out to sockets (the socket.io gateway itself is EventsGatewayModule, loaded by the API only).
+ * Other modules only write outbox rows in their own transactions;
  * UrlSafety is exported so the payment module can check an order's callback_url when the order is created.
  */
 @Module({
@@ -43,8 +43,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     RedisBus,
     SocketFanout,
     WsStats,
-    EventsGateway,
   ],
-  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner],
+  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner, SocketFanout, WsStats],
 })
 export class EventsModule {}

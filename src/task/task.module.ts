@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
 import { UploadModule } from '../upload/upload.module';
-import { WorkerModule } from '../worker/worker.module';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
 import { AgentTasksController } from './controllers/agent-tasks.controller';
@@ -24,7 +23,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
  * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
  */
 @Module({
-  imports: [EscrowModule, WorkerModule, MatchingModule, UploadModule],
+  imports: [EscrowModule, MatchingModule, UploadModule],
   controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
   providers: [
     TaskEvents,
