@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import { sqlRows } from '../database/sql';
-import type { LatLng } from './geo';
+import type { LatLng } from '../common/geo';
 import { nearbyTasksQuery, NearbySort } from './nearby-tasks.query';
 
 export interface NearbySearch {

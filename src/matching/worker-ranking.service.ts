@@ -6,7 +6,7 @@ import {
   LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
   LOW_REPUTATION_THRESHOLD,
 } from './live-assignment-cap';
-import { distanceSql, EARTH_BOX_MARGIN } from './geo';
+import { distanceSql, EARTH_BOX_MARGIN } from '../common/geo';
 import {
   OfferCandidate,
   ONLINE_LAPSE_MINUTES,

@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { sqlRows } from '../database/sql';
 import { inTransaction } from '../database/transaction';
-import type { LatLng } from '../matching/geo';
+import type { LatLng } from '../common/geo';
 import type { UploadResponse } from './dtos/upload.dto';
 import { imageProblem } from './image-check';
 import { ACCEPTED_MIME_TYPES, MediaType, PHOTO_MIME_TYPES, sniffMediaType } from './media-type';

@@ -11,7 +11,7 @@ import type {
   TaskSubmissionResponse,
 } from '../dtos/worker-task.dto';
 import { AssignmentStatus } from '../domain/task-status';
-import { distanceMeters } from '../../matching/geo';
+import { distanceMeters } from '../../common/geo';
 import { UploadRecord, UploadService } from '../../upload/upload.service';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/worker-reputation.service';
