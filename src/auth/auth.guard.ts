@@ -46,7 +46,8 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
     if (rule.apiSecret && req.actor?.kind === 'agent') {
       await this.apiSecrets.verify(req.actor, req.header('x-api-secret'));
     }
-    authorise(req.actor, rule);
+    // Set by passport: handleRequest has thrown unless the credential resolved to an actor.
+    authorise(req.actor!, rule);
     return true;
   }
 
