@@ -2,7 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { generateApiKey } from '../../src/auth/api-keys';
-import { PERMISSIONS } from '../../src/auth/actor';
+import { PERMISSIONS } from '../../src/common/actor';
 import { BENCH_JWT } from './server';
 
 /**

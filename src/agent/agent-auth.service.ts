@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PERMISSIONS } from '../auth/actor';
+import { PERMISSIONS } from '../common/actor';
 import { generateApiKey } from '../auth/api-keys';
 import type { TokenPairResponse } from '../auth/dtos/token-pair.dto';
 import { LoginThrottle } from '../auth/login-throttle';

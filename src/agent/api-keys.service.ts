@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PERMISSIONS, type Permission } from '../auth/actor';
+import { PERMISSIONS, type Permission } from '../common/actor';
 import { generateApiKey } from '../auth/api-keys';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
-import { Actor, ActorKind, PERMISSIONS, Permission } from './actor';
+import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
 import { looksLikeApiKey } from './api-keys';
 import { TokenService } from './token.service';
 import { UsageTracker } from './usage-tracker';

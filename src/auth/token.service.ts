@@ -9,7 +9,7 @@ import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
 import { sqlRows } from '../database/sql';
-import type { ActorKind } from './actor';
+import type { ActorKind } from '../common/actor';
 
 export interface TokenPair {
   access_token: string;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import type { WorkerActor } from '../auth/actor';
+import type { WorkerActor } from '../common/actor';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { AppConfig } from '../config/config';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import type { AgentActor } from '../../src/auth/actor';
-import { PERMISSIONS } from '../../src/auth/actor';
+import type { AgentActor } from '../../src/common/actor';
+import { PERMISSIONS } from '../../src/common/actor';
 import { idempotencyClaims } from '../../src/common/idempotency/idempotency-context';
 import { requestHash } from '../../src/common/idempotency/canonical-json';
 import { CLAIM_LEASE_MS, IdempotencyStore } from '../../src/common/idempotency/idempotency.store';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
-import { PERMISSIONS, Permission } from '../../src/auth/actor';
+import { PERMISSIONS, Permission } from '../../src/common/actor';
 import { TokenService } from '../../src/auth/token.service';
 import { inTransaction } from '../../src/database/transaction';
 import { LedgerService } from '../../src/escrow/ledger.service';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { ActorKind } from '../../auth/actor';
+import type { ActorKind } from '../../common/actor';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { WsStatsResponse } from '../dtos/ws.dto';

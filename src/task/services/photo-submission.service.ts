@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { distanceMeters } from '../../common/geo';
