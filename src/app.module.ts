@@ -19,7 +19,7 @@ import { EventsGatewayModule } from './events/gateway/events-gateway.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
-import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';

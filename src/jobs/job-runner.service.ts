@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
-import { IdempotencyStore } from '../common/idempotency/idempotency.store';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { DeliveryService } from '../events/delivery/delivery.service';

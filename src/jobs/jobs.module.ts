@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EventsModule } from '../events/events.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';

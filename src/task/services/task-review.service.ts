@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { recordIdempotentResponse } from '../../common/idempotency/idempotency.store';
+import { recordIdempotentResponse } from '../../idempotency/idempotency.store';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../clock';
-import { ApiError } from '../errors/api-error';
-import { sqlRows } from '../../database/sql';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors/api-error';
+import { sqlRows } from '../database/sql';
 import { idempotencyClaims } from './idempotency-context';
 import { InstanceLease } from './instance-lease';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { Logger } from '../logging/logger';
+import { Logger } from '../common/logging/logger';
 
 const RECONNECT_MS = 1_000;
 

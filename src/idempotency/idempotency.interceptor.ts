@@ -2,8 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { Request, Response } from 'express';
 import { from, mergeMap, Observable, of } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from '../errors/api-error';
-import { renderError } from '../errors/all-exceptions.filter';
+import { ApiError } from '../common/errors/api-error';
+import { renderError } from '../common/errors/all-exceptions.filter';
 import { requestHash } from './canonical-json';
 import { IdempotencyClaim, idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';
