@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The package version, read once (works from src/ under ts-jest and from dist/src/ when compiled). */
+/** The package version, read once (from src/common/ under ts-jest, from dist/src/common/ when compiled). */
 function readVersion(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
+  for (const rel of ['../../package.json', '../../../package.json']) {
     try {
       return (JSON.parse(readFileSync(join(__dirname, rel), 'utf8')) as { version: string }).version;
     } catch {
