@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppModule } from '../app.module';
-import { Logger } from '../common/logging/logger';
-import { loadConfig } from '../config/config';
-import { buildOpenApiDocument, sortedJson } from './openapi';
+import { AppModule } from './app.module';
+import { Logger } from './common/logging/logger';
+import { loadConfig } from './config/config';
+import { buildOpenApiDocument, sortedJson } from './openapi/openapi';
 
 /**
  * Writes openapi/openapi.json from the compiled code (so the swagger CLI plugin's metadata is included), keys
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     },
   );
   const json = sortedJson(buildOpenApiDocument(app));
-  const file = join(__dirname, '..', '..', '..', 'openapi', 'openapi.json');
+  const file = join(__dirname, '..', '..', 'openapi', 'openapi.json');
   if (check) {
     let committed = '';
     try {
