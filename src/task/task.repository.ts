@@ -27,7 +27,7 @@ export interface TaskRow {
   idempotency_key: string | null;
   idempotency_request_hash: string | null;
   closed_slots: number;
-  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.settle. */
+  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
   open_slots: number;
   deadline_at: Date;
   estimated_completion_at: Date;

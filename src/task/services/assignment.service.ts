@@ -163,7 +163,7 @@ export class AssignmentService {
       }
       const now = this.clock.now();
       const response = await work(em, task, a, now);
-      await this.settlement.settle(em, task, now);
+      await this.settlement.reconcileTask(em, task, now);
       return response;
     });
   }

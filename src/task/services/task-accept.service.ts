@@ -59,7 +59,7 @@ export class TaskAcceptService {
       const current = mine
         ? assignments.map((a) => (a.id === accepted.id ? accepted : a))
         : [...assignments, accepted];
-      await this.settlement.settle(em, task, now, {}, current);
+      await this.settlement.reconcileTask(em, task, now, {}, current);
       return {
         assignment_id: accepted.id,
         task_id: task.id,

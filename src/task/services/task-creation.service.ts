@@ -73,7 +73,7 @@ export class TaskCreationService {
       });
       // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
       if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
-        await this.settlement.settle(em, task, now);
+        await this.settlement.reconcileTask(em, task, now);
       }
       const body = taskCreatedResponse(task);
       // With an Idempotency-Key header, the answer commits with the task and its hold (exactly once after a crash).

@@ -12,7 +12,7 @@ import { TaskEvents } from './task-events.service';
 /**
  * Push offers (decisions §5). Whenever a transition may have opened a slot (task created, an assignment abandoned
  * or declined, an offer lapsed), the caller runs `offerOpenSlots` inside its own transaction, after the change and
- * before `TaskSettlement.settle`. Offers are made there rather than by a job after commit: the caller already holds
+ * before `TaskSettlement.reconcileTask`. Offers are made there rather than by a job after commit: the caller already holds
  * the task row lock, so the open-slot count cannot change underneath, a slot is never open without an offer when
  * someone eligible is online, and the offer commits (or not) together with what opened the slot.
  *
@@ -29,7 +29,7 @@ export class TaskDispatch {
     private readonly events: TaskEvents,
   ) {}
 
-  /** Returns the offers made. The caller holds the task row lock and calls settle afterwards. */
+  /** Returns the offers made. The caller holds the task row lock and calls reconcileTask afterwards. */
   async offerOpenSlots(em: EntityManager, task: TaskRow, now: Date): Promise<AssignmentRow[]> {
     if (!LIVE_TASK_STATUSES.includes(task.status) || task.intake_closed_at) return [];
     // No offer shorter than its window: a task ending sooner takes workers by pull only.

@@ -46,7 +46,7 @@ export class TaskReviewService {
         if (dto.accept_result) await this.settlement.approve(em, task, a, now, review);
         else await this.settlement.refund(em, task, a, now, 'rejected', review);
       }
-      const outcome = await this.settlement.settle(em, task, now, { closeIntake: dto.accept_result });
+      const outcome = await this.settlement.reconcileTask(em, task, now, { closeIntake: dto.accept_result });
       const ids = targets.map((a) => a.id);
       const [row] = await sqlRows<{ id: string }>(
         em,
@@ -97,7 +97,7 @@ export class TaskReviewService {
           await this.withdrawOffer(em, a, now);
         }
       }
-      const outcome = await this.settlement.settle(em, task, now, { cancel: true });
+      const outcome = await this.settlement.reconcileTask(em, task, now, { cancel: true });
       refund += outcome.refundedOpenSlots * task.budget_cents;
       const response: CancelTaskResponse = {
         task_id: task.id,

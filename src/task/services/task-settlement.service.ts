@@ -21,14 +21,14 @@ export interface Review {
   feedback_text: string | null;
 }
 
-export interface SettleChanges {
+export interface TaskChanges {
   /** Stop taking workers: open slots, and any slot freed later, are refunded. */
   closeIntake?: boolean;
   cancel?: boolean;
   deadlineProcessed?: boolean;
 }
 
-export interface SettleOutcome {
+export interface TaskReconciliation {
   status: TaskStatus;
   previousStatus: TaskStatus;
   refundedOpenSlots: number;
@@ -134,18 +134,20 @@ export class TaskSettlement {
   }
 
   /**
-   * Applies task-level changes, refunds open slots once the task takes no more workers, and stores the derived
-   * status with its event when it changed. Call it last in every transition, with the task as locked. A caller
+   * Brings the task row in line with its assignments after a transition (creation, accept, a worker's action, a
+   * review, cancellation, a timer): applies task-level changes, refunds open slots once the task takes no more
+   * workers, and stores the derived status and open slots, with the status event when the status changed. Call it
+   * last in every transition, with the task as locked. A caller
    * that holds the task's assignments as they now are (read under this lock, plus its own change) may pass them
    * to save reading them again.
    */
-  async settle(
+  async reconcileTask(
     em: EntityManager,
     task: TaskRow,
     now: Date,
-    changes: SettleChanges = {},
+    changes: TaskChanges = {},
     current?: AssignmentRow[],
-  ): Promise<SettleOutcome> {
+  ): Promise<TaskReconciliation> {
     const cancelledAt = task.cancelled_at ?? (changes.cancel ? now : null);
     const intakeClosedAt = task.intake_closed_at ?? (changes.closeIntake || changes.cancel ? now : null);
     const assignments = current ?? (await TaskRepository.assignments(em, task.id));

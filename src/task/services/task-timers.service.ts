@@ -67,7 +67,7 @@ export class TaskTimers {
             await this.lapseOffer(em, a.id, now);
           }
         }
-        await this.settlement.settle(em, task, now, { closeIntake: true, deadlineProcessed: true });
+        await this.settlement.reconcileTask(em, task, now, { closeIntake: true, deadlineProcessed: true });
         return true;
       },
     );
@@ -91,7 +91,7 @@ export class TaskTimers {
         for (const a of lapsed) await this.lapseOffer(em, a.id, now);
         if (!lapsed.length) return false;
         await this.dispatch.offerOpenSlots(em, task, now);
-        await this.settlement.settle(em, task, now);
+        await this.settlement.reconcileTask(em, task, now);
         return true;
       },
     );
@@ -111,7 +111,7 @@ export class TaskTimers {
           (a) => a.status === 'submitted' && a.submitted_at && a.submitted_at <= cutoff,
         );
         for (const a of due) await this.settlement.approve(em, task, a, now, null);
-        if (due.length) await this.settlement.settle(em, task, now);
+        if (due.length) await this.settlement.reconcileTask(em, task, now);
         return due.length > 0;
       },
     );
