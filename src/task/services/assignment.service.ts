@@ -39,7 +39,15 @@ export class AssignmentService {
   start(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
     return this.act(actor, assignmentId, async (em, task, a, now) => {
       beforeDeadline(task, a, now);
-      return this.move(em, a, ['accepted'], 'in_progress', now, { started_at: now }, 'assignment.started');
+      return this.moveWithEvent(
+        em,
+        a,
+        ['accepted'],
+        'in_progress',
+        now,
+        { started_at: now },
+        'assignment.started',
+      );
     });
   }
 
@@ -75,7 +83,7 @@ export class AssignmentService {
     const moved = await this.act(actor, assignmentId, async (em, task, a, now) => {
       const list = await photos(em, task);
       beforeDeadline(task, a, now);
-      return this.move(
+      return this.moveWithEvent(
         em,
         a,
         ['accepted', 'in_progress'],
@@ -117,7 +125,7 @@ export class AssignmentService {
    */
   abandon(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
     return this.act(actor, assignmentId, async (em, task, a, now) => {
-      const moved = await this.move(
+      const moved = await this.moveWithEvent(
         em,
         a,
         ['accepted', 'in_progress'],
@@ -135,7 +143,7 @@ export class AssignmentService {
   /** Turning an offer down costs nothing; the slot goes to the next best online worker. */
   decline(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
     return this.act(actor, assignmentId, async (em, task, a, now) => {
-      const moved = await this.move(
+      const moved = await this.moveWithEvent(
         em,
         a,
         ['pending'],
@@ -168,7 +176,8 @@ export class AssignmentService {
     });
   }
 
-  private async move(
+  /** The move (or 409, see TaskRepository.moveOrRefuse) with its assignment event, as the worker's answer. */
+  private async moveWithEvent(
     em: EntityManager,
     a: AssignmentRow,
     from: AssignmentStatus[],
@@ -177,12 +186,7 @@ export class AssignmentService {
     set: Record<string, unknown>,
     event: AssignmentEventName,
   ): Promise<AssignmentResponse> {
-    const moved = await TaskRepository.moveAssignment(em, a.id, from, to, now, set);
-    if (!moved) {
-      throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot become ${to}.`, {
-        current_status: a.status,
-      });
-    }
+    const moved = await TaskRepository.moveOrRefuse(em, a, from, to, now, set);
     await this.events.assignment(em, event, moved, now);
     return {
       assignment_id: moved.id,

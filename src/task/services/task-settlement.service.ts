@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ApiError } from '../../common/errors/api-error';
 import { cancellationSplit } from '../../escrow/fees';
 import { LedgerService, PostResult } from '../../escrow/ledger.service';
 import {
@@ -52,7 +51,7 @@ export class TaskSettlement {
   ) {}
 
   async approve(em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date, review: Review | null) {
-    const moved = await this.move(em, a, ['submitted'], 'approved', now, {
+    const moved = await TaskRepository.moveOrRefuse(em, a, ['submitted'], 'approved', now, {
       slot_settlement: 'released',
       reviewed_at: now,
       closed_at: now,
@@ -84,7 +83,7 @@ export class TaskSettlement {
     review: Review | null = null,
   ) {
     const from: AssignmentStatus[] = to === 'rejected' ? ['submitted'] : ['accepted', 'in_progress'];
-    const moved = await this.move(em, a, from, to, now, {
+    const moved = await TaskRepository.moveOrRefuse(em, a, from, to, now, {
       slot_settlement: 'refunded',
       closed_at: now,
       ...(to === 'rejected' ? { reviewed_at: now, ...reviewColumns(review) } : {}),
@@ -111,7 +110,7 @@ export class TaskSettlement {
 
   /** Cancelling a task an accepted worker holds: 70 % back to the agent, 30 % to the worker, no fee. */
   async compensate(em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) {
-    const moved = await this.move(em, a, ['accepted'], 'cancelled', now, {
+    const moved = await TaskRepository.moveOrRefuse(em, a, ['accepted'], 'cancelled', now, {
       slot_settlement: 'compensated',
       closed_at: now,
     });
@@ -198,23 +197,6 @@ export class TaskSettlement {
       await this.events.task(em, event, task, { status, previous_status: task.status }, now);
     }
     return { status, previousStatus: task.status, refundedOpenSlots: closedSlots - task.closed_slots };
-  }
-
-  private async move(
-    em: EntityManager,
-    a: AssignmentRow,
-    from: AssignmentStatus[],
-    to: AssignmentStatus,
-    now: Date,
-    set: Record<string, unknown>,
-  ): Promise<AssignmentRow> {
-    const moved = await TaskRepository.moveAssignment(em, a.id, from, to, now, set);
-    if (!moved) {
-      throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot become ${to}.`, {
-        current_status: a.status,
-      });
-    }
-    return moved;
   }
 }
 
