@@ -6,7 +6,7 @@ import { BalanceService } from './balance.service';
 import { AdminLedgerController } from './controllers/admin-ledger.controller';
 import { AgentTransactionsController } from './controllers/agent-transactions.controller';
 import { PaymentBalanceController } from './controllers/payment-balance.controller';
-import { ReferencePaymentController } from './controllers/reference-payment.controller';
+import { ReferenceBalanceController } from './controllers/reference-balance.controller';
 import { WorkerBalanceController } from './controllers/worker-balance.controller';
 import { LedgerReportService } from './ledger-report.service';
 import { LedgerService } from './ledger.service';
@@ -19,7 +19,7 @@ import { LedgerService } from './ledger.service';
   controllers: [
     AdminLedgerController,
     PaymentBalanceController,
-    ReferencePaymentController,
+    ReferenceBalanceController,
     AgentTransactionsController,
     WorkerBalanceController,
   ],

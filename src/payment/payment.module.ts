@@ -3,7 +3,7 @@ import { EscrowModule } from '../escrow/escrow.module';
 import { AdminPaymentsController } from './controllers/admin-payments.controller';
 import { AgentPaymentsController } from './controllers/agent-payments.controller';
 import { PaymentInfoController } from './controllers/payment-info.controller';
-import { PaymentReferenceController } from './controllers/payment-reference.controller';
+import { ReferenceOrdersController } from './controllers/reference-orders.controller';
 import { PaymentV1Controller } from './controllers/payment-v1.controller';
 import { ProviderCallbacksController } from './controllers/provider-callbacks.controller';
 import { WithdrawalController } from './controllers/withdrawal.controller';
@@ -34,7 +34,7 @@ import { WithdrawalService } from './services/withdrawal.service';
   controllers: [
     PaymentV1Controller,
     AgentPaymentsController,
-    PaymentReferenceController,
+    ReferenceOrdersController,
     WithdrawalController,
     PaymentInfoController,
     ProviderCallbacksController,

@@ -24,10 +24,13 @@ import {
 import { ReferencePaymentsService } from '../services/reference-payments.service';
 import { RefundService } from '../services/refund.service';
 
-/** Reference payment surface (`/api/v1/payment`): bearer credential plus X-API-Secret; orders pay for tasks. */
+/**
+ * The reference payment surface's orders (`/api/v1/payment/create`, `/query`, `/refund`): bearer credential plus
+ * X-API-Secret; orders pay for tasks. Its balance and transactions are EscrowModule's ReferenceBalanceController.
+ */
 @ApiTags('payments')
 @Controller('api/v1/payment')
-export class PaymentReferenceController {
+export class ReferenceOrdersController {
   constructor(
     private readonly payments: ReferencePaymentsService,
     private readonly refunds: RefundService,

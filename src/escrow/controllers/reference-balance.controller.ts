@@ -7,10 +7,13 @@ import { AccountViewsService } from '../account-views.service';
 import { AgentBalanceResponse } from '../dtos/balance.dto';
 import { ReferenceTransactionsQuery, TransactionPage } from '../dtos/transactions.dto';
 
-/** Reference payment surface (`/api/v1/payment`): bearer credential plus X-API-Secret. */
+/**
+ * The reference payment surface's ledger reads (`/api/v1/payment/balance`, `/transactions`): bearer credential plus
+ * X-API-Secret. Its orders and refunds are PaymentModule's ReferenceOrdersController.
+ */
 @ApiTags('payments')
 @Controller('api/v1/payment')
-export class ReferencePaymentController {
+export class ReferenceBalanceController {
   constructor(private readonly views: AccountViewsService) {}
 
   @Get('balance')
