@@ -43,8 +43,10 @@ export class OrderSettlement {
   ) {}
 
   /**
-   * The provider reports the order paid. The amount must be the order's provider amount (a wrong amount completes
-   * nothing); returns true when this call completed the order.
+   * The provider (or an operator, for a bank transfer) reports the order paid; returns true when this call completed
+   * the order. The one authoritative amount check: the conditional UPDATE completes the order only when the paid
+   * amount is its provider amount, in the transaction that credits it, whichever path brought the report
+   * (notification, query, reconciliation, operator). A wrong amount completes nothing and is logged as an error.
    */
   async complete(orderId: string, paid: ProviderPayment): Promise<boolean> {
     return inTransaction(this.ds, async (em) => {
@@ -77,13 +79,19 @@ export class OrderSettlement {
   }
 
   /**
-   * A paid report that changed nothing is normally a redelivery (the order is completed already). An order closed
-   * here but paid at the provider cannot happen while orders are closed at the provider before they expire here;
-   * if it ever does, the money sits at the provider and an operator must settle it, so it is logged as an error.
+   * A paid report that changed nothing is normally a redelivery (the order is completed already). A paid amount
+   * other than the order's is never credited: the money sits at the provider and an operator must look. An order
+   * closed here but paid at the provider cannot happen while orders are closed at the provider before they expire
+   * here; if it ever does, an operator must settle it too. Both are logged as errors.
    */
   private async reportUnapplied(orderId: string, paid: ProviderPayment): Promise<void> {
     const order = await findOrder(this.ds, orderId);
-    if (order && (order.status === 'failed' || order.status === 'expired')) {
+    if (order && order.provider_amount_cents !== paid.amountCents) {
+      this.logger.error(
+        { orderId, expected: order.provider_amount_cents, reported: paid.amountCents },
+        'provider reports a paid amount that differs from the order: not credited',
+      );
+    } else if (order && (order.status === 'failed' || order.status === 'expired')) {
       this.logger.error(
         { orderId, status: order.status, providerTxnId: paid.providerTxnId },
         'payment reported paid by the provider for an order closed here: operator action needed',
@@ -133,10 +141,11 @@ export class OrderSettlement {
   async apply(order: OrderRow, state: OrderState | null): Promise<void> {
     if (!state || state.status === 'pending') return;
     if (state.status === 'paid') {
-      if (state.amountCents !== order.provider_amount_cents || !state.providerTxnId) {
+      // The amount is checked by complete(), for every path alike.
+      if (!state.providerTxnId) {
         this.logger.error(
-          { orderId: order.id, expected: order.provider_amount_cents, reported: state.amountCents },
-          'provider reports a paid amount that differs from the order: not credited',
+          { orderId: order.id },
+          'provider reports the order paid without its transaction id',
         );
         return;
       }
