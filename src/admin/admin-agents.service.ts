@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TIER_RATE_LIMITS } from '../agent/agent-tiers';
-import { TokenService } from '../auth/token.service';
+import { Tokens } from '../auth/token.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import type {
@@ -23,7 +23,7 @@ const AGENT_VIEW = `SELECT a.id AS agent_id, a.email, a.organization_name, a.com
 export class AdminAgentsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly clock: Clock,
   ) {}
 

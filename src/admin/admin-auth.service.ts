@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { TokenPairResponse } from '../auth/dtos/token-pair.dto';
 import { LoginThrottle } from '../auth/login-throttle';
 import { PasswordHasher } from '../auth/passwords';
-import { TokenService } from '../auth/token.service';
+import { Tokens } from '../auth/token.service';
 import { ApiError } from '../common/errors/api-error';
 import type { AdminAuthResponse, AdminLoginRequest } from './dtos/admin-auth.dto';
 
@@ -14,7 +14,7 @@ export class AdminAuthService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly hasher: PasswordHasher,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly throttle: LoginThrottle,
   ) {}
 

@@ -6,13 +6,13 @@ import { generateApiKey } from '../auth/api-keys';
 import type { TokenPairResponse } from '../auth/dtos/token-pair.dto';
 import { LoginThrottle } from '../auth/login-throttle';
 import { PasswordHasher } from '../auth/passwords';
-import { TokenService } from '../auth/token.service';
+import { Tokens } from '../auth/token.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { inTransaction } from '../database/transaction';
-import { BalanceService } from '../escrow/balance.service';
+import { Balances } from '../escrow/balance.service';
 import { DEFAULT_KEY_NAME } from './api-keys.service';
 import type { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from './dtos/agent-auth.dto';
 
@@ -31,9 +31,9 @@ export class AgentAuthService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly throttle: LoginThrottle,
-    private readonly balances: BalanceService,
+    private readonly balances: Balances,
     private readonly clock: Clock,
   ) {}
 

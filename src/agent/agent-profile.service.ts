@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { BalanceService } from '../escrow/balance.service';
+import { Balances } from '../escrow/balance.service';
 import type { AgentProfileResponse } from './dtos/agent-profile.dto';
 
 interface ProfileRow {
@@ -24,7 +24,7 @@ interface ProfileRow {
 export class AgentProfileService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly balances: BalanceService,
+    private readonly balances: Balances,
   ) {}
 
   async profile(agentId: string): Promise<AgentProfileResponse> {

@@ -33,7 +33,7 @@ const ALGORITHM = 'HS256' as const;
  * each can be used once, and presenting a used one revokes its whole family, which ends a stolen session.
  */
 @Injectable()
-export class TokenService {
+export class Tokens {
   /**
    * The secrets as KeyObjects, made once. Given a string, jsonwebtoken first tries to parse it as a PEM key on every
    * sign and verify (an exception each time) before treating it as an HMAC secret: a fifth of the API's CPU under

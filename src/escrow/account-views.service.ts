@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { instantRange } from '../common/dates';
-import { AgentTransactionsService, TransactionStatus, TransactionType } from './agent-transactions.service';
-import { BalanceService } from './balance.service';
+import { AgentTransactions, TransactionStatus, TransactionType } from './agent-transactions.service';
+import { Balances } from './balance.service';
 import type { AgentBalanceResponse, BalanceResponse, WorkerBalanceResponse } from './dtos/balance.dto';
 import type {
   AgentTransactionsQuery,
@@ -15,8 +15,8 @@ import { centsToRmb, LEDGER_CURRENCY } from './money';
 @Injectable()
 export class AccountViewsService {
   constructor(
-    private readonly balances: BalanceService,
-    private readonly transactions: AgentTransactionsService,
+    private readonly balances: Balances,
+    private readonly transactions: AgentTransactions,
   ) {}
 
   async shortBalance(agentId: string): Promise<BalanceResponse> {

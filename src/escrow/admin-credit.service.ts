@@ -6,9 +6,9 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import { inTransaction } from '../database/transaction';
 import { transactionId } from './agent-transactions.service';
-import { BalanceService } from './balance.service';
+import { Balances } from './balance.service';
 import type { AdminCreditRequest, AdminCreditResponse } from './dtos/admin-credit.dto';
-import { LedgerService } from './ledger.service';
+import { Ledger } from './ledger.service';
 import { centsToRmb } from './money';
 
 export interface CreditResult {
@@ -37,8 +37,8 @@ interface CreditRow {
 export class AdminCreditService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
-    private readonly balances: BalanceService,
+    private readonly ledger: Ledger,
+    private readonly balances: Balances,
     private readonly clock: Clock,
   ) {}
 

@@ -77,7 +77,7 @@ interface Query {
  * padded to 20 digits, an order's is `o` + its id, compared byte-wise, which makes the order total and stable.
  */
 @Injectable()
-export class AgentTransactionsService {
+export class AgentTransactions {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** Offset pages, most recent first, with the total count of matching rows. */

@@ -41,7 +41,7 @@ const SPENT_POSTINGS = `
  * worker earnings). Each read is one statement, so its figures come from one snapshot and always add up.
  */
 @Injectable()
-export class BalanceService {
+export class Balances {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async agentFunds(agentId: string, db: Runner = this.ds): Promise<AgentFunds> {

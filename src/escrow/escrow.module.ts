@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
 import { AccountViewsService } from './account-views.service';
 import { AdminCreditService } from './admin-credit.service';
-import { AgentTransactionsService } from './agent-transactions.service';
-import { BalanceService } from './balance.service';
+import { AgentTransactions } from './agent-transactions.service';
+import { Balances } from './balance.service';
 import { AdminLedgerController } from './controllers/admin-ledger.controller';
 import { AgentTransactionsController } from './controllers/agent-transactions.controller';
 import { PaymentBalanceController } from './controllers/payment-balance.controller';
 import { ReferenceBalanceController } from './controllers/reference-balance.controller';
 import { WorkerBalanceController } from './controllers/worker-balance.controller';
 import { LedgerReportService } from './ledger-report.service';
-import { LedgerService } from './ledger.service';
+import { Ledger } from './ledger.service';
 
 /**
  * Owns money: the double-entry ledger, the fee policy and the invariant check, and the read side of it (balances
- * and transaction history) that other modules reuse through BalanceService and AgentTransactionsService.
+ * and transaction history) that other modules reuse through Balances and AgentTransactions.
  */
 @Module({
   controllers: [
@@ -24,13 +24,13 @@ import { LedgerService } from './ledger.service';
     WorkerBalanceController,
   ],
   providers: [
-    LedgerService,
-    BalanceService,
-    AgentTransactionsService,
+    Ledger,
+    Balances,
+    AgentTransactions,
     AccountViewsService,
     AdminCreditService,
     LedgerReportService,
   ],
-  exports: [LedgerService, BalanceService, AgentTransactionsService],
+  exports: [Ledger, Balances, AgentTransactions],
 })
 export class EscrowModule {}

@@ -57,7 +57,7 @@ export class InsufficientFundsError extends Error {
  * describe each movement; `post` is the mechanism.
  */
 @Injectable()
-export class LedgerService {
+export class Ledger {
   constructor(private readonly clock: Clock) {}
 
   deposit(

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AgentEventsController } from './controllers/agent-events.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
 import { WsStatsController } from './controllers/ws-stats.controller';
-import { DeliveryService } from './delivery/delivery.service';
+import { WebhookDelivery } from './delivery/delivery.service';
 import { EventsRunner } from './delivery/events-runner';
 import { OutboxPublisher } from './delivery/outbox-publisher.service';
 import { WebhookSender } from './delivery/webhook-sender';
@@ -14,7 +14,7 @@ import { WsStats } from './gateway/ws-stats.service';
 import { HOST_RESOLVER, systemResolver, UrlSafety } from './url-safety/url-safety.service';
 import { AgentEventsService } from './webhooks/agent-events.service';
 import { SecretBox } from './webhooks/secret-box';
-import { SigningSecrets } from './webhooks/signing-secrets.service';
+import { SigningSecretsService } from './webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
 /**
@@ -33,17 +33,17 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
       useFactory: (config: AppConfig) => new SecretBox(config.webhooks.secretKey),
     },
     UrlSafety,
-    SigningSecrets,
+    SigningSecretsService,
     WebhookSender,
     WebhookEndpointsService,
     AgentEventsService,
-    DeliveryService,
+    WebhookDelivery,
     OutboxPublisher,
     EventsRunner,
     RedisBus,
     SocketFanout,
     WsStats,
   ],
-  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner, SocketFanout, WsStats],
+  exports: [UrlSafety, OutboxPublisher, WebhookDelivery, EventsRunner, SocketFanout, WsStats],
 })
 export class EventsModule {}

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
-import { DeliveryService } from '../events/delivery/delivery.service';
+import { WebhookDelivery } from '../events/delivery/delivery.service';
 import { OutboxPublisher } from '../events/delivery/outbox-publisher.service';
 import { APP_CONFIG } from '../config/config.module';
 import { PaymentExpiry } from '../payment/services/payment-expiry.service';
@@ -39,7 +39,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly paymentExpiry: PaymentExpiry,
     private readonly reconciliation: PaymentReconciliation,
     private readonly outbox: OutboxPublisher,
-    private readonly webhooks: DeliveryService,
+    private readonly webhooks: WebhookDelivery,
   ) {}
 
   jobs(): ScheduledJob[] {

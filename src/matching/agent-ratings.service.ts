@@ -20,7 +20,7 @@ export function agentRatingView(count: unknown, sum: unknown): AgentRatingView {
  * one row per agent instead of averaging every rating.
  */
 @Injectable()
-export class AgentRatings {
+export class AgentRatingsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: Clock,

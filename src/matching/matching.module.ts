@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AgentRatings } from './agent-ratings.service';
+import { AgentRatingsService } from './agent-ratings.service';
 import { AvailabilityService } from './availability.service';
 import { AvailabilityController } from './controllers/availability.controller';
 import { WorkerRatingsController } from './controllers/worker-ratings.controller';
@@ -15,7 +15,7 @@ import { WorkerReputation } from './worker-reputation.service';
  */
 @Module({
   controllers: [AvailabilityController, WorkerRatingsController],
-  providers: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, AgentRatings],
+  providers: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, AgentRatingsService],
   exports: [NearbyTasks, WorkerRanking, WorkerReputation],
 })
 export class MatchingModule {}

@@ -4,7 +4,7 @@ import { Workbook } from 'exceljs';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { dayRange } from '../common/dates';
-import { AgentTransaction, AgentTransactionsService } from '../escrow/agent-transactions.service';
+import { AgentTransaction, AgentTransactions } from '../escrow/agent-transactions.service';
 import { CsvValue, spreadsheetSafe, toCsv } from './csv';
 import type { ExportQuery } from './dtos/stats.dto';
 import { MAX_STATS_DAYS } from './stats.service';
@@ -84,7 +84,7 @@ const TRANSACTION_COLUMNS = [
 export class StatsExportService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly transactions: AgentTransactionsService,
+    private readonly transactions: AgentTransactions,
     private readonly clock: Clock,
   ) {}
 

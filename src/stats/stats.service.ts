@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { dayRange, utcDay } from '../common/dates';
-import { BalanceService } from '../escrow/balance.service';
+import { Balances } from '../escrow/balance.service';
 import { centsToRmb } from '../escrow/money';
 import type { DashboardStatsResponse, StatsRangeQuery, TaskCounts, UsageDataPoint } from './dtos/stats.dto';
 
@@ -17,7 +17,7 @@ const ACTIVE = ['assigned', 'in_progress', 'submitted'];
 export class StatsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly balances: BalanceService,
+    private readonly balances: Balances,
     private readonly clock: Clock,
   ) {}
 

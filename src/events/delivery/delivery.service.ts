@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { SigningSecrets } from '../webhooks/signing-secrets.service';
+import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
 import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import { drainPipelined } from './pipeline';
@@ -26,12 +26,12 @@ export const DELIVERY_CONCURRENCY = 32;
  * Safe to run in any number of processes at once.
  */
 @Injectable()
-export class DeliveryService {
+export class WebhookDelivery {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
-    private readonly secrets: SigningSecrets,
+    private readonly secrets: SigningSecretsService,
     private readonly logger: Logger,
   ) {}
 

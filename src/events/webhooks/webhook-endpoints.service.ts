@@ -23,7 +23,7 @@ import {
 import { TEST_EVENT } from '../event-catalog';
 import { UrlSafety } from '../url-safety/url-safety.service';
 import { newSigningSecret } from './secret-box';
-import { SigningSecrets } from './signing-secrets.service';
+import { SigningSecretsService } from './signing-secrets.service';
 
 /** Endpoints an agent may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_AGENT = 10;
@@ -38,7 +38,7 @@ export class WebhookEndpointsService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly safety: UrlSafety,
-    private readonly secrets: SigningSecrets,
+    private readonly secrets: SigningSecretsService,
     private readonly sender: WebhookSender,
   ) {}
 

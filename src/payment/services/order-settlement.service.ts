@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
 import { inTransaction } from '../../database/transaction';
 import { sqlRows } from '../../database/sql';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/ledger.service';
 import { PaymentProviders } from '../providers/payment-providers';
 import { ProviderError } from '../providers/provider-error';
 import type { OrderState } from '../providers/provider.types';
@@ -35,7 +35,7 @@ const METHOD_NAMES: Record<string, string> = {
 export class OrderSettlement {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly events: PaymentEvents,
     private readonly providers: PaymentProviders,
     private readonly clock: Clock,

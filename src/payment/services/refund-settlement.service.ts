@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/ledger.service';
 import { PaymentProviders } from '../providers/payment-providers';
 import { ProviderError } from '../providers/provider-error';
 import type { RefundState } from '../providers/provider.types';
@@ -22,7 +22,7 @@ import { findOrder, type OrderRow, type RefundRow, toOrder, toRefund } from '../
 export class RefundSettlement {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly events: PaymentEvents,
     private readonly providers: PaymentProviders,
     private readonly clock: Clock,

@@ -11,7 +11,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { splitSlot, taskCost } from '../../escrow/fees';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/ledger.service';
 import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
@@ -35,7 +35,7 @@ interface AgentLimits {
 export class TaskCreationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,
     private readonly clock: Clock,

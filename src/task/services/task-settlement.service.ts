@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { cancellationSplit } from '../../escrow/fees';
-import { LedgerService, PostResult } from '../../escrow/ledger.service';
+import { Ledger, PostResult } from '../../escrow/ledger.service';
 import {
   AssignmentStatus,
   countSlots,
@@ -45,7 +45,7 @@ export interface TaskReconciliation {
 @Injectable()
 export class TaskSettlement {
   constructor(
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly events: TaskEvents,
     private readonly reputation: WorkerReputation,
   ) {}
