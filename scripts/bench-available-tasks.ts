@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { setupApp } from '../src/app.setup';
-import { Tokens } from '../src/auth/token.service';
+import { Tokens } from '../src/auth/tokens';
 import { Logger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/config';
 import { runMigrations } from '../src/database/migrate';

@@ -6,7 +6,7 @@ import { Authenticator } from './authenticator';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './passwords';
-import { Tokens } from './token.service';
+import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 /** Credentials for every kind of principal: passwords, JWT pairs, API-key resolution, lock-out, usage counts. */

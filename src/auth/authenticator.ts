@@ -5,7 +5,7 @@ import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
 import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
 import { looksLikeApiKey } from './api-keys';
-import { Tokens } from './token.service';
+import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };

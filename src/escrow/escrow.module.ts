@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
-import { AccountViewsService } from './account-views.service';
-import { AdminCreditService } from './admin-credit.service';
-import { AgentTransactions } from './agent-transactions.service';
-import { Balances } from './balance.service';
+import { AccountViewsService } from './services/account-views.service';
+import { AdminCreditService } from './services/admin-credit.service';
+import { AgentTransactions } from './services/agent-transactions';
+import { Balances } from './services/balances';
 import { AdminLedgerController } from './controllers/admin-ledger.controller';
 import { AgentTransactionsController } from './controllers/agent-transactions.controller';
 import { PaymentBalanceController } from './controllers/payment-balance.controller';
 import { ReferenceBalanceController } from './controllers/reference-balance.controller';
 import { WorkerBalanceController } from './controllers/worker-balance.controller';
-import { LedgerReportService } from './ledger-report.service';
-import { Ledger } from './ledger.service';
+import { LedgerReportService } from './services/ledger-report.service';
+import { Ledger } from './services/ledger';
 
 /**
  * Owns money: the double-entry ledger, the fee policy and the invariant check, and the read side of it (balances

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AgentRatingsService } from './agent-ratings.service';
-import { AvailabilityService } from './availability.service';
+import { AgentRatingsService } from './services/agent-ratings.service';
+import { AvailabilityService } from './services/availability.service';
 import { AvailabilityController } from './controllers/availability.controller';
 import { WorkerRatingsController } from './controllers/worker-ratings.controller';
-import { NearbyTasks } from './nearby-tasks.service';
-import { WorkerRanking } from './worker-ranking.service';
-import { WorkerReputation } from './worker-reputation.service';
+import { NearbyTasks } from './services/nearby-tasks';
+import { WorkerRanking } from './services/worker-ranking';
+import { WorkerReputation } from './services/worker-reputation';
 
 /**
  * Who and where: worker availability, the nearby-task search (pull), ranking online workers for an open slot

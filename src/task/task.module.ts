@@ -9,13 +9,13 @@ import { WorkerTasksController } from './controllers/worker-tasks.controller';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
-import { TaskDispatch } from './services/task-dispatch.service';
+import { TaskDispatch } from './services/task-dispatch';
 import { PhotoSubmissionService } from './services/photo-submission.service';
-import { TaskEvents } from './services/task-events.service';
+import { TaskEvents } from './services/task-events';
 import { TaskQueryService } from './services/task-query.service';
 import { TaskReviewService } from './services/task-review.service';
-import { TaskSettlement } from './services/task-settlement.service';
-import { TaskTimers } from './services/task-timers.service';
+import { TaskSettlement } from './services/task-settlement';
+import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
 
 /**

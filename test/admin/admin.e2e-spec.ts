@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { AGENT_PASSWORD, bearer, insertWorker, registerAgent, uniqueEmail } from '../support/agents';
 

@@ -1,4 +1,4 @@
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { AGENT_PASSWORD, bearer, insertWorker, registerAgent } from '../support/agents';
 

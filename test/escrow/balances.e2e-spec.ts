@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
 import { inTransaction } from '../../src/database/transaction';
-import { Ledger } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createAdmin, seedTask } from './support';

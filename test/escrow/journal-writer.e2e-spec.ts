@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { inTransaction } from '../../src/database/transaction';
 import { Accounts } from '../../src/escrow/accounts';
 import { checkLedger } from '../../src/escrow/ledger-check';
-import { InsufficientFundsError, Ledger } from '../../src/escrow/ledger.service';
+import { InsufficientFundsError, Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { databaseUrl } from '../support/databases';
 

@@ -4,7 +4,7 @@ import { ApiError } from '../../src/common/errors/api-error';
 import { inTransaction } from '../../src/database/transaction';
 import { Accounts } from '../../src/escrow/accounts';
 import { checkLedger } from '../../src/escrow/ledger-check';
-import { Ledger } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 
 /** The ledger on real PostgreSQL, through the service API (task creation builds on exactly these calls). */

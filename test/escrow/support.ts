@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { inTransaction } from '../../src/database/transaction';
 import { cancellationSplit, splitSlot } from '../../src/escrow/fees';
-import { Ledger } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import type { TestApp } from '../support/app';
 
 export interface TestAdmin {

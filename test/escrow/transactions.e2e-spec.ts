@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../../src/database/transaction';
-import { Ledger } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, fundAgent, TestAgent } from '../support/actors';
 import { atTime, seedTask } from './support';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { OutboxListener } from '../../src/events/delivery/outbox-listener';
 import { Logger } from '../../src/common/logging/logger';
 import { inTransaction } from '../../src/database/transaction';

@@ -1,9 +1,9 @@
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { CLAIM_LEASE_MS, MAX_ATTEMPTS, maxRetryDelayMs } from '../../src/events/delivery/backoff';
-import { deliveryHeaders, WebhookDelivery } from '../../src/events/delivery/delivery.service';
-import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher.service';
+import { deliveryHeaders, WebhookDelivery } from '../../src/events/delivery/webhook-delivery';
+import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher';
 import { WebhookSender } from '../../src/events/delivery/webhook-sender';
 import { DeliveryRepository } from '../../src/events/delivery/delivery.repository';
 import {

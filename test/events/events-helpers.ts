@@ -2,8 +2,8 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inTransaction } from '../../src/database/transaction';
-import { WebhookDelivery } from '../../src/events/delivery/delivery.service';
-import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher.service';
+import { WebhookDelivery } from '../../src/events/delivery/webhook-delivery';
+import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher';
 import type { TestApp } from '../support/app';
 import type { TestAgent } from '../support/actors';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { Accounts } from '../../src/escrow/accounts';
 import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
 import type { TestAgent } from '../support/actors';

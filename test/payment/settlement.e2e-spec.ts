@@ -1,7 +1,7 @@
 import { findOrder } from '../../src/payment/payment.repository';
-import { OrderSettlement } from '../../src/payment/services/order-settlement.service';
-import { PaymentExpiry } from '../../src/payment/services/payment-expiry.service';
-import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation.service';
+import { OrderSettlement } from '../../src/payment/services/order-settlement';
+import { PaymentExpiry } from '../../src/payment/services/payment-expiry';
+import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { createAgent, createWorker, type TestAgent } from '../support/actors';
 import { accept, createTask, feedback, submit } from '../task/task-helpers';
 import {

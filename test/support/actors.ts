@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
 import { PERMISSIONS, Permission } from '../../src/common/actor';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { inTransaction } from '../../src/database/transaction';
-import { Ledger } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import type { TestApp } from './app';
 
 export interface TestAgent {

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { Accounts } from '../../src/escrow/accounts';
 import type { TestAgent, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';

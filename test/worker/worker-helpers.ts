@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
-import { Tokens } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 
 /** Worker tests send many public requests from one IP: the per-IP budget is lifted unless a test sets it. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client, Pool, PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { CLAIM_LEASE_MS } from '../../../src/events/delivery/backoff';
-import { DELIVERY_BATCH, DELIVERY_CONCURRENCY } from '../../../src/events/delivery/delivery.service';
+import { DELIVERY_BATCH, DELIVERY_CONCURRENCY } from '../../../src/events/delivery/webhook-delivery';
 import { drainPipelined } from '../../../src/events/delivery/pipeline';
 import { ClaimedDelivery, DeliveryRepository } from '../../../src/events/delivery/delivery.repository';
 import type { BenchContext, EventsRun, RunReport, ScenarioReport } from '../context';

@@ -13,7 +13,7 @@ import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { UuidParam } from '../../common/http/uuid-param';
-import { ApiKeysService } from '../api-keys.service';
+import { ApiKeysService } from '../services/api-keys.service';
 import {
   ApiKeyResponse,
   CreateApiKeyRequest,

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@ne
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
-import { AccountViewsService } from '../account-views.service';
+import { AccountViewsService } from '../services/account-views.service';
 import { AgentBalanceResponse } from '../dtos/balance.dto';
 import { ReferenceTransactionsQuery, TransactionPage } from '../dtos/transactions.dto';
 

@@ -15,7 +15,7 @@ import { Authenticator } from '../../auth/authenticator';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
 import { SocketFanout } from './socket-fanout';
-import { WsStats } from './ws-stats.service';
+import { WsStats } from './ws-stats';
 
 interface WsError {
   code: string;

@@ -8,7 +8,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { DeliveryRepository } from '../delivery/delivery.repository';
-import { deliveryHeaders } from '../delivery/delivery.service';
+import { deliveryHeaders } from '../delivery/webhook-delivery';
 import { WebhookSender } from '../delivery/webhook-sender';
 import {
   CreateWebhookRequest,
@@ -21,7 +21,7 @@ import {
   WebhookTestResponse,
 } from '../dtos/webhook.dto';
 import { TEST_EVENT } from '../event-catalog';
-import { UrlSafety } from '../url-safety/url-safety.service';
+import { UrlSafety } from '../url-safety/url-safety';
 import { newSigningSecret } from './secret-box';
 import { SigningSecretsService } from './signing-secrets.service';
 

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@ne
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
-import { AvailabilityService } from '../availability.service';
+import { AvailabilityService } from '../services/availability.service';
 import { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
 
 @ApiTags('worker matching')

@@ -11,7 +11,7 @@ import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { UuidParam } from '../../common/http/uuid-param';
-import { AgentRatingsService } from '../agent-ratings.service';
+import { AgentRatingsService } from '../services/agent-ratings.service';
 import { WorkerRatingCreate, WorkerRatingResponse } from '../dtos/rating.dto';
 
 @ApiTags('worker matching')

@@ -5,10 +5,10 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { Ledger } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
 import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
-import { PaymentEvents } from '../payment-events';
+import { PaymentEvents } from './payment-events';
 import { PaymentProviders } from '../providers/payment-providers';
 import { referenceRefundView, refundView } from '../payment-views';
 import { newRefundId, type PaymentMethod, refundProviderCents, refundReasonCode } from '../payment-rules';
@@ -22,7 +22,7 @@ import {
   toRefund,
 } from '../payment.repository';
 import { orderNotFound } from './payment-orders.service';
-import { RefundSettlement } from './refund-settlement.service';
+import { RefundSettlement } from './refund-settlement';
 
 export interface RefundInput {
   orderId: string;

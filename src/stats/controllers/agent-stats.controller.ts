@@ -4,8 +4,8 @@ import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { DashboardStatsResponse, ExportQuery, StatsRangeQuery, UsageDataPoint } from '../dtos/stats.dto';
-import { StatsExportService, XLSX_MIME } from '../export.service';
-import { StatsService } from '../stats.service';
+import { StatsExportService, XLSX_MIME } from '../services/stats-export.service';
+import { StatsService } from '../services/stats.service';
 
 /** Console statistics: JWT sessions only (spec, Authentication rule 1). */
 @ApiTags('agent')

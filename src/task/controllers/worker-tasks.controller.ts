@@ -31,7 +31,7 @@ import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
 import { PhotoSubmissionService } from '../services/photo-submission.service';
 import { multipartOptions, MultipartErrors } from '../../upload/multipart';
-import type { IncomingFile } from '../../upload/upload.service';
+import type { IncomingFile } from '../../upload/services/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
 const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';

@@ -12,12 +12,12 @@ import type {
 } from '../dtos/worker-task.dto';
 import { AssignmentStatus } from '../domain/task-status';
 import { distanceMeters } from '../../common/geo';
-import { UploadRecord, UploadService } from '../../upload/upload.service';
+import { UploadRecord, UploadService } from '../../upload/services/upload.service';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from '../../matching/worker-reputation.service';
-import { TaskDispatch } from './task-dispatch.service';
-import { AssignmentEventName, TaskEvents } from './task-events.service';
-import { TaskSettlement } from './task-settlement.service';
+import { WorkerReputation } from '../../matching/services/worker-reputation';
+import { TaskDispatch } from './task-dispatch';
+import { AssignmentEventName, TaskEvents } from './task-events';
+import { TaskSettlement } from './task-settlement';
 
 /**
  * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task

@@ -3,7 +3,7 @@ import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { distanceMeters } from '../../common/geo';
-import { IncomingFile, UploadService } from '../../upload/upload.service';
+import { IncomingFile, UploadService } from '../../upload/services/upload.service';
 import { PHOTO_MAX_DISTANCE_METERS, RESULT_DATA_MAX_BYTES } from '../domain/task-policy';
 import type { SubmitWithPhotoForm, TaskSubmissionResponse } from '../dtos/worker-task.dto';
 import { AssignmentService } from './assignment.service';

@@ -10,8 +10,8 @@ import { liveAssignmentCap } from '../../matching/live-assignment-cap';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
-import { TaskEvents } from './task-events.service';
-import { TaskSettlement } from './task-settlement.service';
+import { TaskEvents } from './task-events';
+import { TaskSettlement } from './task-settlement';
 
 /**
  * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so

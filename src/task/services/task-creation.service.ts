@@ -11,15 +11,15 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { splitSlot, taskCost } from '../../escrow/fees';
-import { Ledger } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
 import { taskCreatedResponse } from '../task.presenter';
 import { mapTask, TaskRow } from '../task.repository';
-import { TaskDispatch } from './task-dispatch.service';
-import { TaskSettlement } from './task-settlement.service';
+import { TaskDispatch } from './task-dispatch';
+import { TaskSettlement } from './task-settlement';
 
 interface AgentLimits {
   fee_bps: number | null;

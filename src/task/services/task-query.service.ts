@@ -13,7 +13,7 @@ import type {
 } from '../dtos/task-response.dto';
 import { iso, taskListItem, taskStatusResponse } from '../task.presenter';
 import { AssignmentRow, mapTask, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from '../../matching/worker-reputation.service';
+import { WorkerReputation } from '../../matching/services/worker-reputation';
 
 /** Reading an agent's tasks. Another agent's task does not exist as far as the caller can tell (404). */
 @Injectable()

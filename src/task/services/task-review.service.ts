@@ -10,9 +10,9 @@ import { recordIdempotentResponse } from '../../idempotency/idempotency.store';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
-import { TaskEvents } from './task-events.service';
+import { TaskEvents } from './task-events';
 import { taskNotFound } from './task-query.service';
-import { Review, TaskSettlement } from './task-settlement.service';
+import { Review, TaskSettlement } from './task-settlement';
 
 /**
  * The agent's decisions on a task: the verdict on submitted results and cancellation. Each runs in one

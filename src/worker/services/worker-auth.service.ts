@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
-import { Tokens } from '../../auth/token.service';
+import { Tokens } from '../../auth/tokens';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { inTransaction } from '../../database/transaction';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { Accounts } from '../../escrow/accounts';
-import { Balances } from '../../escrow/balance.service';
+import { Balances } from '../../escrow/services/balances';
 import type { WorkerEarningsResponse } from '../dtos/worker-earnings.dto';
 
 /**

@@ -7,7 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import type { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
 import { Worker } from '../entities/worker.entity';
 import { liveAssignmentCap } from '../../matching/live-assignment-cap';
-import { NEW_WORKER_REPUTATION, WorkerReputation } from '../../matching/worker-reputation.service';
+import { NEW_WORKER_REPUTATION, WorkerReputation } from '../../matching/services/worker-reputation';
 
 /** The worker's own profile. */
 @Injectable()
