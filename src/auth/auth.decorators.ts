@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } 
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '../common/errors/api-errors.decorator';
-import type { Actor, ActorKind, AuthScheme, Permission } from './actor';
+import type { Actor, ActorKind, AuthScheme, Permission } from '../common/actor';
 
 export const IS_PUBLIC = 'legwork:public';
 export const AUTH_RULE = 'legwork:auth';

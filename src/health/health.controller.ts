@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
 import { ApiErrors } from '../common/errors/api-errors.decorator';
-import { VERSION } from '../version';
+import { VERSION } from '../common/version';
 import { HealthResponse, ServiceInfoResponse } from './health.dto';
 
 @ApiTags('system')

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { Auth } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
-import { AdminAgentsService } from '../admin-agents.service';
+import { AdminAgentsService } from '../services/admin-agents.service';
 import {
   AdminAgentListResponse,
   AdminAgentResponse,

@@ -4,7 +4,7 @@ import { Public } from '../../auth/auth.decorators';
 import { RefreshTokenRequest, TokenPairResponse } from '../../auth/dtos/token-pair.dto';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
-import { AdminAuthService } from '../admin-auth.service';
+import { AdminAuthService } from '../services/admin-auth.service';
 import { AdminAuthResponse, AdminLoginRequest } from '../dtos/admin-auth.dto';
 
 @ApiTags('operator')

@@ -7,11 +7,11 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
-import { ApiKeysService } from '../api-keys.service';
+import { ApiKeysService } from '../services/api-keys.service';
 import {
   ApiKeyResponse,
   CreateApiKeyRequest,

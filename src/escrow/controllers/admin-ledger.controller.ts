@@ -1,14 +1,14 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { Actor } from '../../auth/actor';
+import type { Actor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
-import { AdminCreditService } from '../admin-credit.service';
+import { AdminCreditService } from '../services/admin-credit.service';
 import { AdminCreditRequest, AdminCreditResponse, AgentIdParam } from '../dtos/admin-credit.dto';
 import { LedgerReportResponse } from '../dtos/ledger-report.dto';
 import type { LedgerReport } from '../ledger-check';
-import { LedgerReportService } from '../ledger-report.service';
+import { LedgerReportService } from '../services/ledger-report.service';
 
 @ApiTags('admin')
 @Auth({ actors: ['admin'] })

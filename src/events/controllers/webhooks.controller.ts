@@ -6,7 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import {
@@ -18,7 +18,7 @@ import {
   WebhookListResponse,
   WebhookTestResponse,
 } from '../dtos/webhook.dto';
-import { SigningSecrets } from '../webhooks/signing-secrets.service';
+import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
@@ -29,7 +29,7 @@ import { UuidParam } from '../../common/http/uuid-param';
 export class WebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
-    private readonly secrets: SigningSecrets,
+    private readonly secrets: SigningSecretsService,
   ) {}
 
   @Post()

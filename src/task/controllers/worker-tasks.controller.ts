@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import {
@@ -20,7 +20,7 @@ import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
 import { PhotoSubmissionService } from '../services/photo-submission.service';
 import { multipartOptions, MultipartErrors } from '../../upload/multipart';
-import type { IncomingFile } from '../../upload/upload.service';
+import type { IncomingFile } from '../../upload/services/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
 /** The worker's side of a task (worker JWT), on both prefixes like the other worker routes. */

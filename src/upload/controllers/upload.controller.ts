@@ -1,12 +1,12 @@
 import { Controller, HttpCode, Post, UploadedFile, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor, FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { MultipleUploadResponse, UploadResponse } from '../dtos/upload.dto';
 import { MAX_FILES_PER_REQUEST, multipartOptions, MultipartErrors } from '../multipart';
-import { IncomingFile, UploadService } from '../upload.service';
+import { IncomingFile, UploadService } from '../services/upload.service';
 
 const FILE_RULES = 'JPG, PNG, PDF, MP4 or MOV (by content), at most 10 MB each';
 
