@@ -21,7 +21,8 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 /**
  * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, the
  * socket.io gateway and its cross-instance fan-out. Other modules only write outbox rows in their own transactions;
- * UrlSafety is exported so the payment module can check an order's callback_url when the order is created.
+ * UrlSafety is exported so the payment module can check an order's callback_url when the order is created, RedisBus
+ * so the readiness check can ping Redis on a connection that already exists.
  */
 @Module({
   controllers: [WebhooksController, AgentEventsController, WsStatsController],
@@ -45,6 +46,6 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     WsStats,
     EventsGateway,
   ],
-  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner],
+  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner, RedisBus],
 })
 export class EventsModule {}

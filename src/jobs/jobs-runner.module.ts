@@ -5,11 +5,13 @@ import type { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { ReadinessModule } from '../health/readiness.module';
 import { JobsModule } from './jobs.module';
 
 /**
- * What the job-runner process loads: configuration, database and the jobs, no HTTP. AuthModule is here only because
- * the jobs' task services reach WorkerModule (for reputation), whose account services need it to be constructed.
+ * What the job-runner process loads: configuration, database, the jobs and the readiness check (served by its health
+ * listener), no HTTP API. AuthModule is here only because the jobs' task services reach WorkerModule (for
+ * reputation), whose account services need it to be constructed.
  */
 @Module({})
 export class JobsRunnerModule {
@@ -22,6 +24,7 @@ export class JobsRunnerModule {
         DatabaseModule.forRoot(databaseUrl, Math.min(config.databasePoolSize, 10)),
         AuthModule,
         JobsModule,
+        ReadinessModule,
       ],
     };
   }
