@@ -14,7 +14,7 @@ import { create, effects, taskBody } from './process-support';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 /** How often the client (playing a load balancer) reads each instance's /readyz. */
 const PROBE_INTERVAL_MS = 250;
-const DRAIN_SECONDS = 2;
+const DRAIN_SECONDS = 3;
 const LANES = 4;
 
 interface Sent {
