@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ApiError } from '../common/errors/api-error';
-import type { Actor } from './actor';
+import type { Actor } from '../common/actor';
 import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
 
@@ -46,7 +46,8 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
     if (rule.apiSecret && req.actor?.kind === 'agent') {
       await this.apiSecrets.verify(req.actor, req.header('x-api-secret'));
     }
-    authorise(req.actor, rule);
+    // Set by passport: handleRequest has thrown unless the credential resolved to an actor.
+    authorise(req.actor!, rule);
     return true;
   }
 

@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
-import { Actor, ActorKind, PERMISSIONS, Permission } from './actor';
+import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
 import { looksLikeApiKey } from './api-keys';
-import { TokenService } from './token.service';
+import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
@@ -15,7 +15,7 @@ const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', a
 export class Authenticator {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
   ) {}
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
-import type { ActorKind } from './actor';
+import type { ActorKind } from '../common/actor';
 import { sqlRows } from '../database/sql';
 
 const MAX_FAILURES = 10;

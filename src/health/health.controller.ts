@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
-import { VERSION } from '../version';
+import { VERSION } from '../common/version';
 import { HealthResponse, LivenessResponse, ReadinessResponse, ServiceInfoResponse } from './health.dto';
 import { Readiness } from './readiness.service';
 

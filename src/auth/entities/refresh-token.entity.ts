@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { ActorKind } from '../actor';
+import type { ActorKind } from '../../common/actor';
 
 @Entity('refresh_tokens')
 export class RefreshToken {

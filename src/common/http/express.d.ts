@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/actor';
+import type { Actor } from '../actor';
 
 declare global {
   namespace Express {

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { Accounts } from '../../escrow/accounts';
-import { BalanceService } from '../../escrow/balance.service';
+import { Balances } from '../../escrow/services/balances';
 import type { WorkerEarningsResponse } from '../dtos/worker-earnings.dto';
 
 /**
  * Earnings as the ledger has them, read in one statement (one snapshot): credits to the worker's available account
  * by slot releases (approved results) and cancellation compensation, completed withdrawals out of the withdrawing
  * account; plus the assignments that explain them (approved count, results awaiting review). Balances come from
- * BalanceService.workerFunds like /v1/worker/balance.
+ * Balances.workerFunds like /v1/worker/balance.
  */
 const EARNINGS_SQL = `
   WITH credits AS (
@@ -34,7 +34,7 @@ const EARNINGS_SQL = `
 export class WorkerEarningsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly balances: BalanceService,
+    private readonly balances: Balances,
     private readonly clock: Clock,
   ) {}
 

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
 import { Worker } from '../entities/worker.entity';
-import { liveAssignmentCap } from '../../task/domain/task-policy';
-import { NEW_WORKER_REPUTATION, WorkerReputation } from './worker-reputation.service';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
+import { NEW_WORKER_REPUTATION, WorkerReputation } from '../../matching/services/worker-reputation';
 
 /** The worker's own profile. */
 @Injectable()
