@@ -20,8 +20,9 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 /**
  * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, and the
  * cross-instance fan-out to sockets (the socket.io gateway itself is EventsGatewayModule, loaded by the API only).
- * Other modules only write outbox rows in their own transactions;
- * UrlSafety is exported so the payment module can check an order's callback_url when the order is created.
+ * Other modules only write outbox rows in their own transactions; UrlSafety is exported so the payment module can
+ * check an order's callback_url when the order is created, RedisBus so the readiness check can ping Redis on a
+ * connection that already exists.
  */
 @Module({
   controllers: [WebhooksController, AgentEventsController, WsStatsController],
@@ -44,6 +45,6 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     SocketFanout,
     WsStats,
   ],
-  exports: [UrlSafety, OutboxPublisher, WebhookDelivery, EventsRunner, SocketFanout, WsStats],
+  exports: [UrlSafety, OutboxPublisher, WebhookDelivery, EventsRunner, SocketFanout, WsStats, RedisBus],
 })
 export class EventsModule {}

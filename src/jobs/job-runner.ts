@@ -29,6 +29,7 @@ export interface ScheduledJob {
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private boss: PgBoss | null = null;
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,7 +54,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       // Safety nets: the events module's runner (LISTEN/NOTIFY, then a 1 s poll) publishes and delivers within
       // moments in these same processes; these sweeps keep both moving should that loop ever stall.
       { name: 'events-publish', cron: '* * * * *', run: () => this.outbox.drain() },
-      { name: 'webhook-delivery', cron: '* * * * *', run: () => this.webhooks.drain() },
+      // Stops claiming once shutdown begins, so a backlog cannot outlast the graceful stop below.
+      { name: 'webhook-delivery', cron: '* * * * *', run: () => this.webhooks.drain(() => !this.stopping) },
     ];
   }
 
@@ -62,6 +64,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     const boss = this.boss;
     this.boss = null;
     // Before the DataSource closes (onApplicationShutdown): running handlers finish first.

@@ -4,9 +4,13 @@ import type { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { ReadinessModule } from '../health/readiness.module';
 import { JobsModule } from './jobs.module';
 
-/** What the job-runner process loads: configuration, database and the jobs, no HTTP and no credentials. */
+/**
+ * What the job-runner process loads: configuration, database, the jobs and the readiness check (served by its health
+ * listener), no HTTP API and no credentials.
+ */
 @Module({})
 export class JobsRunnerModule {
   static register(config: AppConfig, databaseUrl: string, logger: Logger): DynamicModule {
@@ -17,6 +21,7 @@ export class JobsRunnerModule {
         CommonModule.forRoot(logger),
         DatabaseModule.forRoot(databaseUrl, Math.min(config.databasePoolSize, 10)),
         JobsModule,
+        ReadinessModule,
       ],
     };
   }

@@ -264,10 +264,12 @@ export const ERRORS = {
   service_unavailable: {
     status: 503,
     summary:
-      'A dependency is unavailable for a moment (the database, or SMS delivery); retry after `retry_after`.',
+      'A dependency is unavailable for a moment (the database, Redis or SMS delivery), or this instance is ' +
+      'shutting down; retry after `retry_after`.',
     detail:
-      'Any operation may answer it when the database connection is lost; retry with the same `Idempotency-Key`.',
-    fields: ['retry_after', 'database'],
+      'Any operation may answer it when the database connection is lost; retry with the same `Idempotency-Key`. ' +
+      'The health and readiness probes say which dependency is down.',
+    fields: ['retry_after', 'database', 'redis', 'draining'],
   },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -91,7 +91,9 @@ export const ERROR_FIELDS = {
     schema: { ...text, nullable: true },
     description: "The provider's own error code, when it gave one.",
   },
-  database: { schema: text, description: '`down` when the database is unreachable.' },
+  database: { schema: text, description: 'Whether the database answers: `up` or `down`.' },
+  redis: { schema: text, description: 'Whether Redis answers: `up`, `down` or `not_configured`.' },
+  draining: { schema: { type: 'boolean' }, description: 'True while this instance is shutting down.' },
 } as const satisfies Record<string, FieldSpec>;
 
 export type ErrorField = keyof typeof ERROR_FIELDS;

@@ -40,14 +40,16 @@ export class WebhookDelivery {
    * Runs until nothing is due, with up to DELIVERY_CONCURRENCY deliveries in flight: a slot freed by a finished
    * delivery is refilled at once, instead of each batch waiting for its slowest receiver. Loops until a claim finds
    * nothing and nothing is in flight (not merely a short batch): a delivery that succeeds releases the next event of
-   * its task for the same destination, which should go out at once.
+   * its task for the same destination, which should go out at once. When `keepClaiming` turns false (shutdown) it
+   * claims nothing more and returns once the deliveries in flight have recorded their outcome.
    */
-  drain(): Promise<number> {
+  drain(keepClaiming?: () => boolean): Promise<number> {
     return drainPipelined(
       (limit) => this.claim(limit),
       (d) => this.attempt(d),
       DELIVERY_BATCH,
       DELIVERY_CONCURRENCY,
+      keepClaiming,
     );
   }
 
