@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { AccountStatus } from '../../agent/entities/agent.entity';
+import type { AccountStatus } from '../../auth/actor';
 
 @Entity('workers')
 export class Worker {
