@@ -1,11 +1,8 @@
-import type { Actor } from '../auth/actor';
-
 declare global {
   namespace Express {
     interface Request {
       id: string;
       rawBody?: Buffer;
-      actor?: Actor;
     }
   }
 }
