@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
+import { sqlExec } from '../database/sql';
 import { VERSION } from '../version';
 import { HealthResponse, ServiceInfoResponse } from './health.dto';
 
@@ -29,7 +30,7 @@ export class HealthController {
   async health(): Promise<HealthResponse> {
     const started = process.hrtime.bigint();
     try {
-      await this.ds.query('SELECT 1');
+      await sqlExec(this.ds, 'SELECT 1');
     } catch {
       throw new ApiError('service_unavailable', 'The database is unreachable.', {
         retry_after: 5,
