@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Logger } from '../common/logging/logger';
-import { sqlExec } from '../database/sql';
+import { sqlExec, sqlRows, type SqlRunner } from '../database/sql';
+import type { ApiUsageDailyRow } from './auth.rows';
 
 const FLUSH_INTERVAL_MS = 2_000;
 
@@ -92,4 +93,20 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
       );
     }
   }
+}
+
+/** The agent's counted requests per UTC day from firstDay to lastDay (YYYY-MM-DD, both included); zeros absent. */
+export async function requestsByDay(
+  db: SqlRunner,
+  agentId: string,
+  firstDay: string,
+  lastDay: string,
+): Promise<Map<string, number>> {
+  const rows = await sqlRows<Pick<ApiUsageDailyRow, 'day'> & { requests: string }>(
+    db,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, requests::text AS requests
+       FROM api_usage_daily WHERE agent_id = $1 AND day BETWEEN $2::date AND $3::date`,
+    [agentId, firstDay, lastDay],
+  );
+  return new Map(rows.map((r) => [r.day, Number(r.requests)]));
 }
