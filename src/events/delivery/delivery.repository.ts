@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 
 type Db = EntityManager | DataSource;
 
@@ -54,7 +54,8 @@ export const DeliveryRepository = {
   async insert(db: Db, rows: NewDelivery[], now: Date): Promise<string[]> {
     if (rows.length === 0) return [];
     const ids = rows.map(() => randomUUID());
-    await db.query(
+    await sqlExec(
+      db,
       `INSERT INTO webhook_deliveries (id, agent_id, endpoint_id, url, kind, event_id, event_name, event_seq, task_id,
                                        ordering_key, body, status, next_attempt_at, created_at)
        SELECT r.id, r.agent_id, r.endpoint_id, r.url, r.kind, r.event_id, r.event_name, r.event_seq, r.task_id,
@@ -93,7 +94,8 @@ export const DeliveryRepository = {
     now: Date,
     id: string,
   ): Promise<string> {
-    await db.query(
+    await sqlExec(
+      db,
       `INSERT INTO webhook_deliveries (id, agent_id, endpoint_id, url, kind, event_id, event_name, body, status,
                                        attempts, last_attempt_at, last_status_code, last_latency_ms, last_error,
                                        delivered_at, finished_at, created_at)
@@ -199,7 +201,8 @@ export const DeliveryRepository = {
     outcome: AttemptOutcome,
     now: Date,
   ): Promise<void> {
-    await db.query(
+    await sqlExec(
+      db,
       `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, finished_at, status_code, latency_ms, error)
        VALUES ($1, $2, $3, $3, $4, $5, $6)
        ON CONFLICT (delivery_id, attempt) DO UPDATE
@@ -246,7 +249,8 @@ export const DeliveryRepository = {
 
   /** Stops every pending delivery of an endpoint (deleted or disabled). */
   async cancelForEndpoint(db: Db, endpointId: string, reason: string, now: Date): Promise<void> {
-    await db.query(
+    await sqlExec(
+      db,
       `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, claim_token = NULL,
               finished_at = $3, last_error = COALESCE(last_error || '; ', '') || $2
         WHERE endpoint_id = $1 AND status = 'pending'`,

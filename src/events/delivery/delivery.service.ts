@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { SigningSecrets } from '../webhooks/signing-secrets.service';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
@@ -90,7 +90,8 @@ export class DeliveryService {
 
   private async endpointHealth(em: EntityManager, endpointId: string, ok: boolean, now: Date): Promise<void> {
     if (ok) {
-      await em.query(
+      await sqlExec(
+        em,
         `UPDATE webhook_endpoints SET failing_since = NULL, last_success_at = $2, updated_at = $2
           WHERE id = $1 AND (failing_since IS NOT NULL OR last_success_at IS NULL
                              OR last_success_at < $2::timestamptz - interval '1 minute')`,
@@ -119,7 +120,8 @@ export class DeliveryService {
     );
     if (!ep) return;
     await DeliveryRepository.cancelForEndpoint(em, endpointId, 'endpoint disabled', now);
-    await em.query(
+    await sqlExec(
+      em,
       `INSERT INTO events (name, agent_id, data, created_at) VALUES ('webhook.disabled', $1, $2, $3)`,
       [
         ep.agent_id,
