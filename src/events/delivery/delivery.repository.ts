@@ -19,19 +19,43 @@ export interface NewDelivery {
   body: string;
 }
 
-export interface ClaimedDelivery {
+/** A webhook_deliveries row: one body to one destination, retried until delivered, failed or cancelled. */
+export interface WebhookDeliveryRow {
   id: string;
   agent_id: string;
+  /** null for a payment order's callback_url. */
   endpoint_id: string | null;
   url: string;
+  kind: DeliveryKind;
   event_id: string;
   event_name: string;
+  /** The event's outbox seq (bigint, compared in SQL only). */
+  event_seq: string | null;
+  task_id: string | null;
+  /** Destination and task: deliveries of one key go out in event order. */
+  ordering_key: string | null;
   body: string;
+  status: DeliveryStatus;
   attempts: number;
+  next_attempt_at: Date | null;
+  claim_token: string | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+}
+
+export type ClaimedDelivery = Pick<
+  WebhookDeliveryRow,
+  'id' | 'agent_id' | 'endpoint_id' | 'url' | 'event_id' | 'event_name' | 'body' | 'attempts'
+> & {
   claim_token: string;
   /** The endpoint's sealed signing secret (null for a payment order's callback, signed with the agent's). */
   secret_sealed: string | null;
-}
+};
 
 export interface AttemptOutcome {
   ok: boolean;
