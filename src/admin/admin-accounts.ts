@@ -1,7 +1,7 @@
 import { isEmail } from 'class-validator';
 import type { DataSource } from 'typeorm';
 import { PasswordHasher } from '../auth/passwords';
-import { revokeSessions } from '../auth/token.service';
+import { revokeSessions } from '../auth/tokens';
 import { sqlRows } from '../database/sql';
 import type { AdminRow } from './admin.rows';
 

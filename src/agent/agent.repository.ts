@@ -1,4 +1,4 @@
-import type { AccountStatus, Permission } from '../auth/actor';
+import type { AccountStatus, Permission } from '../common/actor';
 import { numericColumns, sqlRows, type SqlRunner } from '../database/sql';
 import type { AgentTier } from './agent-tiers';
 

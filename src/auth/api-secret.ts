@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { safeEqual, sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
+import type { AgentActor } from '../common/actor';
 import { sqlRows } from '../database/sql';
-import type { AgentActor } from './actor';
 
 /** Compared against when there is no key row, so a missing key costs the same as a wrong secret. */
 const NO_SECRET = sha256Hex('');

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ApiError } from '../common/errors/api-error';
-import type { Actor } from './actor';
+import type { Actor } from '../common/actor';
 import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
 

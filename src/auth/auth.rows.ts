@@ -1,4 +1,4 @@
-import type { AccountStatus, ActorKind } from './actor';
+import type { AccountStatus, ActorKind } from '../common/actor';
 
 /**
  * The rows of the tables authentication owns. It also reads and writes the credential and lock-out columns of the

@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
+import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
 import { sqlRows } from '../database/sql';
-import { Actor, ActorKind, PERMISSIONS, Permission } from './actor';
 import { looksLikeApiKey } from './api-keys';
 import type { AccountAccessRow, KeyAccessRow } from './auth.rows';
-import { TokenService } from './token.service';
+import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
@@ -17,7 +17,7 @@ const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', a
 export class Authenticator {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
   ) {}
 

@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
-import type { ActorKind } from './actor';
-import type { LoginThrottleRow } from './auth.rows';
+import type { ActorKind } from '../common/actor';
 import { sqlExec, sqlRows } from '../database/sql';
+import type { LoginThrottleRow } from './auth.rows';
 
 const MAX_FAILURES = 10;
 const WINDOW_MS = 15 * 60_000;

@@ -7,8 +7,8 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
+import { VERSION } from '../common/version';
 import { sqlExec } from '../database/sql';
-import { VERSION } from '../version';
 import { HealthResponse, ServiceInfoResponse } from './health.dto';
 
 @ApiTags('system')

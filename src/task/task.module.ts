@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
 import { UploadModule } from '../upload/upload.module';
-import { WorkerModule } from '../worker/worker.module';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
 import { AgentTasksController } from './controllers/agent-tasks.controller';
@@ -10,13 +9,13 @@ import { WorkerTasksController } from './controllers/worker-tasks.controller';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
-import { TaskDispatch } from './services/task-dispatch.service';
+import { TaskDispatch } from './services/task-dispatch';
 import { PhotoSubmissionService } from './services/photo-submission.service';
-import { TaskEvents } from './services/task-events.service';
+import { TaskEvents } from './services/task-events';
 import { TaskQueryService } from './services/task-query.service';
 import { TaskReviewService } from './services/task-review.service';
-import { TaskSettlement } from './services/task-settlement.service';
-import { TaskTimers } from './services/task-timers.service';
+import { TaskSettlement } from './services/task-settlement';
+import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
 
 /**
@@ -24,7 +23,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
  * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
  */
 @Module({
-  imports: [EscrowModule, WorkerModule, MatchingModule, UploadModule],
+  imports: [EscrowModule, MatchingModule, UploadModule],
   controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
   providers: [
     TaskEvents,

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
 import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
 import type { TaskType } from './domain/task-policy';
@@ -27,7 +28,7 @@ export interface TaskRow {
   idempotency_key: string | null;
   idempotency_request_hash: string | null;
   closed_slots: number;
-  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.settle. */
+  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
   open_slots: number;
   deadline_at: Date;
   estimated_completion_at: Date;
@@ -186,6 +187,27 @@ export const TaskRepository = {
       [assignmentId, from, to, now, ...columns.map((c) => set[c])],
     );
     return rows.length ? mapAssignment(rows[0]) : null;
+  },
+
+  /**
+   * moveAssignment for a move a request or a review asked for: when the assignment has already left `from` (a late
+   * or repeated request), 409 invalid_state with the status it is in.
+   */
+  async moveOrRefuse(
+    em: Runner,
+    a: AssignmentRow,
+    from: readonly AssignmentStatus[],
+    to: AssignmentStatus,
+    now: Date,
+    set: Record<string, unknown> = {},
+  ): Promise<AssignmentRow> {
+    const moved = await TaskRepository.moveAssignment(em, a.id, from, to, now, set);
+    if (!moved) {
+      throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot become ${to}.`, {
+        current_status: a.status,
+      });
+    }
+    return moved;
   },
 
   /** The agent's tasks per status (dashboard counts). */

@@ -1,4 +1,4 @@
-import type { AccountStatus } from '../auth/actor';
+import type { AccountStatus } from '../common/actor';
 import { numericColumns, sqlRows, type SqlRunner } from '../database/sql';
 import type { SmsPurpose } from './sms/sms-codes';
 

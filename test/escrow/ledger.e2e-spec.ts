@@ -4,18 +4,18 @@ import { ApiError } from '../../src/common/errors/api-error';
 import { inTransaction } from '../../src/database/transaction';
 import { Accounts } from '../../src/escrow/accounts';
 import { checkLedger } from '../../src/escrow/ledger-check';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 
 /** The ledger on real PostgreSQL, through the service API (task creation builds on exactly these calls). */
 describe('ledger', () => {
   let t: TestApp;
-  let ledger: LedgerService;
+  let ledger: Ledger;
   let db: DataSource;
 
   beforeAll(async () => {
     t = await createTestApp();
-    ledger = t.app.get(LedgerService);
+    ledger = t.app.get(Ledger);
     db = t.db;
   });
   afterAll(() => t.close());

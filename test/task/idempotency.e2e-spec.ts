@@ -1,7 +1,7 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { firstValueFrom, throwError } from 'rxjs';
-import { IdempotencyInterceptor } from '../../src/common/idempotency/idempotency.interceptor';
-import { IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
+import { IdempotencyInterceptor } from '../../src/idempotency/idempotency.interceptor';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import { createAgent, createWorker, fundAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { accept, agentBalance, expectError, HOUR, SURFACES, taskBody } from './task-helpers';

@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Logger } from '../../common/logging/logger';
-import { DeliveryService } from './delivery.service';
+import { WebhookDelivery } from './webhook-delivery';
 import { DELIVERIES_CHANNEL, EVENTS_CHANNEL, OutboxListener } from './outbox-listener';
-import { OutboxPublisher } from './outbox-publisher.service';
+import { OutboxPublisher } from './outbox-publisher';
 
 /** Polling fallback: how often due retries and any missed notification are picked up. */
 export const POLL_INTERVAL_MS = 1_000;
@@ -59,7 +59,7 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly publisher: OutboxPublisher,
-    private readonly deliveries: DeliveryService,
+    private readonly deliveries: WebhookDelivery,
     private readonly logger: Logger,
   ) {
     const onError = (what: string) => (err: unknown) =>

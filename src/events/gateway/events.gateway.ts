@@ -10,13 +10,13 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Server, Socket } from 'socket.io';
 import { DataSource } from 'typeorm';
-import type { Actor } from '../../auth/actor';
+import type { Actor } from '../../common/actor';
 import { Authenticator } from '../../auth/authenticator';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
 import { sqlRows } from '../../database/sql';
 import { SocketFanout } from './socket-fanout';
-import { WsStats } from './ws-stats.service';
+import { WsStats } from './ws-stats';
 
 interface WsError {
   code: string;

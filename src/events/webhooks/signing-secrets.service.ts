@@ -16,7 +16,7 @@ const callbackOwner = (agentId: string) => `callback:${agentId}`;
  * secret is created on first use if the agent never made one; they learn it by rotating.
  */
 @Injectable()
-export class SigningSecrets {
+export class SigningSecretsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly box: SecretBox,

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { DeliveryRepository } from '../delivery/delivery.repository';
-import { deliveryHeaders } from '../delivery/delivery.service';
+import { deliveryHeaders } from '../delivery/webhook-delivery';
 import { WebhookSender } from '../delivery/webhook-sender';
 import {
   CreateWebhookRequest,
@@ -22,9 +22,9 @@ import {
 } from '../dtos/webhook.dto';
 import { TEST_EVENT } from '../event-catalog';
 import type { WebhookEndpointRow } from '../events.rows';
-import { UrlSafety } from '../url-safety/url-safety.service';
+import { UrlSafety } from '../url-safety/url-safety';
 import { newSigningSecret } from './secret-box';
-import { SigningSecrets } from './signing-secrets.service';
+import { SigningSecretsService } from './signing-secrets.service';
 
 /** Endpoints an agent may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_AGENT = 10;
@@ -39,7 +39,7 @@ export class WebhookEndpointsService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly safety: UrlSafety,
-    private readonly secrets: SigningSecrets,
+    private readonly secrets: SigningSecretsService,
     private readonly sender: WebhookSender,
   ) {}
 

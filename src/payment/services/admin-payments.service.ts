@@ -8,7 +8,7 @@ import type { PaymentStatusResponse } from '../dtos/payment-v1.dto';
 import { orderStatusView } from '../payment-views';
 import { findOrder } from '../payment.repository';
 import { orderNotFound } from './payment-orders.service';
-import { OrderSettlement } from './order-settlement.service';
+import { OrderSettlement } from './order-settlement';
 
 /**
  * Bank transfers have no provider to notify us: an operator who sees the money arrive confirms the order, which

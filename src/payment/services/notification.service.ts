@@ -14,9 +14,9 @@ import type {
 } from '../providers/provider.types';
 import { wechatAck } from '../providers/wechat.notifications';
 import { findOrder } from '../payment.repository';
-import { OrderSettlement } from './order-settlement.service';
-import { RefundSettlement } from './refund-settlement.service';
-import { WithdrawalSettlement } from './withdrawal-settlement.service';
+import { OrderSettlement } from './order-settlement';
+import { RefundSettlement } from './refund-settlement';
+import { WithdrawalSettlement } from './withdrawal-settlement';
 
 /**
  * Provider notifications (Alipay form posts, WeChat Pay APIv3 JSON), verified by the provider's SDK over the raw

@@ -13,8 +13,8 @@ import type {
 } from '../dtos/payment-reference.dto';
 import { fxRateMicros, LIMITS, type PaymentType, usdCentsFor, usdToCnyCents } from '../payment-rules';
 import { referenceOrderView, referenceStatusView } from '../payment-views';
-import { OrderCreation } from './order-creation.service';
-import { OrderSettlement } from './order-settlement.service';
+import { OrderCreation } from './order-creation';
+import { OrderSettlement } from './order-settlement';
 import { ownOrder, requireHttpsInLive } from './payment-orders.service';
 
 /** Which checkout each reference payment method uses (the reference body has no payment_type). */

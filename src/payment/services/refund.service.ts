@@ -5,10 +5,10 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
 import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
-import { PaymentEvents } from '../payment-events';
+import { PaymentEvents } from './payment-events';
 import { PaymentProviders } from '../providers/payment-providers';
 import { referenceRefundView, refundView } from '../payment-views';
 import { newRefundId, type PaymentMethod, refundProviderCents, refundReasonCode } from '../payment-rules';
@@ -22,7 +22,7 @@ import {
   toRefund,
 } from '../payment.repository';
 import { orderNotFound } from './payment-orders.service';
-import { RefundSettlement } from './refund-settlement.service';
+import { RefundSettlement } from './refund-settlement';
 
 export interface RefundInput {
   orderId: string;
@@ -38,7 +38,7 @@ export interface RefundInput {
 /**
  * Refunds of completed orders back to the payer through the provider. In one transaction, under the order's row
  * lock (so concurrent refunds queue and their sum can never pass the order): the amount is reserved on the order,
- * the refund is recorded, and the agent's available balance is debited (LedgerService.refundToPayer, 402 when it
+ * the refund is recorded, and the agent's available balance is debited (Ledger.refundToPayer, 402 when it
  * does not cover it: the money is already balance, and spent balance cannot be refunded). The provider is asked
  * after commit; its answer completes or fails the refund (RefundSettlement).
  */
@@ -46,7 +46,7 @@ export interface RefundInput {
 export class RefundService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly settlement: RefundSettlement,
     private readonly events: PaymentEvents,
     private readonly providers: PaymentProviders,

@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import type {
   AdminWithdrawalListResponse,
   AdminWithdrawalResponse,
@@ -17,7 +17,7 @@ import { PaymentProviders } from '../providers/payment-providers';
 import { LIMITS, newWithdrawalId } from '../payment-rules';
 import { adminWithdrawalView, withdrawalView } from '../payment-views';
 import { findWithdrawal, toWithdrawal, type WithdrawalRow } from '../payment.repository';
-import { WithdrawalSettlement } from './withdrawal-settlement.service';
+import { WithdrawalSettlement } from './withdrawal-settlement';
 
 const ALIPAY_USER_ID = /^2088\d{12}$/;
 
@@ -31,7 +31,7 @@ const ALIPAY_USER_ID = /^2088\d{12}$/;
 export class WithdrawalService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly settlement: WithdrawalSettlement,
     private readonly providers: PaymentProviders,
     private readonly clock: Clock,

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
 import { WorkerRepository } from '../../worker/worker.repository';
-import { liveAssignmentCap } from '../domain/task-policy';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
-import { TaskEvents } from './task-events.service';
-import { TaskSettlement } from './task-settlement.service';
+import { TaskEvents } from './task-events';
+import { TaskSettlement } from './task-settlement';
 
 /**
  * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so
@@ -60,7 +60,7 @@ export class TaskAcceptService {
       const current = mine
         ? assignments.map((a) => (a.id === accepted.id ? accepted : a))
         : [...assignments, accepted];
-      await this.settlement.settle(em, task, now, {}, current);
+      await this.settlement.reconcileTask(em, task, now, {}, current);
       return {
         assignment_id: accepted.id,
         task_id: task.id,

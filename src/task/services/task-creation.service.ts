@@ -2,25 +2,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentRepository, type AgentRow } from '../../agent/agent.repository';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { requestHash } from '../../common/idempotency/canonical-json';
-import { recordIdempotentResponse } from '../../common/idempotency/idempotency.store';
+import { requestHash } from '../../idempotency/canonical-json';
+import { recordIdempotentResponse } from '../../idempotency/idempotency.store';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { splitSlot, taskCost } from '../../escrow/fees';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
 import { taskCreatedResponse } from '../task.presenter';
 import { mapTask, TaskRow } from '../task.repository';
-import { TaskDispatch } from './task-dispatch.service';
-import { TaskSettlement } from './task-settlement.service';
+import { TaskDispatch } from './task-dispatch';
+import { TaskSettlement } from './task-settlement';
 
 type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 
@@ -33,7 +33,7 @@ type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 export class TaskCreationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,
     private readonly clock: Clock,
@@ -71,7 +71,7 @@ export class TaskCreationService {
       });
       // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
       if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
-        await this.settlement.settle(em, task, now);
+        await this.settlement.reconcileTask(em, task, now);
       }
       const body = taskCreatedResponse(task);
       // With an Idempotency-Key header, the answer commits with the task and its hold (exactly once after a crash).

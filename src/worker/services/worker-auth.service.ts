@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
-import { TokenService } from '../../auth/token.service';
+import { Tokens } from '../../auth/tokens';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
@@ -23,7 +23,7 @@ export class WorkerAuthService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly sms: SmsService,
     private readonly passwords: PasswordHasher,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
   ) {}
@@ -74,7 +74,7 @@ export class WorkerAuthService {
     return { worker_id: worker.id, ...(await this.tokens.issuePair('worker', worker.id)) };
   }
 
-  /** Rotates the pair; a reused token has already revoked its family inside TokenService.rotate. */
+  /** Rotates the pair; a reused token has already revoked its family inside Tokens.rotate. */
   async refresh(refreshToken: string): Promise<WorkerTokenResponse> {
     const { subjectId, pair } = await this.tokens.rotate('worker', refreshToken);
     const rows = await sqlRows<Pick<WorkerRow, 'account_status'>>(

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { sqlRows } from '../../database/sql';
-import { BalanceService } from '../../escrow/balance.service';
+import { Balances } from '../../escrow/services/balances';
 import type { WorkerEarningsResponse } from '../dtos/worker-earnings.dto';
 
 /**
@@ -17,14 +17,14 @@ const ASSIGNMENT_SQL = `
                     WHERE a.worker_id = $1 AND a.status = 'submitted'), 0)::text AS pending_review`;
 
 /**
- * Earnings as the ledger has them (BalanceService.workerEarnings: slot releases, cancellation compensation,
+ * Earnings as the ledger has them (Balances.workerEarnings: slot releases, cancellation compensation,
  * completed withdrawals), the balances as /v1/worker/balance shows them, and the assignments that explain them.
  */
 @Injectable()
 export class WorkerEarningsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly balances: BalanceService,
+    private readonly balances: Balances,
     private readonly clock: Clock,
   ) {}
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlExec, sqlRows } from '../../database/sql';
 import type { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
+import { NEW_WORKER_REPUTATION, WorkerReputation } from '../../matching/services/worker-reputation';
 import type { WorkerRow } from '../worker.repository';
-import { liveAssignmentCap } from '../../task/domain/task-policy';
-import { NEW_WORKER_REPUTATION, WorkerReputation } from './worker-reputation.service';
 
 type ProfileRow = Pick<
   WorkerRow,
