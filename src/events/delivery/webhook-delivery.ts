@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
@@ -92,7 +92,8 @@ export class WebhookDelivery {
 
   private async endpointHealth(em: EntityManager, endpointId: string, ok: boolean, now: Date): Promise<void> {
     if (ok) {
-      await em.query(
+      await sqlExec(
+        em,
         `UPDATE webhook_endpoints SET failing_since = NULL, last_success_at = $2, updated_at = $2
           WHERE id = $1 AND (failing_since IS NOT NULL OR last_success_at IS NULL
                              OR last_success_at < $2::timestamptz - interval '1 minute')`,
@@ -121,7 +122,8 @@ export class WebhookDelivery {
     );
     if (!ep) return;
     await DeliveryRepository.cancelForEndpoint(em, endpointId, 'endpoint disabled', now);
-    await em.query(
+    await sqlExec(
+      em,
       `INSERT INTO events (name, agent_id, data, created_at) VALUES ('webhook.disabled', $1, $2, $3)`,
       [
         ep.agent_id,

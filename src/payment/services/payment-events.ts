@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { sqlExec } from '../../database/sql';
 import type { OrderRow, RefundRow } from '../payment.repository';
 
 export type PaymentEventName = 'payment.created' | 'payment.completed' | 'payment.failed' | 'payment.expired';
@@ -52,7 +53,8 @@ export class PaymentEvents {
     data: Record<string, unknown>,
   ): Promise<void> {
     const withCallback = o.callback_url ? { ...data, callback_url: o.callback_url } : data;
-    await em.query(
+    await sqlExec(
+      em,
       `INSERT INTO events (name, agent_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
       [name, o.agent_id, o.task_id, JSON.stringify(withCallback), now],
     );

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { sqlExec } from '../../database/sql';
 import type { AssignmentRow, TaskRow } from '../task.repository';
 
 export type AssignmentEventName =
@@ -28,7 +29,8 @@ export class TaskEvents {
     data: Record<string, unknown>,
     now: Date,
   ): Promise<void> {
-    await em.query(
+    await sqlExec(
+      em,
       `INSERT INTO events (name, agent_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
       [name, task.agent_id, task.id, JSON.stringify({ task_id: task.id, ...data }), now],
     );
@@ -41,7 +43,8 @@ export class TaskEvents {
     now: Date,
     data: Record<string, unknown> = {},
   ): Promise<void> {
-    await em.query(
+    await sqlExec(
+      em,
       `INSERT INTO events (name, worker_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
       [
         name,
