@@ -46,15 +46,6 @@ const OUTSIDE: readonly { prefix: string; allowed: (from: Source) => boolean; ru
   { prefix: 'test/', allowed: (from) => from.spec, rule: 'only specs use test support' },
 ];
 
-/**
- * Known exceptions, each to be deleted with the code that needs it. Any import from these files is allowed and
- * left out of the cycle search.
- */
-const EXCEPTIONS: Record<string, string> = {
-  // TypeORM needs every entity class listed on the DataSource; the entities go (issue 12, point 7) and this with them.
-  'src/database/entities.ts': 'the DataSource lists the TypeORM entities of admin, agent, auth and worker',
-};
-
 interface Source {
   path: string;
   folder: string;
@@ -82,7 +73,6 @@ function main(): void {
     console.log(
       `check-layers: ${imports.length} imports in ${files.length} files of src/ keep to the layers`,
     );
-    for (const [file, why] of Object.entries(EXCEPTIONS)) console.log(`  exception: ${file} (${why})`);
     return;
   }
   console.error(`check-layers: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
@@ -204,7 +194,6 @@ function where(i: Import): string {
 }
 
 function checkImport(i: Import): string[] {
-  if (EXCEPTIONS[i.from.path]) return [];
   if (i.target.startsWith(UNRESOLVED)) return [`${where(i)}\n  cannot be resolved.`];
   if (!i.target.startsWith('src/')) {
     const rule = OUTSIDE.find((o) => i.target.startsWith(o.prefix));
@@ -239,7 +228,7 @@ function checkImport(i: Import): string[] {
 function cycles(imports: Import[]): string[] {
   const edges = new Map<string, Map<string, Import>>();
   for (const i of imports) {
-    if (EXCEPTIONS[i.from.path] || !i.target.startsWith('src/')) continue;
+    if (!i.target.startsWith('src/')) continue;
     const to = source(i.target).folder;
     if (to === i.from.folder) continue;
     const out = edges.get(i.from.folder) ?? new Map<string, Import>();

@@ -42,12 +42,14 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
       );
     }
     await super.canActivate(context);
+    // handleRequest refuses a missing actor, so passport has set it by now.
+    const actor = req.actor;
+    if (!actor) throw new ApiError('invalid_token', 'The credential is invalid.');
     // The secret is part of the credential, so a missing or wrong one is 401 before any 403 of the rule check.
-    if (rule.apiSecret && req.actor?.kind === 'agent') {
-      await this.apiSecrets.verify(req.actor, req.header('x-api-secret'));
+    if (rule.apiSecret && actor.kind === 'agent') {
+      await this.apiSecrets.verify(actor, req.header('x-api-secret'));
     }
-    // Set by passport: handleRequest has thrown unless the credential resolved to an actor.
-    authorise(req.actor!, rule);
+    authorise(actor, rule);
     return true;
   }
 

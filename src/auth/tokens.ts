@@ -8,8 +8,9 @@ import { APP_CONFIG } from '../config/config.module';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
-import { sqlRows } from '../database/sql';
 import type { ActorKind } from '../common/actor';
+import { sqlExec, sqlRows, type SqlRunner } from '../database/sql';
+import type { RefreshTokenRow } from './auth.rows';
 
 export interface TokenPair {
   access_token: string;
@@ -76,7 +77,8 @@ export class Tokens {
         jwtid: jti,
       },
     );
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `INSERT INTO refresh_tokens (id, family_id, subject_kind, subject_id, token_hash, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [jti, familyId, kind, subjectId, sha256Hex(refresh), new Date((now + refreshTtlSeconds) * 1000)],
@@ -113,7 +115,7 @@ export class Tokens {
     const now = this.clock.now();
     // A family with any revoked token is dead: a concurrent reuse may revoke the family before the winner's new
     // token row exists, and that new token must still be refused.
-    const used = await sqlRows<{ id: string }>(
+    const used = await sqlRows<Pick<RefreshTokenRow, 'id'>>(
       this.ds,
       `UPDATE refresh_tokens SET used_at = $3
         WHERE id = $1 AND token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $3
@@ -132,7 +134,8 @@ export class Tokens {
   }
 
   async revokeFamily(familyId: string): Promise<void> {
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL`,
       [familyId, this.clock.now()],
     );
@@ -140,10 +143,7 @@ export class Tokens {
 
   /** Ends every session of a subject (for example after a password reset). */
   async revokeAllFor(kind: ActorKind, subjectId: string): Promise<void> {
-    await this.ds.query(
-      `UPDATE refresh_tokens SET revoked_at = $3 WHERE subject_kind = $1 AND subject_id = $2 AND revoked_at IS NULL`,
-      [kind, subjectId, this.clock.now()],
-    );
+    await revokeSessions(this.ds, kind, subjectId, this.clock.now());
   }
 
   private async verify(
@@ -164,6 +164,20 @@ export class Tokens {
       return null;
     }
   }
+}
+
+/** Revokes every refresh token of a subject, in the caller's transaction when given one (the admin CLI's). */
+export async function revokeSessions(
+  db: SqlRunner,
+  kind: ActorKind,
+  subjectId: string,
+  now: Date,
+): Promise<void> {
+  await sqlExec(
+    db,
+    `UPDATE refresh_tokens SET revoked_at = $3 WHERE subject_kind = $1 AND subject_id = $2 AND revoked_at IS NULL`,
+    [kind, subjectId, now],
+  );
 }
 
 /** @nestjs/jwt types the secret as string | Buffer; jsonwebtoken, which receives it, takes a KeyObject too. */

@@ -36,3 +36,6 @@ export interface AdminActor {
 }
 
 export type Actor = AgentActor | WorkerActor | AdminActor;
+
+/** Of an agent or worker account; anything but active is refused with account_disabled. */
+export type AccountStatus = 'active' | 'suspended' | 'closed';

@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
 import { ApiErrors } from '../common/errors/api-errors.decorator';
 import { VERSION } from '../common/version';
+import { sqlExec } from '../database/sql';
 import { HealthResponse, LivenessResponse, ReadinessResponse, ServiceInfoResponse } from './health.dto';
 import { Readiness } from './readiness.service';
 
@@ -65,7 +66,7 @@ export class HealthController {
   async health(): Promise<HealthResponse> {
     const started = process.hrtime.bigint();
     try {
-      await this.ds.query('SELECT 1');
+      await sqlExec(this.ds, 'SELECT 1');
     } catch {
       throw new ApiError('service_unavailable', 'The database is unreachable.', {
         retry_after: 5,

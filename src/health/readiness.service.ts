@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { sqlExec } from '../database/sql';
 import { RedisBus } from '../events/gateway/redis-bus';
 import { Drain } from './drain';
 
@@ -32,7 +33,7 @@ export class Readiness {
 
   async check(): Promise<ReadinessReport> {
     const [database, redis] = await Promise.all([
-      succeeds(this.ds.query('SELECT 1')),
+      succeeds(sqlExec(this.ds, 'SELECT 1')),
       this.redis.pub ? succeeds(this.redis.pub.ping()) : Promise.resolve('not_configured' as const),
     ]);
     const draining = this.drain.draining;

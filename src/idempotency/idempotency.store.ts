@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
-import { sqlRows } from '../database/sql';
+import { sqlExec, sqlRows } from '../database/sql';
 import { idempotencyClaims } from './idempotency-context';
 import { InstanceLease } from './instance-lease';
 
@@ -15,11 +15,22 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
  */
 export const CLAIM_LEASE_MS = 5 * 60_000;
 
-export interface StoredKey {
+/** An idempotency_keys row: a claim while status_code is null, then the stored answer, kept until expires_at. */
+export interface IdempotencyKeyRow {
+  agent_id: string;
+  key: string;
   request_hash: string;
   status_code: number | null;
+  /** The answer's body (jsonb), returned as is to a repeat. */
   response: unknown;
+  created_at: Date;
+  expires_at: Date;
+  /** The InstanceLease key of the process that claimed it (bigint, compared in SQL only). */
+  owner: string | null;
+  claim_token: string | null;
 }
+
+export type StoredKey = Pick<IdempotencyKeyRow, 'request_hash' | 'status_code' | 'response'>;
 
 /**
  * The owner of an in-progress claim is gone when no session holds its advisory lock (see InstanceLease). Claims
@@ -97,7 +108,8 @@ export class IdempotencyStore {
   }
 
   async complete(agentId: string, key: string, token: string, status: number, body: unknown): Promise<void> {
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `UPDATE idempotency_keys SET status_code = $4, response = $5
         WHERE agent_id = $1 AND key = $2 AND claim_token = $3 AND status_code IS NULL`,
       [agentId, key, token, status, JSON.stringify(body ?? null)],
@@ -106,7 +118,8 @@ export class IdempotencyStore {
 
   /** Gives the key back after a server error, so a retry runs again (unless the effect committed its answer). */
   async release(agentId: string, key: string, token: string): Promise<void> {
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `DELETE FROM idempotency_keys
         WHERE agent_id = $1 AND key = $2 AND claim_token = $3 AND status_code IS NULL`,
       [agentId, key, token],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TIER_RATE_LIMITS } from '../../agent/agent-tiers';
+import { AgentRepository } from '../../agent/agent.repository';
 import { Tokens } from '../../auth/tokens';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -11,12 +12,6 @@ import type {
   ListAgentsQuery,
   UpdateAgentRequest,
 } from '../dtos/admin-agents.dto';
-import { sqlRows } from '../../database/sql';
-
-const AGENT_VIEW = `SELECT a.id AS agent_id, a.email, a.organization_name, a.company_name, a.tier, a.fee_bps,
-                           a.account_status, a.rate_limit_per_minute, a.rate_limit_per_day, a.max_concurrent_tasks,
-                           k.prefix AS api_key_prefix, a.created_at, a.last_used_at
-                      FROM agents a LEFT JOIN api_keys k ON k.agent_id = a.id`;
 
 /** Operator view and control of agent accounts: tier (and with it the rate limits), fee override, status. */
 @Injectable()
@@ -30,11 +25,7 @@ export class AdminAgentsService {
   async list(query: ListAgentsQuery): Promise<AdminAgentListResponse> {
     const skip = query.skip ?? 0;
     const limit = query.limit ?? 20;
-    const [items, count]: [AdminAgentResponse[], { total: string }[]] = await Promise.all([
-      this.ds.query(`${AGENT_VIEW} ORDER BY a.created_at DESC, a.id DESC OFFSET $1 LIMIT $2`, [skip, limit]),
-      this.ds.query(`SELECT count(*) AS total FROM agents`),
-    ]);
-    const total = Number(count[0].total);
+    const { items, total } = await AgentRepository.accounts(this.ds, skip, limit);
     return { items, total, skip, limit, has_more: skip + items.length < total };
   }
 
@@ -43,33 +34,25 @@ export class AdminAgentsService {
    * from the agent's next request); suspending or closing also revokes the agent's refresh tokens.
    */
   async update(agentId: string, dto: UpdateAgentRequest): Promise<AdminAgentResponse> {
-    const limits = dto.tier ? TIER_RATE_LIMITS[dto.tier] : null;
-    const rows = await sqlRows<{ id: string }>(
+    const limits = dto.tier ? TIER_RATE_LIMITS[dto.tier] : undefined;
+    const found = await AgentRepository.control(
       this.ds,
-      `UPDATE agents SET
-         tier = COALESCE($2, tier),
-         rate_limit_per_minute = COALESCE($3, rate_limit_per_minute),
-         rate_limit_per_day = COALESCE($4, rate_limit_per_day),
-         fee_bps = CASE WHEN $5 THEN $6::integer ELSE fee_bps END,
-         account_status = COALESCE($7, account_status),
-         updated_at = $8
-       WHERE id = $1 RETURNING id`,
-      [
-        agentId,
-        dto.tier ?? null,
-        limits?.perMinute ?? null,
-        limits?.perDay ?? null,
-        dto.fee_bps !== undefined,
-        dto.fee_bps ?? null,
-        dto.account_status ?? null,
-        this.clock.now(),
-      ],
+      agentId,
+      {
+        tier: dto.tier,
+        rate_limit_per_minute: limits?.perMinute,
+        rate_limit_per_day: limits?.perDay,
+        fee_bps: dto.fee_bps,
+        account_status: dto.account_status,
+      },
+      this.clock.now(),
     );
-    if (rows.length === 0) throw new ApiError('not_found', 'Agent not found.');
+    if (!found) throw new ApiError('not_found', 'Agent not found.');
     if (dto.account_status && dto.account_status !== 'active') {
       await this.tokens.revokeAllFor('agent', agentId);
     }
-    const view: AdminAgentResponse[] = await this.ds.query(`${AGENT_VIEW} WHERE a.id = $1`, [agentId]);
-    return view[0];
+    const view = await AgentRepository.account(this.ds, agentId);
+    if (!view) throw new ApiError('not_found', 'Agent not found.');
+    return view;
   }
 }

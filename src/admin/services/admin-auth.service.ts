@@ -6,6 +6,8 @@ import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
 import { Tokens } from '../../auth/tokens';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import type { AdminRow } from '../admin.rows';
 import type { AdminAuthResponse, AdminLoginRequest } from '../dtos/admin-auth.dto';
 
 /** Operator login and refresh: tokens with the admin audience, the same lock-out as every login. */
@@ -19,7 +21,8 @@ export class AdminAuthService {
   ) {}
 
   async login(dto: AdminLoginRequest): Promise<AdminAuthResponse> {
-    const rows: { id: string; email: string; password_hash: string }[] = await this.ds.query(
+    const rows = await sqlRows<Pick<AdminRow, 'id' | 'email' | 'password_hash'>>(
+      this.ds,
       `SELECT id, email, password_hash FROM admins WHERE lower(email) = $1`,
       [dto.email.toLowerCase()],
     );

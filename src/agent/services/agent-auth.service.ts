@@ -1,28 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PERMISSIONS } from '../../common/actor';
 import { generateApiKey } from '../../auth/api-keys';
 import type { TokenPairResponse } from '../../auth/dtos/token-pair.dto';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
 import { Tokens } from '../../auth/tokens';
+import { PERMISSIONS } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { Balances } from '../../escrow/services/balances';
+import type { AgentRow, ApiKeyRow } from '../agent.repository';
 import { DEFAULT_KEY_NAME } from './api-keys.service';
 import type { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from '../dtos/agent-auth.dto';
-
-interface AgentLoginRow {
-  id: string;
-  email: string;
-  organization_name: string | null;
-  password_hash: string;
-  account_status: string;
-}
 
 /** Agent registration, password login and token refresh. */
 @Injectable()
@@ -46,7 +40,8 @@ export class AgentAuthService {
     const key = generateApiKey(this.config.apiKeyPrefix);
     const now = this.clock.now();
     const agent = await inTransaction(this.ds, async (em) => {
-      const rows: { id: string; email: string; organization_name: string | null }[] = await em.query(
+      const rows = await sqlRows<Pick<AgentRow, 'id' | 'email' | 'organization_name'>>(
+        em,
         `INSERT INTO agents (email, password_hash, organization_name, company_name, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $5)
          ON CONFLICT ((lower(email))) DO NOTHING
@@ -54,7 +49,8 @@ export class AgentAuthService {
         [dto.email, passwordHash, dto.organization_name ?? null, dto.company_name ?? null, now],
       );
       if (rows.length === 0) throw new ApiError('email_taken', 'An account with this email already exists.');
-      await em.query(
+      await sqlExec(
+        em,
         `INSERT INTO api_keys (agent_id, key_hash, secret_hash, prefix, name, permissions, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
         [rows[0].id, key.keyHash, key.secretHash, key.prefix, DEFAULT_KEY_NAME, [...PERMISSIONS], now],
@@ -79,7 +75,10 @@ export class AgentAuthService {
    * checked before the account status, so only the owner learns that an account is suspended.
    */
   async login(dto: AgentLoginRequest): Promise<AgentAuthResponse> {
-    const rows: AgentLoginRow[] = await this.ds.query(
+    const rows = await sqlRows<
+      Pick<AgentRow, 'id' | 'email' | 'organization_name' | 'password_hash' | 'account_status'>
+    >(
+      this.ds,
       `SELECT id, email, organization_name, password_hash, account_status FROM agents WHERE lower(email) = $1`,
       [dto.email.toLowerCase()],
     );
@@ -94,7 +93,8 @@ export class AgentAuthService {
     if (!ok) throw invalidCredentials();
     if (agent.account_status !== 'active') throw accountDisabled();
     const pair = await this.tokens.issuePair('agent', agent.id);
-    const keys: { prefix: string }[] = await this.ds.query(
+    const keys = await sqlRows<Pick<ApiKeyRow, 'prefix'>>(
+      this.ds,
       `SELECT prefix FROM api_keys WHERE agent_id = $1`,
       [agent.id],
     );
@@ -113,7 +113,8 @@ export class AgentAuthService {
   /** Rotates the refresh token (reuse revokes the family); a suspended or closed agent loses every session. */
   async refresh(refreshToken: string): Promise<TokenPairResponse> {
     const { subjectId, pair } = await this.tokens.rotate('agent', refreshToken);
-    const rows: { account_status: string }[] = await this.ds.query(
+    const rows = await sqlRows<Pick<AgentRow, 'account_status'>>(
+      this.ds,
       `SELECT account_status FROM agents WHERE id = $1`,
       [subjectId],
     );

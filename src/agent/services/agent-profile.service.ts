@@ -2,23 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { Balances } from '../../escrow/services/balances';
+import type { AgentRow, ApiKeyRow } from '../agent.repository';
 import type { AgentProfileResponse } from '../dtos/agent-profile.dto';
 
-interface ProfileRow {
-  id: string;
-  email: string;
-  organization_name: string | null;
-  company_name: string | null;
-  tier: string;
-  rate_limit_per_minute: number;
-  rate_limit_per_day: number;
-  max_concurrent_tasks: number;
-  account_status: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  prefix: string | null;
-}
+type ProfileRow = Pick<
+  AgentRow,
+  | 'id'
+  | 'email'
+  | 'organization_name'
+  | 'company_name'
+  | 'tier'
+  | 'rate_limit_per_minute'
+  | 'rate_limit_per_day'
+  | 'max_concurrent_tasks'
+  | 'account_status'
+  | 'created_at'
+  | 'last_used_at'
+> & { prefix: ApiKeyRow['prefix'] | null };
 
 @Injectable()
 export class AgentProfileService {
@@ -28,7 +30,8 @@ export class AgentProfileService {
   ) {}
 
   async profile(agentId: string): Promise<AgentProfileResponse> {
-    const rows: ProfileRow[] = await this.ds.query(
+    const rows = await sqlRows<ProfileRow>(
+      this.ds,
       `SELECT a.id, a.email, a.organization_name, a.company_name, a.tier, a.rate_limit_per_minute,
               a.rate_limit_per_day, a.max_concurrent_tasks, a.account_status, a.created_at, a.last_used_at, k.prefix
          FROM agents a LEFT JOIN api_keys k ON k.agent_id = a.id

@@ -14,20 +14,15 @@ import type {
   UpdateApiKeyRequest,
 } from '../dtos/api-key.dto';
 import { sqlRows } from '../../database/sql';
+import { toApiKey, type AgentRow, type ApiKeyRow } from '../agent.repository';
 
 export const DEFAULT_KEY_NAME = 'Primary API Key';
 
-interface KeyRow {
-  id: string;
-  prefix: string;
-  name: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  is_active: boolean;
-  usage_count: string;
-  permissions: string[];
-  rate_limit_per_minute: number;
-}
+type KeyRow = Pick<
+  ApiKeyRow,
+  'id' | 'prefix' | 'name' | 'created_at' | 'last_used_at' | 'is_active' | 'usage_count' | 'permissions'
+> &
+  Pick<AgentRow, 'rate_limit_per_minute'>;
 
 /** Selects a key row with the agent's rate limit; `k` is the api_keys row, joined to its agent. */
 const KEY_VIEW = `SELECT k.id, k.prefix, k.name, k.created_at, k.last_used_at, k.is_active, k.usage_count,
@@ -47,14 +42,15 @@ export class ApiKeysService {
   ) {}
 
   async list(agentId: string): Promise<ApiKeyResponse[]> {
-    const rows: KeyRow[] = await this.ds.query(`${KEY_VIEW} WHERE k.agent_id = $1`, [agentId]);
-    return rows.map(toResponse);
+    const rows = await sqlRows(this.ds, `${KEY_VIEW} WHERE k.agent_id = $1`, [agentId]);
+    return rows.map((r) => toResponse(toApiKey<KeyRow>(r)));
   }
 
   /** Issues a new key value and secret; usage restarts from zero and the key is enabled. */
   async rotate(agentId: string, dto: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
     const key = generateApiKey(this.config.apiKeyPrefix);
-    const rows: { id: string }[] = await this.ds.query(
+    const rows = await sqlRows<Pick<ApiKeyRow, 'id'>>(
+      this.ds,
       `INSERT INTO api_keys AS k (agent_id, key_hash, secret_hash, prefix, name, permissions, is_active,
                                   usage_count, last_used_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, true, 0, NULL, $7, $7)
@@ -106,12 +102,9 @@ export class ApiKeysService {
   }
 
   private async get(agentId: string, keyId: string): Promise<ApiKeyResponse> {
-    const rows: KeyRow[] = await this.ds.query(`${KEY_VIEW} WHERE k.id = $1 AND k.agent_id = $2`, [
-      keyId,
-      agentId,
-    ]);
+    const rows = await sqlRows(this.ds, `${KEY_VIEW} WHERE k.id = $1 AND k.agent_id = $2`, [keyId, agentId]);
     if (!rows[0]) throw keyNotFound();
-    return toResponse(rows[0]);
+    return toResponse(toApiKey<KeyRow>(rows[0]));
   }
 }
 
@@ -133,7 +126,7 @@ function toResponse(row: KeyRow): ApiKeyResponse {
     last_used_at: row.last_used_at,
     rate_limit_per_minute: row.rate_limit_per_minute,
     is_active: row.is_active,
-    usage_count: Number(row.usage_count),
-    permissions: canonical(row.permissions as Permission[]),
+    usage_count: row.usage_count,
+    permissions: canonical(row.permissions),
   };
 }

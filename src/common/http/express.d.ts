@@ -5,6 +5,7 @@ declare global {
     interface Request {
       id: string;
       rawBody?: Buffer;
+      /** Who is calling: set by the global AuthGuard (passport writes it here instead of req.user). */
       actor?: Actor;
     }
   }

@@ -4,27 +4,19 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
+import type { AdminCreditRequest, AdminCreditResponse } from '../dtos/admin-credit.dto';
+import { toAdminCredit, type AdminCreditRow } from '../ledger.rows';
+import { centsToRmb } from '../money';
 import { transactionId } from './agent-transactions';
 import { Balances } from './balances';
-import type { AdminCreditRequest, AdminCreditResponse } from '../dtos/admin-credit.dto';
 import { Ledger } from './ledger';
-import { centsToRmb } from '../money';
 
 export interface CreditResult {
   body: AdminCreditResponse;
   /** true when an earlier request with the same Idempotency-Key did the credit. */
   replayed: boolean;
-}
-
-interface CreditRow {
-  journal_id: string;
-  admin_id: string;
-  agent_id: string;
-  amount_cents: string;
-  reason: string;
-  balance_after_cents: string;
-  created_at: Date;
 }
 
 /**
@@ -52,7 +44,7 @@ export class AdminCreditService {
       throw ApiError.field('Idempotency-Key', 'must be 1 to 255 characters');
     }
     return inTransaction(this.ds, async (em) => {
-      const agents: unknown[] = await em.query(`SELECT 1 FROM agents WHERE id = $1`, [agentId]);
+      const agents = await sqlRows(em, `SELECT 1 FROM agents WHERE id = $1`, [agentId]);
       if (agents.length === 0) throw new ApiError('not_found', 'No agent with this id.');
       const reference = `admin-credit:${agentId}:${idempotencyKey ?? randomUUID()}`;
       const posted = await this.ledger.deposit(em, {
@@ -64,7 +56,8 @@ export class AdminCreditService {
       });
       if (!posted.posted) return { body: await this.replay(em, reference, dto), replayed: true };
       const { availableCents } = await this.balances.agentFunds(agentId, em);
-      const [row]: CreditRow[] = await em.query(
+      const [row] = await sqlRows(
+        em,
         `INSERT INTO admin_credits (journal_id, admin_id, agent_id, amount_cents, reason, idempotency_key,
                                     balance_after_cents, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
@@ -79,7 +72,7 @@ export class AdminCreditService {
           this.clock.now(),
         ],
       );
-      return { body: toResponse(row), replayed: false };
+      return { body: toResponse(toAdminCredit(row)), replayed: false };
     });
   }
 
@@ -89,12 +82,14 @@ export class AdminCreditService {
     reference: string,
     dto: AdminCreditRequest,
   ): Promise<AdminCreditResponse> {
-    const [row]: CreditRow[] = await em.query(
+    const rows = await sqlRows(
+      em,
       `SELECT c.* FROM admin_credits c JOIN ledger_journals j ON j.id = c.journal_id WHERE j.reference = $1`,
       [reference],
     );
-    if (!row) throw new Error(`admin credit journal ${reference} has no audit row`);
-    if (Number(row.amount_cents) !== dto.amount_cents || row.reason !== dto.reason) {
+    if (!rows[0]) throw new Error(`admin credit journal ${reference} has no audit row`);
+    const row = toAdminCredit(rows[0]);
+    if (row.amount_cents !== dto.amount_cents || row.reason !== dto.reason) {
       throw new ApiError(
         'idempotency_conflict',
         'This Idempotency-Key was already used for a credit with a different amount or reason.',
@@ -104,12 +99,12 @@ export class AdminCreditService {
   }
 }
 
-function toResponse(row: CreditRow): AdminCreditResponse {
-  const balance = Number(row.balance_after_cents);
+function toResponse(row: AdminCreditRow): AdminCreditResponse {
+  const balance = row.balance_after_cents;
   return {
     transaction_id: transactionId(row.journal_id),
     agent_id: row.agent_id,
-    amount_cents: Number(row.amount_cents),
+    amount_cents: row.amount_cents,
     reason: row.reason,
     balance_cents: balance,
     balance_rmb: centsToRmb(balance),

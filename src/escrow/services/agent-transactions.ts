@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { Accounts } from '../accounts';
-import type { JournalKind } from './ledger';
+import type { LedgerJournalRow } from '../ledger.rows';
 import { LEDGER_CURRENCY } from '../money';
+import type { JournalKind } from './ledger';
 
 export const TRANSACTION_TYPES = ['payment', 'refund', 'deposit'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -88,12 +90,13 @@ export class AgentTransactions {
     limit: number,
   ): Promise<{ rows: AgentTransaction[]; total: number }> {
     const q = this.source(agentId, filter);
-    const [{ total }]: { total: string }[] = await this.ds.query(
-      `SELECT count(*)::text AS total FROM (${q.sql}) t`,
+    const [{ total }] = await sqlRows<{ total: number }>(
+      this.ds,
+      `SELECT count(*)::int AS total FROM (${q.sql}) t`,
       q.params,
     );
     const rows = await this.select(q, 'DESC', limit, skip);
-    return { rows, total: Number(total) };
+    return { rows, total };
   }
 
   /** Keyset pages on (created_at, sort_key), most recent first; `startingAfter` is a transaction_id of this agent. */
@@ -176,7 +179,8 @@ export class AgentTransactions {
     offset: number,
   ): Promise<AgentTransaction[]> {
     const params = [...q.params, limit, offset];
-    const rows: Row[] = await this.ds.query(
+    const rows = await sqlRows<Row>(
+      this.ds,
       `SELECT * FROM (${q.sql}) s
         ORDER BY s.created_at ${order}, s.sort_key ${order}
         LIMIT $${params.length - 1} OFFSET $${params.length}`,
@@ -192,14 +196,17 @@ export class AgentTransactions {
   ): Promise<{ createdAt: Date; sortKey: string }> {
     const journal = /^txn_(\d{1,18})$/.exec(transactionId);
     const order = /^txn_([0-9A-Za-z_-]{6,32})$/.exec(transactionId);
-    let rows: { created_at: Date; sort_key: string }[] = [];
+    type Position = Pick<LedgerJournalRow, 'created_at'> & { sort_key: string };
+    let rows: Position[] = [];
     if (journal) {
-      rows = await this.ds.query(
+      rows = await sqlRows<Position>(
+        this.ds,
         `SELECT created_at, lpad(id::text, 20, '0') AS sort_key FROM ledger_journals WHERE id = $1 AND agent_id = $2`,
         [journal[1], agentId],
       );
     } else if (order) {
-      rows = await this.ds.query(
+      rows = await sqlRows<Position>(
+        this.ds,
         `SELECT created_at, 'o' || id AS sort_key FROM payment_orders WHERE id = $1 AND agent_id = $2`,
         [order[1], agentId],
       );

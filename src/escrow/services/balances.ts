@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { sqlRows } from '../../database/sql';
 import { Accounts } from '../accounts';
+import type { LedgerAccountRow } from '../ledger.rows';
 
 type Runner = Pick<DataSource, 'query'> | Pick<EntityManager, 'query'>;
 
@@ -20,6 +22,18 @@ export interface AgentBalance extends AgentFunds {
 export interface WorkerFunds {
   availableCents: number;
   withdrawingCents: number;
+}
+
+/** What the ledger has paid a worker and paid out to them, in cents. */
+export interface WorkerEarnings {
+  /** Credits of slot releases (approved results). */
+  taskEarningsCents: number;
+  /** Credits of cancellation compensation. */
+  compensationCents: number;
+  /** Both kinds of credit since the given instant. */
+  earnedSinceCents: number;
+  /** Completed withdrawals out of the withdrawing account. */
+  withdrawnCents: number;
 }
 
 /**
@@ -45,7 +59,8 @@ export class Balances {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async agentFunds(agentId: string, db: Runner = this.ds): Promise<AgentFunds> {
-    const [row]: { available: string; escrow: string }[] = await db.query(
+    const [row] = await sqlRows<{ available: string; escrow: string }>(
+      db,
       `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE code = $2), 0)::text AS available,
               COALESCE((SELECT sum(balance) FROM ledger_accounts WHERE agent_id = $1 AND kind = 'task_escrow'), 0)::text
                 AS escrow`,
@@ -55,7 +70,8 @@ export class Balances {
   }
 
   async agentBalance(agentId: string, db: Runner = this.ds): Promise<AgentBalance> {
-    const [row]: { available: string; escrow: string; spent: string; last_updated: Date }[] = await db.query(
+    const [row] = await sqlRows<{ available: string; escrow: string; spent: string; last_updated: Date }>(
+      db,
       `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE code = $2), 0)::text AS available,
                 COALESCE((SELECT sum(balance) FROM ledger_accounts WHERE agent_id = $1 AND kind = 'task_escrow'), 0)::text
                   AS escrow,
@@ -79,7 +95,8 @@ export class Balances {
     to: Date,
     db: Runner = this.ds,
   ): Promise<Map<string, number>> {
-    const rows: { day: string; cents: string }[] = await db.query(
+    const rows = await sqlRows<{ day: string; cents: string }>(
+      db,
       `SELECT to_char((j.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, sum(p.amount)::text AS cents
          ${SPENT_POSTINGS} AND j.created_at >= $2 AND j.created_at < $3
         GROUP BY 1`,
@@ -89,11 +106,43 @@ export class Balances {
   }
 
   async workerFunds(workerId: string, db: Runner = this.ds): Promise<WorkerFunds> {
-    const rows: { kind: string; balance: string }[] = await db.query(
+    const rows = await sqlRows<Pick<LedgerAccountRow, 'kind'> & { balance: string }>(
+      db,
       `SELECT kind, balance::text AS balance FROM ledger_accounts WHERE code = ANY($1)`,
       [[Accounts.workerAvailable(workerId).code, Accounts.workerWithdrawing(workerId).code]],
     );
     const of = (kind: string) => Number(rows.find((r) => r.kind === kind)?.balance ?? 0);
     return { availableCents: of('worker_available'), withdrawingCents: of('worker_withdrawing') };
+  }
+
+  /** The worker's earnings as the ledger has them, in one statement (one snapshot). */
+  async workerEarnings(workerId: string, since: Date, db: Runner = this.ds): Promise<WorkerEarnings> {
+    const [row] = await sqlRows<{
+      task_earnings: string;
+      compensation: string;
+      since: string;
+      withdrawn: string;
+    }>(
+      db,
+      `WITH credits AS (
+         SELECT j.kind, j.created_at, p.amount
+           FROM ledger_postings p
+           JOIN ledger_journals j ON j.id = p.journal_id
+          WHERE p.account_id = (SELECT id FROM ledger_accounts WHERE code = $1)
+            AND j.kind IN ('slot_release', 'cancel_compensation'))
+       SELECT COALESCE((SELECT sum(amount) FROM credits WHERE kind = 'slot_release'), 0)::text AS task_earnings,
+              COALESCE((SELECT sum(amount) FROM credits WHERE kind = 'cancel_compensation'), 0)::text AS compensation,
+              COALESCE((SELECT sum(amount) FROM credits WHERE created_at >= $3), 0)::text AS since,
+              COALESCE((SELECT -sum(p.amount) FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id
+                         WHERE p.account_id = (SELECT id FROM ledger_accounts WHERE code = $2)
+                           AND j.kind = 'withdrawal_complete'), 0)::text AS withdrawn`,
+      [Accounts.workerAvailable(workerId).code, Accounts.workerWithdrawing(workerId).code, since],
+    );
+    return {
+      taskEarningsCents: Number(row.task_earnings),
+      compensationCents: Number(row.compensation),
+      earnedSinceCents: Number(row.since),
+      withdrawnCents: Number(row.withdrawn),
+    };
   }
 }

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { AccountRef, Accounts, Provider } from '../accounts';
 import { applyJournal, claimJournal } from '../journal-writer';
+import { toLedgerAccount, type LedgerAccountRow } from '../ledger.rows';
 
 export type JournalKind =
   | 'deposit'
@@ -290,11 +292,8 @@ export class Ledger {
 
   /** Current balance of one account (0 when it has never been used). */
   async balance(em: EntityManager, account: AccountRef): Promise<number> {
-    const rows: { balance: string }[] = await em.query(
-      `SELECT balance FROM ledger_accounts WHERE code = $1`,
-      [account.code],
-    );
-    return rows.length ? Number(rows[0].balance) : 0;
+    const rows = await sqlRows(em, `SELECT balance FROM ledger_accounts WHERE code = $1`, [account.code]);
+    return rows.length ? toLedgerAccount<Pick<LedgerAccountRow, 'balance'>>(rows[0]).balance : 0;
   }
 
   /** Posts a journal that spends an available balance; a short balance is 402 insufficient_balance naming `what`. */

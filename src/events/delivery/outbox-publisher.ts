@@ -3,8 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { callbackUrlOf, isWebhookEvent, OutboxEvent, subscribes, toPayload } from '../event-catalog';
+import type { WebhookEndpointRow } from '../events.rows';
 import { SocketFanout } from '../gateway/socket-fanout';
 import { UnsafeDestinationError, UrlSafety } from '../url-safety/url-safety';
 import { DeliveryRepository, NewDelivery } from './delivery.repository';
@@ -13,12 +15,7 @@ import { DeliveryRepository, NewDelivery } from './delivery.repository';
 const PUBLISHER_LOCK = 7_304_110_001;
 export const PUBLISH_BATCH = 200;
 
-interface EndpointRow {
-  id: string;
-  agent_id: string;
-  url: string;
-  events: string[];
-}
+type EndpointRow = Pick<WebhookEndpointRow, 'id' | 'agent_id' | 'url' | 'events'>;
 
 /**
  * Turns committed outbox rows into deliveries and WebSocket messages. One publisher runs at a time (an advisory
@@ -39,8 +36,9 @@ export class OutboxPublisher {
   /** Publishes up to `limit` events in seq order; returns how many. */
   async publishBatch(limit = PUBLISH_BATCH): Promise<number> {
     const events = await inTransaction(this.ds, async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock($1)`, [PUBLISHER_LOCK]);
-      const rows: OutboxEvent[] = await em.query(
+      await sqlExec(em, `SELECT pg_advisory_xact_lock($1)`, [PUBLISHER_LOCK]);
+      const rows = await sqlRows<OutboxEvent>(
+        em,
         `SELECT id, seq::text AS seq, name, agent_id, worker_id, task_id, data, created_at
            FROM events WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
         [limit],
@@ -48,7 +46,7 @@ export class OutboxPublisher {
       if (rows.length === 0) return rows;
       const now = this.clock.now();
       await DeliveryRepository.insert(em, await this.plan(em, rows), now);
-      await em.query(`UPDATE events SET published_at = $2 WHERE id = ANY($1::uuid[])`, [
+      await sqlExec(em, `UPDATE events SET published_at = $2 WHERE id = ANY($1::uuid[])`, [
         rows.map((r) => r.id),
         now,
       ]);
@@ -73,8 +71,9 @@ export class OutboxPublisher {
     const agentIds = [
       ...new Set(events.filter((e) => e.agent_id && isWebhookEvent(e.name)).map((e) => e.agent_id!)),
     ];
-    const endpoints: EndpointRow[] = agentIds.length
-      ? await em.query(
+    const endpoints = agentIds.length
+      ? await sqlRows<EndpointRow>(
+          em,
           `SELECT id, agent_id, url, events FROM webhook_endpoints
             WHERE agent_id = ANY($1::uuid[]) AND status = 'active' ORDER BY created_at, id`,
           [agentIds],

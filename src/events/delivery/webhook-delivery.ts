@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { writeEvent } from '../outbox';
 import { SigningSecretsService } from '../webhooks/signing-secrets.service';
@@ -93,7 +93,8 @@ export class WebhookDelivery {
 
   private async endpointHealth(em: EntityManager, endpointId: string, ok: boolean, now: Date): Promise<void> {
     if (ok) {
-      await em.query(
+      await sqlExec(
+        em,
         `UPDATE webhook_endpoints SET failing_since = NULL, last_success_at = $2, updated_at = $2
           WHERE id = $1 AND (failing_since IS NOT NULL OR last_success_at IS NULL
                              OR last_success_at < $2::timestamptz - interval '1 minute')`,

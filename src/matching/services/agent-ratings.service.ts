@@ -4,9 +4,10 @@ import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import type { AgentRatingView, WorkerRatingCreate, WorkerRatingResponse } from '../dtos/rating.dto';
+import type { AgentRatingRow } from '../matching.rows';
 
 /** Average and count as shown to workers; the average to 2 decimals. */
 export function agentRatingView(count: unknown, sum: unknown): AgentRatingView {
@@ -46,14 +47,15 @@ export class AgentRatingsService {
         });
       }
       const now = this.clock.now();
-      const inserted = await sqlRows<{ id: string }>(
+      const inserted = await sqlRows<Pick<AgentRatingRow, 'id'>>(
         em,
         `INSERT INTO agent_ratings (task_id, agent_id, worker_id, rating, comment, created_at)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (task_id, worker_id) DO NOTHING RETURNING id`,
         [taskId, task.agent_id, actor.id, dto.rating, dto.comment ?? null, now],
       );
       if (!inserted.length) throw new ApiError('already_rated', 'You have already rated this task.');
-      await em.query(
+      await sqlExec(
+        em,
         `INSERT INTO agent_rating_stats (agent_id, rating_count, rating_sum) VALUES ($1, 1, $2)
          ON CONFLICT (agent_id) DO UPDATE SET rating_count = agent_rating_stats.rating_count + 1,
                                               rating_sum = agent_rating_stats.rating_sum + EXCLUDED.rating_sum`,

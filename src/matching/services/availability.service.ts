@@ -6,15 +6,10 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import type { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
+import type { WorkerAvailabilityRow } from '../matching.rows';
 import { ONLINE_LAPSE_MINUTES } from '../offer-policy';
 
-interface AvailabilityRow {
-  online: boolean;
-  latitude: number | null;
-  longitude: number | null;
-  position_at: Date | null;
-  last_seen_at: Date;
-}
+type AvailabilityRow = Omit<WorkerAvailabilityRow, 'worker_id'>;
 
 /**
  * Worker presence for push offers. A report stores the position and the time; "online" holds for 10 minutes after

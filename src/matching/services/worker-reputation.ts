@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { computeReputation, NEW_WORKER_REPUTATION, ReputationStats } from '../reputation';
 
 export { NEW_WORKER_REPUTATION };
@@ -94,7 +94,8 @@ export class WorkerReputation {
         row.median_response_seconds === null ? null : Number(row.median_response_seconds),
     };
     const { score } = computeReputation(stats);
-    await em.query(
+    await sqlExec(
+      em,
       `UPDATE workers SET reputation = $2, finished_tasks = $3, approved_tasks = $4, rating_count = $5,
               rating_average = $6, median_response_seconds = $7, reputation_updated_at = $8
         WHERE id = $1`,

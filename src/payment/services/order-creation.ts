@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AgentRepository } from '../../agent/agent.repository';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { PaymentProviders } from '../providers/payment-providers';
 import { ProviderError } from '../providers/provider-error';
@@ -77,7 +79,8 @@ export class OrderCreation {
     } catch (err) {
       throw await this.checkoutFailed(order, err);
     }
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `UPDATE payment_orders SET payment_url = $2, qr_code_url = $3, jsapi_params = $4 WHERE id = $1`,
       [
         order.id,
@@ -119,26 +122,26 @@ export class OrderCreation {
    * concurrent orders cannot together pass the limit. Expired and failed orders do not count.
    */
   private async insert(em: EntityManager, input: NewOrder): Promise<OrderRow> {
-    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('payment-orders:' || $1, 0))`, [
+    await sqlExec(em, `SELECT pg_advisory_xact_lock(hashtextextended('payment-orders:' || $1, 0))`, [
       input.agentId,
     ]);
-    const [agent]: { tier: string }[] = await em.query(`SELECT tier FROM agents WHERE id = $1`, [
-      input.agentId,
-    ]);
-    if (input.method === 'bank_transfer' && agent.tier !== 'enterprise') {
+    const tier = await AgentRepository.tier(em, input.agentId);
+    if (!tier) throw new ApiError('invalid_token', 'The account of this credential no longer exists.');
+    if (input.method === 'bank_transfer' && tier !== 'enterprise') {
       throw new ApiError(
         'payment_method_unavailable',
         'Bank transfer is available to enterprise agents only.',
       );
     }
     const now = this.clock.now();
-    await this.checkDailyLimit(em, input, agent.tier, now);
+    await this.checkDailyLimit(em, input, tier, now);
     const provider =
       input.method === 'bank_transfer' ? 'bank' : input.method === 'wechat' ? 'wechat' : 'alipay';
     const expiresAt = new Date(now.getTime() + input.expiresInSeconds * 1000);
     let rows: Record<string, unknown>[];
     try {
-      rows = await em.query(
+      rows = await sqlRows(
+        em,
         `INSERT INTO payment_orders (id, agent_id, task_id, amount_cents, currency, fx_rate_micros,
            provider_amount_cents, payment_method, provider, payment_type, status, return_url, callback_url, metadata,
            expires_at, created_at, updated_at)
@@ -179,7 +182,8 @@ export class OrderCreation {
     const limit = DAILY_LIMIT_CENTS[tier] ?? DAILY_LIMIT_CENTS.standard;
     if (limit === null) return;
     const day = utcDayStart(now);
-    const [{ used }]: { used: string }[] = await em.query(
+    const [{ used }] = await sqlRows<{ used: string }>(
+      em,
       `SELECT COALESCE(sum(provider_amount_cents), 0)::text AS used FROM payment_orders
         WHERE agent_id = $1 AND created_at >= $2 AND created_at < $3 AND status NOT IN ('failed', 'expired')`,
       [input.agentId, day, new Date(day.getTime() + 86_400_000)],

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
+import { sqlRows } from '../../database/sql';
 import { PaymentProviders } from '../providers/payment-providers';
 import { ProviderError } from '../providers/provider-error';
 import { type OrderRow, toOrder } from '../payment.repository';
@@ -32,7 +33,8 @@ export class PaymentExpiry {
   ) {}
 
   async expireDue(batch = 100): Promise<ExpiryResult> {
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows = await sqlRows(
+      this.ds,
       `SELECT * FROM payment_orders WHERE status IN ('pending', 'processing') AND expires_at <= $1
         ORDER BY expires_at LIMIT $2`,
       [this.clock.now(), batch],

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
+import { sqlRows } from '../../database/sql';
 import { PaymentProviders } from '../providers/payment-providers';
 import { ProviderError } from '../providers/provider-error';
 import { findOrder, toOrder, toRefund, toWithdrawal } from '../payment.repository';
@@ -49,7 +50,8 @@ export class PaymentReconciliation {
   }
 
   private async reconcileOrders(before: Date): Promise<number> {
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows = await sqlRows(
+      this.ds,
       `SELECT * FROM payment_orders WHERE status IN ('pending', 'processing') AND provider <> 'bank'
           AND created_at <= $1 ORDER BY created_at LIMIT $2`,
       [before, BATCH],
@@ -63,7 +65,8 @@ export class PaymentReconciliation {
   }
 
   private async reconcileRefunds(before: Date): Promise<number> {
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows = await sqlRows(
+      this.ds,
       `SELECT * FROM payment_refunds WHERE status = 'processing' AND created_at <= $1 ORDER BY created_at LIMIT $2`,
       [before, BATCH],
     );
@@ -90,7 +93,8 @@ export class PaymentReconciliation {
   }
 
   private async reconcileWithdrawals(before: Date): Promise<number> {
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows = await sqlRows(
+      this.ds,
       `SELECT * FROM withdrawals WHERE status = 'processing' AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
       [before, BATCH],
     );
@@ -112,7 +116,7 @@ export class PaymentReconciliation {
   }
 
   private async changed(sql: string, id: string, from: string): Promise<number> {
-    const [row]: { status: string }[] = await this.ds.query(sql, [id]);
+    const [row] = await sqlRows<{ status: string }>(this.ds, sql, [id]);
     return row.status === from ? 0 : 1;
   }
 }

@@ -82,7 +82,8 @@ export class RefundSettlement {
   async fail(refundId: string, reason: string): Promise<boolean> {
     return inTransaction(this.ds, async (em) => {
       const now = this.clock.now();
-      const [{ order_id }]: { order_id: string }[] = await em.query(
+      const [{ order_id }] = await sqlRows<Pick<RefundRow, 'order_id'>>(
+        em,
         `SELECT order_id FROM payment_refunds WHERE id = $1`,
         [refundId],
       );

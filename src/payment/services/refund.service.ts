@@ -131,7 +131,8 @@ export class RefundService {
   ): Promise<{ order: OrderRow; refund: RefundRow }> {
     const now = this.clock.now();
     const id = newRefundId();
-    const [refundRow]: Record<string, unknown>[] = await em.query(
+    const [refundRow] = await sqlRows(
+      em,
       `INSERT INTO payment_refunds (id, order_id, agent_id, amount_cents, provider_amount_cents, reason_code, reason,
                                     refund_method, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'original', 'processing', $8, $8) RETURNING *`,

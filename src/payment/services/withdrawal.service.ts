@@ -47,7 +47,8 @@ export class WithdrawalService {
     const w = await inTransaction(this.ds, async (em) => {
       const now = this.clock.now();
       // Counting completed withdrawals (not all of them) means concurrent first requests are all reviewed.
-      const paidBefore: unknown[] = await em.query(
+      const paidBefore = await sqlRows(
+        em,
         `SELECT 1 FROM withdrawals WHERE worker_id = $1 AND status = 'completed' LIMIT 1`,
         [workerId],
       );
@@ -57,7 +58,8 @@ export class WithdrawalService {
           : paidBefore.length === 0
             ? 'first_withdrawal'
             : null;
-      const [row]: Record<string, unknown>[] = await em.query(
+      const [row] = await sqlRows(
+        em,
         `INSERT INTO withdrawals (id, worker_id, amount_cents, provider, payee_account, payee_name, status,
                                   review_reason, created_at, updated_at)
          VALUES ($1, $2, $3, 'alipay', $4, $5, $6, $7, $8, $8) RETURNING *`,
@@ -89,11 +91,13 @@ export class WithdrawalService {
     const skip = q.skip ?? 0;
     const limit = q.limit ?? 20;
     const where = q.status ? `WHERE status = $1` : `WHERE $1::text IS NULL`;
-    const [{ total }]: { total: string }[] = await this.ds.query(
+    const [{ total }] = await sqlRows<{ total: string }>(
+      this.ds,
       `SELECT count(*)::text AS total FROM withdrawals ${where}`,
       [q.status ?? null],
     );
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows = await sqlRows(
+      this.ds,
       `SELECT * FROM withdrawals ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       [q.status ?? null, limit, skip],
     );

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { dayRange } from '../../common/dates';
 import { AgentTransaction, AgentTransactions } from '../../escrow/services/agent-transactions';
+import { TaskRepository, type TaskSummary } from '../../task/task.repository';
 import { CsvValue, spreadsheetSafe, toCsv } from '../csv';
 import type { ExportQuery } from '../dtos/stats.dto';
 import { MAX_STATS_DAYS } from './stats.service';
@@ -16,18 +17,6 @@ export interface ExportFile {
   filename: string;
   contentType: string;
   body: Buffer;
-}
-
-interface TaskRow {
-  id: string;
-  title: string;
-  status: string;
-  budget_cents: string;
-  max_workers: number;
-  total_cents: string;
-  created_at: Date;
-  deadline_at: Date;
-  completed_at: Date | null;
 }
 
 /** The columns of the CSV: a record_type column tells task rows from transaction rows (one RFC 4180 table). */
@@ -91,13 +80,7 @@ export class StatsExportService {
   async export(agentId: string, q: ExportQuery): Promise<ExportFile> {
     const range = dayRange(q.start_date, q.end_date, MAX_STATS_DAYS);
     const [tasks, transactions] = await Promise.all([
-      this.ds.query<TaskRow[]>(
-        `SELECT id, title, status, budget_cents::text AS budget_cents, max_workers, total_cents::text AS total_cents,
-                created_at, deadline_at, completed_at
-           FROM tasks WHERE agent_id = $1 AND created_at >= $2 AND created_at < $3
-          ORDER BY created_at, id`,
-        [agentId, range.from, range.to],
-      ),
+      TaskRepository.createdInRange(this.ds, agentId, range.from, range.to),
       this.transactions.inRange(agentId, range.from, range.to),
     ]);
     const name = `legwork-export-${range.firstDay}-to-${range.lastDay}`;
@@ -109,7 +92,7 @@ export class StatsExportService {
     return { filename: `${name}.csv`, contentType: CSV_MIME, body: Buffer.from(csv, 'utf8') };
   }
 
-  private async xlsx(tasks: TaskRow[], transactions: AgentTransaction[]): Promise<Buffer> {
+  private async xlsx(tasks: TaskSummary[], transactions: AgentTransaction[]): Promise<Buffer> {
     const wb = new Workbook();
     wb.creator = 'Legwork';
     wb.created = this.clock.now();
@@ -124,9 +107,9 @@ export class StatsExportService {
         task_id: t.id,
         title: cellText(t.title),
         status: t.status,
-        budget_cents: Number(t.budget_cents),
+        budget_cents: t.budget_cents,
         max_workers: t.max_workers,
-        total_cents: Number(t.total_cents),
+        total_cents: t.total_cents,
         created_at: t.created_at,
         deadline_at: t.deadline_at,
         completed_at: t.completed_at,
@@ -159,7 +142,7 @@ function row(values: Partial<Record<(typeof CSV_COLUMNS)[number], CsvValue>>): C
   return CSV_COLUMNS.map((c) => values[c] ?? null);
 }
 
-function taskCsvRow(t: TaskRow): CsvValue[] {
+function taskCsvRow(t: TaskSummary): CsvValue[] {
   return row({
     record_type: 'task',
     id: t.id,
@@ -167,9 +150,9 @@ function taskCsvRow(t: TaskRow): CsvValue[] {
     status: t.status,
     task_id: t.id,
     title: spreadsheetSafe(t.title),
-    budget_cents: Number(t.budget_cents),
+    budget_cents: t.budget_cents,
     max_workers: t.max_workers,
-    total_cents: Number(t.total_cents),
+    total_cents: t.total_cents,
     deadline_at: t.deadline_at.toISOString(),
     completed_at: t.completed_at?.toISOString() ?? null,
   });

@@ -7,6 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { liveAssignmentCap } from '../../matching/live-assignment-cap';
+import { WorkerRepository } from '../../worker/worker.repository';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
@@ -113,13 +114,9 @@ export class TaskAcceptService {
     em: EntityManager,
     workerId: string,
   ): Promise<{ skills: string[]; reputation: number }> {
-    const rows = await sqlRows<{ skills: string[]; reputation: string }>(
-      em,
-      `SELECT skills, reputation FROM workers WHERE id = $1 FOR NO KEY UPDATE`,
-      [workerId],
-    );
-    if (!rows.length) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
-    return { skills: rows[0].skills, reputation: Number(rows[0].reputation) };
+    const worker = await WorkerRepository.lockForAccept(em, workerId);
+    if (!worker) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
+    return worker;
   }
 
   /** Live = work still to do (accepted or in progress); results waiting for review do not count. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AgentRepository, type AgentRow } from '../../agent/agent.repository';
 import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -21,10 +22,7 @@ import { mapTask, TaskRow } from '../task.repository';
 import { TaskDispatch } from './task-dispatch';
 import { TaskSettlement } from './task-settlement';
 
-interface AgentLimits {
-  fee_bps: number | null;
-  max_concurrent_tasks: number;
-}
+type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 
 /**
  * Task creation: validation the DTO cannot express, the agent's concurrent-task limit, the fee split and the
@@ -141,14 +139,9 @@ export class TaskCreationService {
   }
 
   private async lockAgent(em: EntityManager, agentId: string): Promise<AgentLimits> {
-    // NO KEY UPDATE: serialises this agent's creations without blocking foreign-key checks on the agent row.
-    const rows = await sqlRows<AgentLimits>(
-      em,
-      `SELECT fee_bps, max_concurrent_tasks FROM agents WHERE id = $1 FOR NO KEY UPDATE`,
-      [agentId],
-    );
-    if (!rows.length) throw new ApiError('invalid_token', 'The account of this credential no longer exists.');
-    return rows[0];
+    const agent = await AgentRepository.lockForTaskCreation(em, agentId);
+    if (!agent) throw new ApiError('invalid_token', 'The account of this credential no longer exists.');
+    return agent;
   }
 
   /** The insert found the agent at its limit (it counts in the same statement); the count for the answer. */

@@ -9,7 +9,7 @@ import { inTransaction } from '../../database/transaction';
 import { recordIdempotentResponse } from '../../idempotency/idempotency.store';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
-import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
+import { AssignmentRow, TaskFeedbackRow, TaskRepository, TaskRow } from '../task.repository';
 import { TaskEvents } from './task-events';
 import { taskNotFound } from './task-query.service';
 import { Review, TaskSettlement } from './task-settlement';
@@ -48,7 +48,7 @@ export class TaskReviewService {
       }
       const outcome = await this.settlement.reconcileTask(em, task, now, { closeIntake: dto.accept_result });
       const ids = targets.map((a) => a.id);
-      const [row] = await sqlRows<{ id: string }>(
+      const [row] = await sqlRows<Pick<TaskFeedbackRow, 'id'>>(
         em,
         `INSERT INTO task_feedback (task_id, agent_id, assignment_ids, accept_result, rating, quality_score,
                                     feedback_text, created_at)

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { sqlExec } from '../../database/sql';
 import { cancellationSplit } from '../../escrow/fees';
 import { Ledger, PostResult } from '../../escrow/services/ledger';
 import {
@@ -175,7 +176,8 @@ export class TaskSettlement {
     // Open slots as a worker sees them: none once intake closed (they were refunded just above) or once the task
     // left the live statuses.
     const openSlots = intakeClosedAt || !LIVE_TASK_STATUSES.includes(status) ? 0 : slots.open;
-    await em.query(
+    await sqlExec(
+      em,
       `UPDATE tasks SET status = $2, closed_slots = $3, intake_closed_at = $4, cancelled_at = $5,
               deadline_processed_at = COALESCE(deadline_processed_at, $6),
               completed_at = CASE WHEN $2 = 'completed' THEN COALESCE(completed_at, $7) ELSE completed_at END,
