@@ -39,4 +39,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'error',
     },
   },
+  {
+    // Error responses are documented from their codes, so the OpenAPI cannot say what the code does not do.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ImportDeclaration[source.value='@nestjs/swagger'] > ImportSpecifier[imported.name=/^Api(?!Ok|Created|Accepted|NoContent)[A-Za-z]+Response$/]",
+          message: 'Document error responses with @ApiErrors (src/common/errors/api-errors.decorator.ts).',
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
+import { errorReferenceHtml } from './common/errors/error-reference';
 import { Logger } from './common/logging/logger';
 import { bodyParsing } from './common/http/body-parsing';
 import { requestContext } from './common/http/request-context';
@@ -10,7 +12,8 @@ import { buildOpenApiDocument } from './openapi/openapi';
 
 /**
  * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, `Connection: close` while draining,
- * body parsing with the invalid_json envelope, interactive docs at /docs and the OpenAPI document at /openapi.json.
+ * body parsing with the invalid_json envelope, interactive docs at /docs, the error reference at /docs/errors.md
+ * (where the OpenAPI error descriptions link) and the OpenAPI document at /openapi.json.
  */
 export function setupApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
@@ -20,6 +23,12 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
   express.use(requestContext(logger));
   express.use(closeConnectionsWhileDraining(app.get(Drain)));
   for (const middleware of bodyParsing()) express.use(middleware);
+  const errorReference = errorReferenceHtml();
+  const server: Express = express.getHttpAdapter().getInstance();
+  server.get('/docs/errors.md', (_req, res) => {
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    res.type('html').send(errorReference);
+  });
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',

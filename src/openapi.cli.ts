@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { AppModule } from './app.module';
+import { errorReferenceMarkdown } from './common/errors/error-reference';
 import { Logger } from './common/logging/logger';
 import { loadConfig } from './config/config';
 import { buildOpenApiDocument, sortedJson } from './openapi/openapi';
 
 /**
  * Writes openapi/openapi.json from the compiled code (so the swagger CLI plugin's metadata is included), keys
- * sorted. With --check it writes nothing and fails when the committed file differs: CI's drift check.
+ * sorted, and docs/errors.md, the error reference its error descriptions link to. With --check it writes nothing
+ * and fails when a committed file differs: CI's drift check.
  * The application graph is built in preview mode: no provider runs, so no database is needed.
  */
 async function main(): Promise<void> {
@@ -30,27 +32,32 @@ async function main(): Promise<void> {
       abortOnError: false,
     },
   );
-  const json = sortedJson(buildOpenApiDocument(app));
-  const file = join(__dirname, '..', '..', 'openapi', 'openapi.json');
-  if (check) {
-    let committed = '';
-    try {
-      committed = readFileSync(file, 'utf8');
-    } catch {
-      // missing counts as drift
+  const root = join(__dirname, '..', '..');
+  const outputs = [
+    { file: join(root, 'openapi', 'openapi.json'), content: sortedJson(buildOpenApiDocument(app)) },
+    { file: join(root, 'docs', 'errors.md'), content: errorReferenceMarkdown() },
+  ];
+  for (const { file, content } of outputs) {
+    const name = relative(root, file);
+    if (!check) {
+      writeFileSync(file, content);
+      console.log(`wrote ${name}`);
+    } else if (committed(file) !== content) {
+      console.error(`${name} is out of date: run \`npm run build && npm run openapi\` and commit it.`);
+      process.exitCode = 1;
+    } else {
+      console.log(`${name} is up to date.`);
     }
-    if (committed !== json) {
-      console.error(
-        'openapi/openapi.json is out of date: run `npm run build && npm run openapi` and commit it.',
-      );
-      process.exit(1);
-    }
-    console.log('openapi/openapi.json is up to date.');
-  } else {
-    writeFileSync(file, json);
-    console.log(`wrote ${file}`);
   }
   await app.close();
+}
+
+function committed(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return ''; // missing counts as drift
+  }
 }
 
 main().catch((err: unknown) => {

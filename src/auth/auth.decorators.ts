@@ -1,13 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiSecurity,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
+import { ApiErrors } from '../common/errors/api-errors.decorator';
 import type { Actor, ActorKind, AuthScheme, Permission } from '../common/actor';
 
 export const IS_PUBLIC = 'legwork:public';
@@ -46,7 +40,6 @@ export function Auth(rule: AuthRule): MethodDecorator & ClassDecorator {
   }
   if (rule.actors.includes('worker')) security.push('worker_jwt');
   if (rule.actors.includes('admin')) security.push('admin_jwt');
-  const who = rule.actors.join(' or ');
   // With an API secret each bearer scheme is listed together with the secret header (both are required).
   const securityDecorators = rule.apiSecret
     ? security.map((s) => ApiSecurity({ [s]: [], [API_SECRET_SCHEME]: [] }))
@@ -54,15 +47,23 @@ export function Auth(rule: AuthRule): MethodDecorator & ClassDecorator {
   return applyDecorators(
     SetMetadata(AUTH_RULE, rule),
     ...securityDecorators,
-    ApiUnauthorizedResponse({
-      type: ErrorEnvelope,
-      description: `authentication_required, invalid_api_key or invalid_token${rule.apiSecret ? '; invalid_credentials (X-API-Secret missing or wrong)' : ''}`,
-    }),
-    ApiForbiddenResponse({
-      type: ErrorEnvelope,
-      description: `forbidden (credential is not ${who}${rule.schemes?.length === 1 ? ` via ${rule.schemes[0]}` : ''})${rule.permission ? `, insufficient_permissions (needs ${rule.permission})` : ''}, account_disabled`,
-    }),
-    ApiTooManyRequestsResponse({ type: ErrorEnvelope, description: 'rate_limit_exceeded' }),
+    ApiErrors(
+      {
+        401: [
+          'authentication_required',
+          'invalid_api_key',
+          'invalid_token',
+          ...(rule.apiSecret ? (['invalid_credentials'] as const) : []),
+        ],
+        403: [
+          'forbidden',
+          ...(rule.permission ? (['insufficient_permissions'] as const) : []),
+          'account_disabled',
+        ],
+        429: ['rate_limit_exceeded'],
+      },
+      { insufficient_permissions: rule.permission && `This one needs \`${rule.permission}\`.` },
+    ),
   );
 }
 

@@ -25,6 +25,102 @@ export const PAYMENT_EVENTS = [
 /** The closed list an agent may subscribe a webhook endpoint to (plus "*" for all of them). */
 export const WEBHOOK_EVENTS = [...TASK_EVENTS, ...PAYMENT_EVENTS, 'webhook.disabled'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+/** Events about one worker's assignment: sent to that worker over WebSocket, never to webhooks. */
+export const ASSIGNMENT_EVENTS = [
+  'assignment.offered',
+  'assignment.declined',
+  'assignment.accepted',
+  'assignment.started',
+  'assignment.submitted',
+  'assignment.approved',
+  'assignment.rejected',
+  'assignment.abandoned',
+  'assignment.expired',
+  'assignment.cancelled',
+] as const;
+
+export type TaskEventName = (typeof TASK_EVENTS)[number];
+export type AssignmentEventName = (typeof ASSIGNMENT_EVENTS)[number];
+export type OrderEventName = Extract<(typeof PAYMENT_EVENTS)[number], `payment.${string}`>;
+export type RefundEventName = Extract<(typeof PAYMENT_EVENTS)[number], `refund.${string}`>;
+
+/** A task changed status (the agent's view). */
+export interface TaskEventData {
+  task_id: string;
+  status: string;
+  previous_status: string;
+}
+
+/** An assignment changed status (the worker's view); some events add the fields below. */
+export interface AssignmentEventData {
+  assignment_id: string;
+  task_id: string;
+  status: string;
+}
+
+/** What a push offer shows the worker about the task, so the app can render it without another request. */
+export interface OfferedTask {
+  task_id: string;
+  title: string;
+  description: string;
+  task_type: string;
+  payment_cents: number;
+  deadline_at: string;
+  required_skills: string[];
+  location: { latitude: number; longitude: number; address: string | null; max_distance_meters: number };
+  distance_meters: number;
+}
+
+/** A payment order changed status. `callback_url` steers delivery and is stripped from the public payload. */
+export interface OrderEventData {
+  order_id: string;
+  task_id: string | null;
+  amount: number;
+  currency: string;
+  payment_method: string;
+  status: string;
+  transaction_id: string | null;
+  callback_url?: string;
+}
+
+export interface RefundEventData extends OrderEventData {
+  refund_id: string;
+}
+
+export interface WebhookDisabledData {
+  webhook_id: string;
+  url: string;
+  reason: string;
+  failing_since: string;
+  disabled_at: string;
+}
+
+/** Every name the outbox holds. */
+export type OutboxEventName = WebhookEventName | AssignmentEventName;
+
+/** Assignment events that carry more than the assignment itself. */
+interface AssignmentExtras {
+  'assignment.offered': { offer_expires_at: string; task: OfferedTask };
+  'assignment.accepted': { payment_cents: number };
+  'assignment.approved': { payment_cents: number };
+  'assignment.cancelled': { compensation_cents?: number };
+}
+
+/** The data each outbox event carries, by name: a misspelt name or a missing field does not compile. */
+export type EventData = {
+  [N in OutboxEventName]: N extends TaskEventName
+    ? TaskEventData
+    : N extends OrderEventName
+      ? OrderEventData
+      : N extends RefundEventName
+        ? RefundEventData
+        : N extends 'webhook.disabled'
+          ? WebhookDisabledData
+          : N extends keyof AssignmentExtras
+            ? AssignmentEventData & AssignmentExtras[N]
+            : AssignmentEventData;
+};
 export const ALL_EVENTS = '*';
 export const SUBSCRIBABLE = [...WEBHOOK_EVENTS, ALL_EVENTS] as const;
 

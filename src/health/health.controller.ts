@@ -1,12 +1,12 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
-import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
+import { ApiErrors } from '../common/errors/api-errors.decorator';
 import { VERSION } from '../common/version';
 import { sqlExec } from '../database/sql';
 import { HealthResponse, LivenessResponse, ReadinessResponse, ServiceInfoResponse } from './health.dto';
@@ -42,10 +42,7 @@ export class HealthController {
       'instance receives SIGTERM while it finishes in-flight work (see docs/scaling.md, "Draining").',
   })
   @ApiOkResponse({ type: ReadinessResponse })
-  @ApiServiceUnavailableResponse({
-    type: ErrorEnvelope,
-    description: 'service_unavailable: draining, or the database or Redis is unreachable',
-  })
+  @ApiErrors({ 503: ['service_unavailable'] })
   async readiness(): Promise<ReadinessResponse> {
     const report = await this.readinessCheck.check();
     if (!report.ready) {
@@ -65,10 +62,7 @@ export class HealthController {
   @Get('health')
   @ApiOperation({ summary: 'Load-balancer health check: the database is reachable' })
   @ApiOkResponse({ type: HealthResponse })
-  @ApiServiceUnavailableResponse({
-    type: ErrorEnvelope,
-    description: 'service_unavailable: the database is down',
-  })
+  @ApiErrors({ 503: ['service_unavailable'] })
   async health(): Promise<HealthResponse> {
     const started = process.hrtime.bigint();
     try {

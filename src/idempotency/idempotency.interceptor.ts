@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { from, mergeMap, Observable, of } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../common/errors/api-error';
-import { renderError } from '../common/errors/all-exceptions.filter';
+import { renderError, withRequestId } from '../common/errors/all-exceptions.filter';
 import { requestHash } from './canonical-json';
 import { IdempotencyClaim, idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';
@@ -64,7 +64,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         if (start.kind === 'replay') {
           res.status(start.status);
           res.setHeader('Idempotent-Replayed', 'true');
-          return of(start.body);
+          // A stored error envelope has no request_id: it gets this request's, like every error does.
+          return of(start.status >= 400 ? withRequestId(start.body, req.id) : start.body);
         }
         const claim = { agentId, key, token: start.token, successStatus, recorded: false };
         return this.execute(next, res, claim);

@@ -8,8 +8,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Legwork API')
     .setDescription(
       'Agent-to-human fulfillment. Agents (API consumers) post paid real-world tasks; workers take them in the mobile app; ' +
-        'money is held in escrow and released on approval. Every error is `{error: {code, message, details?}}`; every ' +
-        'response carries `X-Request-ID`. Agent operations are served on `/v1` and `/api/v1`.',
+        'money is held in escrow and released on approval. Every error is `{error: {code, message, request_id, ...}}` ' +
+        '([error reference](../docs/errors.md)); every response carries `X-Request-ID`. Agent operations are served ' +
+        'on `/v1` and `/api/v1`.',
     )
     .setVersion(VERSION)
     .addBearerAuth(

@@ -25,6 +25,7 @@ describe('agent rate limits', () => {
       expect(res.body.error).toEqual({
         code: 'rate_limit_exceeded',
         message: expect.any(String),
+        request_id: expect.any(String),
         retry_after: expect.any(Number),
       });
       expect(res.headers['x-ratelimit-limit']).toBe('5');

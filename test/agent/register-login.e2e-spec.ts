@@ -64,7 +64,11 @@ describe('agent registration and login', () => {
         .post('/v1/agent/register')
         .send({ email: `  ${email.toUpperCase()} `, password: 'secret1' })
         .expect(409);
-      expect(res.body.error).toEqual({ code: 'email_taken', message: expect.any(String) });
+      expect(res.body.error).toEqual({
+        code: 'email_taken',
+        message: expect.any(String),
+        request_id: expect.any(String),
+      });
     });
 
     it('two concurrent registrations of one email: exactly one succeeds', async () => {
@@ -131,7 +135,11 @@ describe('agent registration and login', () => {
         .post('/v1/agent/login')
         .send({ email: uniqueEmail(), password: 'not the password' })
         .expect(401);
-      expect(wrong.body).toEqual(unknown.body);
+      // Alike but for the request id.
+      expect(unknown.body.error).toEqual({
+        ...wrong.body.error,
+        request_id: unknown.headers['x-request-id'],
+      });
       expect(wrong.body.error.code).toBe('invalid_credentials');
     });
 
@@ -154,6 +162,7 @@ describe('agent registration and login', () => {
       expect(locked.body.error).toEqual({
         code: 'account_locked',
         message: expect.any(String),
+        request_id: expect.any(String),
         retry_after: expect.any(Number),
       });
       expect(locked.body.error.retry_after).toBeGreaterThan(14 * 60);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
-import { ERROR_CODES } from '../../src/common/errors/api-error';
+import { ERRORS, ErrorCode } from '../../src/common/errors/error-catalog';
 import { createAdmin } from '../escrow/support';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
@@ -17,8 +17,8 @@ import { OpenApiDoc, Operation, validate } from './schemas';
  * Every answer must be: not a 5xx (unless that 5xx is documented for the operation, e.g. a provider being down);
  * (provider callbacks answer in the provider's protocol, so there only an unhandled error counts)
  * a status documented for the operation or a generic 4xx from the error list; JSON; for 4xx the error envelope
- * {error: {code, message}} with a code from ERROR_CODES whose status is the answer's; for 2xx a body that
- * matches the documented response schema.
+ * {error: {code, message, request_id, ...}} with a code from the error catalogue whose status is the answer's and
+ * only context fields the error schema declares; for 2xx a body that matches the documented response schema.
  *
  * CI runs a fixed seed and FUZZ_RUNS=20 per operation. Longer: FUZZ_RUNS=500 FUZZ_SEED=$RANDOM npx jest test/fuzz
  * (FUZZ_OPS=substring limits the operations; FUZZ_SHRINK=1 shrinks a failure to a minimal request).
@@ -30,11 +30,13 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const ONLY = process.env.FUZZ_OPS;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-const GENERIC_4XX = new Set(
-  Object.values(ERROR_CODES)
-    .map(Number)
+const GENERIC_4XX = new Set<number>(
+  Object.values(ERRORS)
+    .map((e) => e.status)
     .filter((s) => s >= 400 && s < 500),
 );
+const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorEnvelope' };
+const ERROR_FIELDS = new Set(Object.keys(doc.components.schemas.ErrorBody.properties ?? {}));
 
 const operations = Object.entries(doc.paths)
   .flatMap(([path, item]) =>
@@ -155,11 +157,16 @@ describe('API fuzzing from openapi/openapi.json', () => {
       if (!type.includes('application/json'))
         return [...out, `error answered as ${type || 'no content type'}`];
       const error = (res.body as { error?: { code?: unknown; message?: unknown } }).error;
-      const code = error?.code as keyof typeof ERROR_CODES;
-      if (!error || typeof error.message !== 'string') out.push('no {error: {code, message}} envelope');
-      else if (!(code in ERROR_CODES)) out.push(`error code ${String(code)} is not in ERROR_CODES`);
-      else if (Number(ERROR_CODES[code]) !== res.status)
+      const code = String(error?.code);
+      if (!error || typeof error.message !== 'string')
+        return [...out, 'no {error: {code, message}} envelope'];
+      if (!(code in ERRORS)) out.push(`error code ${code} is not in the error catalogue`);
+      else if (ERRORS[code as ErrorCode].status !== res.status)
         out.push(`error code ${code} answered with status ${res.status}`);
+      // The envelope matches the error schema, and every context field is one the schema declares.
+      out.push(...validate(doc, ERROR_SCHEMA, res.body).slice(0, 5));
+      const undeclared = Object.keys(error).filter((k) => !ERROR_FIELDS.has(k));
+      if (undeclared.length) out.push(`error fields not in the schema: ${undeclared.join(', ')}`);
       return out;
     }
     const content = documented?.content;

@@ -1,3 +1,4 @@
+import { ERROR_CODE_LIST } from '../../src/common/errors/error-catalog';
 import { createTestApp, TestApp } from '../support/app';
 
 describe('system endpoints and the error envelope', () => {
@@ -32,9 +33,23 @@ describe('system endpoints and the error envelope', () => {
     expect(html.text).toContain('swagger');
   });
 
-  it('unknown routes are 404 not_found in the envelope', async () => {
-    const res = await t.http.get('/v1/no-such-thing').expect(404);
-    expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+  it('unknown routes are 404 not_found in the envelope, with the request id', async () => {
+    const res = await t.http.get('/v1/no-such-thing').set('X-Request-ID', 'client-req-404').expect(404);
+    expect(res.body).toEqual({
+      error: { code: 'not_found', message: expect.any(String), request_id: 'client-req-404' },
+    });
+    expect(res.headers['x-request-id']).toBe('client-req-404');
+  });
+
+  it('serves the error reference where the OpenAPI error descriptions link, one anchor per code', async () => {
+    const doc = await t.http.get('/openapi.json').expect(200);
+    const links = JSON.stringify(doc.body).match(/\.\.\/docs\/errors\.md#[a-z_]+/g) ?? [];
+    expect(links.length).toBeGreaterThan(100);
+    // Resolved against /docs (the interactive docs), ../docs/errors.md is /docs/errors.md.
+    const page = await t.http.get(new URL(links[0]!, 'http://x/docs').pathname).expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    for (const code of ERROR_CODE_LIST) expect(page.text).toContain(`<h3 id="${code}">`);
+    for (const link of new Set(links)) expect(ERROR_CODE_LIST).toContain(link.split('#')[1]);
   });
 
   it('malformed JSON is 400 invalid_json with details', async () => {
@@ -45,6 +60,7 @@ describe('system endpoints and the error envelope', () => {
       .expect(400);
     expect(res.body.error.code).toBe('invalid_json');
     expect(typeof res.body.error.details).toBe('string');
+    expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
   });
 
   it('echoes a sane X-Request-ID and replaces an unsafe one', async () => {

@@ -157,7 +157,11 @@ describe('idempotency', () => {
         .set('Idempotency-Key', key)
         .send(body);
       expect(again.status).toBe(402);
-      expect(again.body).toEqual(first.body);
+      // The same error, with the request_id of the request that got it.
+      expect(again.body).toEqual({
+        error: { ...first.body.error, request_id: again.headers['x-request-id'] },
+      });
+      expect(again.body.error.request_id).not.toBe(first.body.error.request_id);
       expect(again.headers['idempotent-replayed']).toBe('true');
       // A new key runs the request again.
       await SURFACES.v1

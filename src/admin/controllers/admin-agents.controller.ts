@@ -1,14 +1,7 @@
 import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
 import { AdminAgentsService } from '../services/admin-agents.service';
 import {
@@ -20,7 +13,7 @@ import {
 
 @ApiTags('operator')
 @Auth({ actors: ['admin'] })
-@ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+@ApiErrors({ 400: ['validation_error'] })
 @Controller('v1/admin/agents')
 export class AdminAgentsController {
   constructor(private readonly agents: AdminAgentsService) {}
@@ -38,7 +31,7 @@ export class AdminAgentsController {
   })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: AdminAgentResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiErrors({ 404: ['not_found'] })
   update(@UuidParam('id') id: string, @Body() dto: UpdateAgentRequest): Promise<AdminAgentResponse> {
     return this.agents.update(id, dto);
   }

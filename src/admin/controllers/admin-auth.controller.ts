@@ -1,15 +1,8 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
 import { RefreshTokenRequest, TokenPairResponse } from '../../auth/dtos/token-pair.dto';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
 import { AdminAuthService } from '../services/admin-auth.service';
 import { AdminAuthResponse, AdminLoginRequest } from '../dtos/admin-auth.dto';
@@ -17,7 +10,7 @@ import { AdminAuthResponse, AdminLoginRequest } from '../dtos/admin-auth.dto';
 @ApiTags('operator')
 @Public()
 @RateLimitByIp()
-@ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+@ApiErrors({ 400: ['validation_error'] })
 @Controller('v1/admin')
 export class AdminAuthController {
   constructor(private readonly auth: AdminAuthService) {}
@@ -26,8 +19,7 @@ export class AdminAuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Operator login; accounts are made with `npm run admin:create`' })
   @ApiOkResponse({ type: AdminAuthResponse })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelope, description: 'invalid_credentials' })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelope, description: 'account_locked or rate_limit_exceeded' })
+  @ApiErrors({ 401: ['invalid_credentials'], 429: ['rate_limit_exceeded', 'account_locked'] })
   login(@Body() dto: AdminLoginRequest): Promise<AdminAuthResponse> {
     return this.auth.login(dto);
   }
@@ -36,8 +28,7 @@ export class AdminAuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Exchange an operator refresh token for a new pair' })
   @ApiOkResponse({ type: TokenPairResponse })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelope, description: 'invalid_token' })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelope, description: 'rate_limit_exceeded' })
+  @ApiErrors({ 401: ['invalid_token'], 429: ['rate_limit_exceeded'] })
   refresh(@Body() dto: RefreshTokenRequest): Promise<TokenPairResponse> {
     return this.auth.refresh(dto.refresh_token);
   }

@@ -1,9 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Patch, Post } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -11,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
 import { ApiKeysService } from '../services/api-keys.service';
 import {
@@ -40,7 +38,7 @@ export class AgentApiKeysController {
     summary: 'Rotate the API key: a new key and secret (shown once) replace the old ones, which stop working',
   })
   @ApiCreatedResponse({ type: CreateApiKeyResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   rotate(@CurrentActor() actor: AgentActor, @Body() dto: CreateApiKeyRequest): Promise<CreateApiKeyResponse> {
     return this.keys.rotate(actor.id, dto);
   }
@@ -49,8 +47,7 @@ export class AgentApiKeysController {
   @ApiOperation({ summary: 'Enable or disable the key, rename it, or change its permissions' })
   @ApiParam({ name: 'key_id', format: 'uuid' })
   @ApiOkResponse({ type: ApiKeyResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: "not_found (unknown or another agent's key)" })
+  @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })
   update(
     @CurrentActor() actor: AgentActor,
     @UuidParam('key_id') keyId: string,
@@ -64,8 +61,7 @@ export class AgentApiKeysController {
   @ApiOperation({ summary: 'Disable the key (it can be enabled again with PATCH or replaced with POST)' })
   @ApiParam({ name: 'key_id', format: 'uuid' })
   @ApiNoContentResponse({ description: 'Disabled.' })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: "not_found (unknown or another agent's key)" })
+  @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })
   disable(@CurrentActor() actor: AgentActor, @UuidParam('key_id') keyId: string): Promise<void> {
     return this.keys.disable(actor.id, keyId);
   }

@@ -1,18 +1,8 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
 import { RefreshTokenRequest, TokenPairResponse } from '../../auth/dtos/token-pair.dto';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
 import { AgentAuthService } from '../services/agent-auth.service';
 import { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from '../dtos/agent-auth.dto';
@@ -20,8 +10,7 @@ import { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from '../d
 @ApiTags('agent account')
 @Public()
 @RateLimitByIp()
-@ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error (details name the fields)' })
-@ApiTooManyRequestsResponse({ type: ErrorEnvelope, description: 'rate_limit_exceeded (per client IP)' })
+@ApiErrors({ 400: ['validation_error'], 429: ['rate_limit_exceeded'] })
 @Controller(['v1/agent', 'api/v1/agent'])
 export class AgentAuthController {
   constructor(private readonly auth: AgentAuthService) {}
@@ -31,7 +20,7 @@ export class AgentAuthController {
     summary: 'Create an agent account; returns tokens and the API key and secret (shown once)',
   })
   @ApiCreatedResponse({ type: AgentAuthResponse })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'email_taken' })
+  @ApiErrors({ 409: ['email_taken'] })
   register(@Body() dto: AgentRegisterRequest): Promise<AgentAuthResponse> {
     return this.auth.register(dto);
   }
@@ -40,11 +29,10 @@ export class AgentAuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Log in with email and password; api_key and api_secret are null' })
   @ApiOkResponse({ type: AgentAuthResponse })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelope, description: 'invalid_credentials' })
-  @ApiForbiddenResponse({ type: ErrorEnvelope, description: 'account_disabled' })
-  @ApiTooManyRequestsResponse({
-    type: ErrorEnvelope,
-    description: 'account_locked (10 failed logins in 15 minutes; retry_after) or rate_limit_exceeded',
+  @ApiErrors({
+    401: ['invalid_credentials'],
+    403: ['account_disabled'],
+    429: ['rate_limit_exceeded', 'account_locked'],
   })
   login(@Body() dto: AgentLoginRequest): Promise<AgentAuthResponse> {
     return this.auth.login(dto);
@@ -56,8 +44,7 @@ export class AgentAuthController {
     summary: 'Exchange a refresh token for a new pair; reusing a refresh token ends the whole session',
   })
   @ApiOkResponse({ type: TokenPairResponse })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelope, description: 'invalid_token' })
-  @ApiForbiddenResponse({ type: ErrorEnvelope, description: 'account_disabled' })
+  @ApiErrors({ 401: ['invalid_token'], 403: ['account_disabled'] })
   refresh(@Body() dto: RefreshTokenRequest): Promise<TokenPairResponse> {
     return this.auth.refresh(dto.refresh_token);
   }

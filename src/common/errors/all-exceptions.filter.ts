@@ -9,7 +9,6 @@ const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
   [HttpStatus.UNAUTHORIZED]: 'authentication_required',
   [HttpStatus.FORBIDDEN]: 'forbidden',
   [HttpStatus.NOT_FOUND]: 'not_found',
-  [HttpStatus.METHOD_NOT_ALLOWED]: 'method_not_allowed',
   [HttpStatus.CONFLICT]: 'conflict',
   [HttpStatus.PAYLOAD_TOO_LARGE]: 'payload_too_large',
   [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'unsupported_media_type',
@@ -18,8 +17,8 @@ const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {
 };
 
 /**
- * Renders every error in the one envelope `{error: {code, message, details?, ...}}`. Unexpected errors are logged
- * with the request id and answered as 500 internal_error without any internals. A lost database connection is 503
+ * Renders every error in the one envelope `{error: {code, message, request_id, details?, ...}}`. Unexpected errors
+ * are logged with the request id and answered as 500 internal_error without any internals. A lost database connection is 503
  * service_unavailable with Retry-After (see isDatabaseUnavailable): the client should retry, with its
  * Idempotency-Key.
  */
@@ -35,7 +34,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const error = this.toApiError(exception, req);
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
-    res.status(error.status).json(renderError(error));
+    res.status(error.status).json(renderError(error, req.id));
   }
 
   private toApiError(exception: unknown, req: Request): ApiError {
@@ -65,7 +64,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return new ApiError(
         'service_unavailable',
         'The database is unavailable for a moment; retry shortly.',
-        { retry_after: 1, request_id: req.id },
+        { retry_after: 1 },
         { 'Retry-After': '1' },
       );
     }
@@ -76,13 +75,22 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return new ApiError(
       'internal_error',
       'An unexpected error occurred. Quote the request_id when reporting it.',
-      {
-        request_id: req.id,
-      },
     );
   }
 }
 
-export function renderError(error: ApiError): { error: Record<string, unknown> } {
-  return { error: { code: error.code, message: error.message, ...error.extra } };
+/**
+ * The error envelope. `request_id` is the id of the request that gets this answer (its X-Request-ID header); the
+ * idempotency store keeps envelopes without it and a replay adds the replaying request's id (withRequestId).
+ */
+export function renderError(error: ApiError, requestId?: string): { error: Record<string, unknown> } {
+  const body = { error: { code: error.code, message: error.message, ...error.extra } };
+  return requestId === undefined ? body : withRequestId(body, requestId);
+}
+
+/** Adds the request id to an error envelope (a stored one being replayed, or one just rendered). */
+export function withRequestId<T>(body: T, requestId: string): T {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (!error || typeof error !== 'object') return body;
+  return { ...body, error: { ...error, request_id: requestId } };
 }

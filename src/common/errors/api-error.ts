@@ -1,58 +1,7 @@
-import { HttpStatus } from '@nestjs/common';
+import { ErrorCode, ErrorExtra, statusOf } from './error-catalog';
 
-/**
- * The closed list of error codes the API can answer with. Adding a code is a deliberate act: it is part of the
- * public contract (docs/errors.md and the OpenAPI error schema list them).
- */
-export const ERROR_CODES = {
-  validation_error: HttpStatus.BAD_REQUEST,
-  invalid_json: HttpStatus.BAD_REQUEST,
-  amount_mismatch: HttpStatus.BAD_REQUEST,
-  refund_not_allowed: HttpStatus.BAD_REQUEST,
-  already_refunded: HttpStatus.BAD_REQUEST,
-  payment_method_unavailable: HttpStatus.BAD_REQUEST,
-  daily_limit_exceeded: HttpStatus.BAD_REQUEST,
-  invalid_sms_code: HttpStatus.BAD_REQUEST,
-  photo_gps_missing: HttpStatus.BAD_REQUEST,
-  photo_location_mismatch: HttpStatus.BAD_REQUEST,
-  invalid_photo: HttpStatus.BAD_REQUEST,
-  authentication_required: HttpStatus.UNAUTHORIZED,
-  invalid_api_key: HttpStatus.UNAUTHORIZED,
-  invalid_token: HttpStatus.UNAUTHORIZED,
-  invalid_credentials: HttpStatus.UNAUTHORIZED,
-  insufficient_balance: HttpStatus.PAYMENT_REQUIRED,
-  insufficient_permissions: HttpStatus.FORBIDDEN,
-  forbidden: HttpStatus.FORBIDDEN,
-  account_disabled: HttpStatus.FORBIDDEN,
-  not_eligible: HttpStatus.FORBIDDEN,
-  not_found: HttpStatus.NOT_FOUND,
-  task_not_found: HttpStatus.NOT_FOUND,
-  result_not_available: HttpStatus.NOT_FOUND,
-  order_not_found: HttpStatus.NOT_FOUND,
-  assignment_not_found: HttpStatus.NOT_FOUND,
-  method_not_allowed: HttpStatus.METHOD_NOT_ALLOWED,
-  conflict: HttpStatus.CONFLICT,
-  email_taken: HttpStatus.CONFLICT,
-  phone_taken: HttpStatus.CONFLICT,
-  duplicate_order: HttpStatus.CONFLICT,
-  invalid_state: HttpStatus.CONFLICT,
-  idempotency_conflict: HttpStatus.CONFLICT,
-  task_full: HttpStatus.CONFLICT,
-  already_assigned: HttpStatus.CONFLICT,
-  assignment_limit_reached: HttpStatus.CONFLICT,
-  already_rated: HttpStatus.CONFLICT,
-  payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
-  unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-  rate_limit_exceeded: HttpStatus.TOO_MANY_REQUESTS,
-  concurrent_task_limit: HttpStatus.TOO_MANY_REQUESTS,
-  account_locked: HttpStatus.TOO_MANY_REQUESTS,
-  internal_error: HttpStatus.INTERNAL_SERVER_ERROR,
-  not_implemented: HttpStatus.NOT_IMPLEMENTED,
-  provider_error: HttpStatus.BAD_GATEWAY,
-  service_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
+export { ERROR_CODES } from './error-catalog';
+export type { ErrorCode } from './error-catalog';
 
 export interface FieldProblem {
   field: string;
@@ -60,21 +9,22 @@ export interface FieldProblem {
 }
 
 /**
- * A domain error: a code from the closed list, a human message, and optional context. Context fields are rendered
- * inside `error` next to code and message (for example `balance_cents` and `required_cents`).
+ * A domain error: a code from the closed list (error-catalog.ts; docs/errors.md describes each), a human message,
+ * and the context fields that code may carry, rendered inside `error` next to code and message (for example
+ * `balance_cents` and `required_cents`).
  */
-export class ApiError extends Error {
+class DomainError extends Error {
   readonly status: number;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
+    readonly extra: Readonly<Record<string, unknown>> = {},
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = ERROR_CODES[code];
+    this.status = statusOf(code);
   }
 
   static validation(details: FieldProblem[], message = 'The request has invalid parameters.'): ApiError {
@@ -85,3 +35,23 @@ export class ApiError extends Error {
     return ApiError.validation([{ field, message }], `${field}: ${message}`);
   }
 }
+
+/**
+ * The constructor is typed per code: `extra` takes only the fields the catalogue lists for it, so a field the code
+ * does not carry, or a value of the wrong type, does not compile. The instance type is not generic, so
+ * `err instanceof ApiError` narrows to a plain ApiError.
+ */
+interface ApiErrorClass {
+  new <C extends ErrorCode>(
+    code: C,
+    message: string,
+    extra?: ErrorExtra<C>,
+    headers?: Record<string, string>,
+  ): ApiError;
+  readonly prototype: ApiError;
+  validation(details: FieldProblem[], message?: string): ApiError;
+  field(field: string, message: string): ApiError;
+}
+
+export type ApiError = DomainError;
+export const ApiError = DomainError as ApiErrorClass;

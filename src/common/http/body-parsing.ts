@@ -30,7 +30,7 @@ export function bodyParsing() {
         error = new ApiError('unsupported_media_type', 'Unsupported body encoding or charset.');
       }
       if (!error) return next(err);
-      res.status(error.status).json(renderError(error));
+      res.status(error.status).json(renderError(error, req.id));
     },
   ];
 }

@@ -1,18 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Actor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AdminCreditService } from '../services/admin-credit.service';
 import { AdminCreditRequest, AdminCreditResponse, AgentIdParam } from '../dtos/admin-credit.dto';
 import { LedgerReportResponse } from '../dtos/ledger-report.dto';
@@ -43,9 +34,7 @@ export class AdminLedgerController {
     description: '1-255 characters, scoped to the agent; the same key with another amount or reason is 409.',
   })
   @ApiCreatedResponse({ type: AdminCreditResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found: no agent with this id' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'idempotency_conflict' })
+  @ApiErrors({ 400: ['validation_error'], 404: ['not_found'], 409: ['idempotency_conflict'] })
   async credit(
     @CurrentActor() actor: Actor,
     @Param() params: AgentIdParam,

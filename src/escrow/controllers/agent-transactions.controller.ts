@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AccountViewsService } from '../services/account-views.service';
 import { AgentTransactionsQuery, PaginatedTransactions } from '../dtos/transactions.dto';
 
@@ -20,7 +20,7 @@ export class AgentTransactionsController {
       'sign. `start_date`/`end_date` accept ISO 8601 dates (a bare end date includes its whole UTC day) or date-times.',
   })
   @ApiOkResponse({ type: PaginatedTransactions })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   transactions(
     @CurrentActor() actor: AgentActor,
     @Query() query: AgentTransactionsQuery,

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AccountViewsService } from '../services/account-views.service';
 import { AgentBalanceResponse } from '../dtos/balance.dto';
 import { ReferenceTransactionsQuery, TransactionPage } from '../dtos/transactions.dto';
@@ -34,10 +34,7 @@ export class ReferenceBalanceController {
       '`direction` gives the sign. Ledger movements are settled, so their status is `completed`.',
   })
   @ApiOkResponse({ type: TransactionPage })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description: 'validation_error (including an unknown starting_after)',
-  })
+  @ApiErrors({ 400: ['validation_error'] })
   transactions(
     @CurrentActor() actor: AgentActor,
     @Query() query: ReferenceTransactionsQuery,

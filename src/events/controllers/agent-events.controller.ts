@@ -1,15 +1,8 @@
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { EventListResponse, ListEventsQuery, RedeliveryResponse } from '../dtos/event.dto';
 import { AgentEventsService } from '../webhooks/agent-events.service';
 import { UuidParam } from '../../common/http/uuid-param';
@@ -26,7 +19,7 @@ export class AgentEventsController {
     summary: 'Your events of the last 30 days, newest first (cursor paging), to reconcile webhooks',
   })
   @ApiOkResponse({ type: EventListResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   list(@CurrentActor() actor: AgentActor, @Query() q: ListEventsQuery): Promise<EventListResponse> {
     return this.events.list(actor, q);
   }
@@ -36,7 +29,7 @@ export class AgentEventsController {
   @Auth({ actors: ['agent'], schemes: ['jwt'] })
   @ApiOperation({ summary: 'Queue the event again for every active endpoint subscribed to it' })
   @ApiAcceptedResponse({ type: RedeliveryResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiErrors({ 404: ['not_found'] })
   redeliver(
     @CurrentActor() actor: AgentActor,
     @UuidParam('event_id') eventId: string,

@@ -1,17 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import {
   CallbackSecretResponse,
   CreatedWebhookResponse,
@@ -38,11 +35,7 @@ export class WebhooksController {
   @Post()
   @ApiOperation({ summary: 'Register a webhook endpoint; the signing secret is shown once' })
   @ApiCreatedResponse({ type: CreatedWebhookResponse })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description: 'validation_error (url refused, unknown event name)',
-  })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'conflict (10 endpoints already)' })
+  @ApiErrors({ 400: ['validation_error'], 409: ['conflict'] })
   create(
     @CurrentActor() actor: AgentActor,
     @Body() dto: CreateWebhookRequest,
@@ -61,7 +54,7 @@ export class WebhooksController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an endpoint; its pending deliveries are cancelled' })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiErrors({ 404: ['not_found'] })
   remove(@CurrentActor() actor: AgentActor, @UuidParam('id') id: string): Promise<void> {
     return this.endpoints.remove(actor, id);
   }
@@ -70,7 +63,7 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a signed webhook.test event now and report the answer (no retries)' })
   @ApiOkResponse({ type: WebhookTestResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiErrors({ 404: ['not_found'] })
   test(@CurrentActor() actor: AgentActor, @UuidParam('id') id: string): Promise<WebhookTestResponse> {
     return this.endpoints.test(actor, id);
   }
@@ -80,7 +73,7 @@ export class WebhooksController {
     summary: 'Delivery log of an endpoint, newest first: attempts, status codes, latency, next retry',
   })
   @ApiOkResponse({ type: DeliveryListResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiErrors({ 404: ['not_found'] })
   deliveries(
     @CurrentActor() actor: AgentActor,
     @UuidParam('id') id: string,

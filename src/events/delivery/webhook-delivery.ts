@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
 import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
+import { writeEvent } from '../outbox';
 import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
 import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
@@ -122,21 +123,18 @@ export class WebhookDelivery {
     );
     if (!ep) return;
     await DeliveryRepository.cancelForEndpoint(em, endpointId, 'endpoint disabled', now);
-    await sqlExec(
-      em,
-      `INSERT INTO events (name, agent_id, data, created_at) VALUES ('webhook.disabled', $1, $2, $3)`,
-      [
-        ep.agent_id,
-        JSON.stringify({
-          webhook_id: endpointId,
-          url: ep.url,
-          reason,
-          failing_since: new Date(ep.failing_since).toISOString(),
-          disabled_at: now.toISOString(),
-        }),
-        now,
-      ],
-    );
+    await writeEvent(em, {
+      name: 'webhook.disabled',
+      agentId: ep.agent_id,
+      data: {
+        webhook_id: endpointId,
+        url: ep.url,
+        reason,
+        failing_since: new Date(ep.failing_since).toISOString(),
+        disabled_at: now.toISOString(),
+      },
+      at: now,
+    });
     this.logger.warn({ webhook_id: endpointId, agent_id: ep.agent_id }, 'webhook endpoint disabled');
   }
 }

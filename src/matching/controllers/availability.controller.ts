@@ -1,8 +1,8 @@
 import { Body, Controller, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AvailabilityService } from '../services/availability.service';
 import { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
 
@@ -17,7 +17,7 @@ export class AvailabilityController {
     summary: 'Report presence and position; online lapses 10 minutes after the last report',
   })
   @ApiOkResponse({ type: AvailabilityResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   update(
     @CurrentActor() actor: WorkerActor,
     @Body() dto: UpdateAvailabilityRequest,

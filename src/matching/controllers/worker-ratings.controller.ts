@@ -1,15 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiOkResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
 import { AgentRatingsService } from '../services/agent-ratings.service';
 import { WorkerRatingCreate, WorkerRatingResponse } from '../dtos/rating.dto';
@@ -28,9 +21,7 @@ export class WorkerRatingsController {
       '403 forbidden covers both "your result was not approved here" and "the task is not completed".',
   })
   @ApiOkResponse({ type: WorkerRatingResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'already_rated' })
+  @ApiErrors({ 400: ['validation_error'], 404: ['task_not_found'], 409: ['already_rated'] })
   rate(
     @CurrentActor() actor: WorkerActor,
     @UuidParam('task_id') taskId: string,

@@ -1,16 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiExtraModels,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AdminActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { PaymentHealthResponse, ProviderHealthView } from '../dtos/payment-health.dto';
 import { PaymentStatusResponse } from '../dtos/payment-v1.dto';
 import {
@@ -28,7 +20,7 @@ import { WithdrawalService } from '../services/withdrawal.service';
 @ApiTags('admin')
 @ApiExtraModels(ProviderHealthView)
 @Auth({ actors: ['admin'] })
-@ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+@ApiErrors({ 400: ['validation_error'] })
 @Controller('v1/admin')
 export class AdminPaymentsController {
   constructor(
@@ -50,11 +42,7 @@ export class AdminPaymentsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve a withdrawal in review: the transfer to the worker follows at once' })
   @ApiOkResponse({ type: AdminWithdrawalResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
-  @ApiConflictResponse({
-    type: ErrorEnvelope,
-    description: 'invalid_state (not pending_review), with current_status',
-  })
+  @ApiErrors({ 404: ['not_found'], 409: ['invalid_state'] })
   approve(@CurrentActor() actor: AdminActor, @Param('id') id: string): Promise<AdminWithdrawalResponse> {
     return this.withdrawals.approve(actor.id, id);
   }
@@ -63,11 +51,7 @@ export class AdminPaymentsController {
   @HttpCode(200)
   @ApiOperation({ summary: "Reject a withdrawal in review: the amount returns to the worker's balance" })
   @ApiOkResponse({ type: AdminWithdrawalResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
-  @ApiConflictResponse({
-    type: ErrorEnvelope,
-    description: 'invalid_state (not pending_review), with current_status',
-  })
+  @ApiErrors({ 404: ['not_found'], 409: ['invalid_state'] })
   reject(
     @CurrentActor() actor: AdminActor,
     @Param('id') id: string,
@@ -84,11 +68,7 @@ export class AdminPaymentsController {
       "The agent's balance is credited once, from the bank clearing account, as the order's deposit.",
   })
   @ApiOkResponse({ type: PaymentStatusResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'order_not_found' })
-  @ApiConflictResponse({
-    type: ErrorEnvelope,
-    description: 'invalid_state (not an open bank_transfer order), conflict (bank reference already used)',
-  })
+  @ApiErrors({ 404: ['order_not_found'], 409: ['conflict', 'invalid_state'] })
   confirmBankTransfer(
     @Param('order_id') orderId: string,
     @Body() dto: ConfirmBankTransferRequest,

@@ -1,14 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { CreatePaymentRequest, PaymentOrderResponse } from '../dtos/payment-v1.dto';
 import { PaymentOrdersService } from '../services/payment-orders.service';
 
@@ -26,11 +20,10 @@ export class AgentPaymentsController {
       'Simplified recharge: page payment for Alipay, QR code for WeChat Pay unless payment_type says otherwise',
   })
   @ApiOkResponse({ type: PaymentOrderResponse })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description: 'validation_error, payment_method_unavailable, daily_limit_exceeded',
+  @ApiErrors({
+    400: ['validation_error', 'payment_method_unavailable', 'daily_limit_exceeded'],
+    502: ['provider_error'],
   })
-  @ApiBadGatewayResponse({ type: ErrorEnvelope, description: 'provider_error (with order_id)' })
   recharge(
     @CurrentActor() actor: AgentActor,
     @Body() dto: CreatePaymentRequest,

@@ -1,16 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import {
   CreatePaymentRequest,
   PaymentOrderResponse,
@@ -22,10 +14,6 @@ import {
 } from '../dtos/payment-v1.dto';
 import { PaymentOrdersService } from '../services/payment-orders.service';
 import { RefundService } from '../services/refund.service';
-
-const CREATE_ERRORS =
-  'validation_error, payment_method_unavailable, daily_limit_exceeded (with daily_limit_cents, used_today_cents, ' +
-  'requested_cents)';
 
 /** Machine-readable payment surface (`/v1/payment`): recharge, create, query, refund. */
 @ApiTags('payments')
@@ -44,8 +32,10 @@ export class PaymentV1Controller {
     description: 'Open payment_url in a browser; the balance is credited when Alipay confirms the payment.',
   })
   @ApiOkResponse({ type: PaymentOrderResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: CREATE_ERRORS })
-  @ApiBadGatewayResponse({ type: ErrorEnvelope, description: 'provider_error (with order_id)' })
+  @ApiErrors({
+    400: ['validation_error', 'payment_method_unavailable', 'daily_limit_exceeded'],
+    502: ['provider_error'],
+  })
   recharge(@CurrentActor() actor: AgentActor, @Body() dto: RechargeRequest): Promise<PaymentOrderResponse> {
     return this.orders.recharge(actor.id, dto);
   }
@@ -57,8 +47,10 @@ export class PaymentV1Controller {
     summary: 'Create a recharge order with Alipay (page, wap, qr) or WeChat Pay (native, jsapi, h5)',
   })
   @ApiOkResponse({ type: PaymentOrderResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: CREATE_ERRORS })
-  @ApiBadGatewayResponse({ type: ErrorEnvelope, description: 'provider_error (with order_id)' })
+  @ApiErrors({
+    400: ['validation_error', 'payment_method_unavailable', 'daily_limit_exceeded'],
+    502: ['provider_error'],
+  })
   create(
     @CurrentActor() actor: AgentActor,
     @Body() dto: CreatePaymentRequest,
@@ -72,10 +64,7 @@ export class PaymentV1Controller {
     summary: 'Status of an order (an open order is checked with the provider first)',
   })
   @ApiOkResponse({ type: PaymentStatusResponse })
-  @ApiNotFoundResponse({
-    type: ErrorEnvelope,
-    description: 'order_not_found (also for another method or agent)',
-  })
+  @ApiErrors({ 400: ['validation_error'], 404: ['order_not_found'] })
   query(
     @CurrentActor() actor: AgentActor,
     @Param('order_id') orderId: string,
@@ -94,12 +83,11 @@ export class PaymentV1Controller {
       'refunded never exceeds the payment. A refund the provider refuses comes back to the balance (status failed).',
   })
   @ApiOkResponse({ type: RefundResponse })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description: 'validation_error, refund_not_allowed, already_refunded (with refund_id, refunded_at)',
+  @ApiErrors({
+    400: ['validation_error', 'refund_not_allowed', 'already_refunded', 'payment_method_unavailable'],
+    402: ['insufficient_balance'],
+    404: ['order_not_found'],
   })
-  @ApiPaymentRequiredResponse({ type: ErrorEnvelope, description: 'insufficient_balance' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'order_not_found' })
   refund(@CurrentActor() actor: AgentActor, @Body() dto: RefundRequest): Promise<RefundResponse> {
     return this.refunds.refundV1(actor.id, dto);
   }

@@ -1,18 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import {
   ReferenceCreateOrderRequest,
   ReferenceOrderQuery,
@@ -46,15 +36,12 @@ export class ReferenceOrdersController {
       'per task. On completion the CNY amount is credited to the balance as a deposit carrying the task_id.',
   })
   @ApiCreatedResponse({ type: ReferenceOrderResponse })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description:
-      'validation_error, amount_mismatch (with expected_amount, provided_amount), payment_method_unavailable, ' +
-      'daily_limit_exceeded',
+  @ApiErrors({
+    400: ['validation_error', 'amount_mismatch', 'payment_method_unavailable', 'daily_limit_exceeded'],
+    404: ['task_not_found'],
+    409: ['duplicate_order'],
+    502: ['provider_error'],
   })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'duplicate_order' })
-  @ApiBadGatewayResponse({ type: ErrorEnvelope, description: 'provider_error (with order_id)' })
   create(
     @CurrentActor() actor: AgentActor,
     @Body() dto: ReferenceCreateOrderRequest,
@@ -68,7 +55,7 @@ export class ReferenceOrdersController {
     summary: "Order status with the task's cost breakdown (an open order is checked with the provider)",
   })
   @ApiOkResponse({ type: ReferenceOrderStatusResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'order_not_found' })
+  @ApiErrors({ 400: ['validation_error'], 404: ['order_not_found'] })
   query(
     @CurrentActor() actor: AgentActor,
     @Query() q: ReferenceOrderQuery,
@@ -87,12 +74,11 @@ export class ReferenceOrdersController {
       "completed order's money is already balance.",
   })
   @ApiOkResponse({ type: ReferenceRefundResponse })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description: 'validation_error, refund_not_allowed, already_refunded (with refund_id, refunded_at)',
+  @ApiErrors({
+    400: ['validation_error', 'refund_not_allowed', 'already_refunded', 'payment_method_unavailable'],
+    402: ['insufficient_balance'],
+    404: ['order_not_found'],
   })
-  @ApiPaymentRequiredResponse({ type: ErrorEnvelope, description: 'insufficient_balance' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'order_not_found' })
   refund(
     @CurrentActor() actor: AgentActor,
     @Body() dto: ReferenceRefundRequest,

@@ -1,14 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { WithdrawalRequest, WithdrawalResponse } from '../dtos/withdrawal.dto';
 import { WithdrawalService } from '../services/withdrawal.service';
 
@@ -29,8 +23,7 @@ export class WithdrawalController {
       'the amount to the balance.',
   })
   @ApiOkResponse({ type: WithdrawalResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error, payment_method_unavailable' })
-  @ApiPaymentRequiredResponse({ type: ErrorEnvelope, description: 'insufficient_balance' })
+  @ApiErrors({ 400: ['validation_error', 'payment_method_unavailable'], 402: ['insufficient_balance'] })
   withdraw(@CurrentActor() actor: WorkerActor, @Body() dto: WithdrawalRequest): Promise<WithdrawalResponse> {
     return this.withdrawals.request(actor.id, dto);
   }

@@ -1,20 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { sqlExec } from '../../database/sql';
+import type { EventData, OrderEventName, RefundEventName } from '../../events/event-catalog';
+import { writeEvent } from '../../events/outbox';
 import type { OrderRow, RefundRow } from '../payment.repository';
 
-export type PaymentEventName = 'payment.created' | 'payment.completed' | 'payment.failed' | 'payment.expired';
-export type RefundEventName = 'refund.created' | 'refund.completed' | 'refund.failed';
-
 /**
- * Payment and refund events, written to the `events` outbox in the transaction of the change they describe (so an
- * event exists exactly when its change committed); the events module delivers them to webhooks and to the order's
- * callback_url, which rides along in `data` and is not part of the public payload.
- * `transaction_id` is the provider's id of the payment (or refund) once known.
+ * Payment and refund events for the outbox (writeEvent), in the transaction of the change they describe; the events
+ * module delivers them to webhooks and to the order's callback_url, which rides along in `data` and is not part of
+ * the public payload. `transaction_id` is the provider's id of the payment (or refund) once known.
  */
 @Injectable()
 export class PaymentEvents {
-  async order(em: EntityManager, name: PaymentEventName, o: OrderRow, now: Date): Promise<void> {
+  async order(em: EntityManager, name: OrderEventName, o: OrderRow, now: Date): Promise<void> {
     await this.write(em, name, o, now, {
       order_id: o.id,
       task_id: o.task_id,
@@ -45,18 +42,14 @@ export class PaymentEvents {
     });
   }
 
-  private async write(
+  private async write<N extends OrderEventName | RefundEventName>(
     em: EntityManager,
-    name: string,
+    name: N,
     o: OrderRow,
     now: Date,
-    data: Record<string, unknown>,
+    data: EventData[N],
   ): Promise<void> {
     const withCallback = o.callback_url ? { ...data, callback_url: o.callback_url } : data;
-    await sqlExec(
-      em,
-      `INSERT INTO events (name, agent_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
-      [name, o.agent_id, o.task_id, JSON.stringify(withCallback), now],
-    );
+    await writeEvent(em, { name, agentId: o.agent_id, taskId: o.task_id, data: withCallback, at: now });
   }
 }

@@ -165,7 +165,7 @@ export class RefundService {
       const last = await latestRefund(em, order.id);
       throw new ApiError('already_refunded', 'The order is already fully refunded.', {
         refund_id: last?.id ?? null,
-        refunded_at: last?.completed_at ?? last?.created_at ?? null,
+        refunded_at: (last?.completed_at ?? last?.created_at)?.toISOString() ?? null,
       });
     }
     if (order.status !== 'completed') {

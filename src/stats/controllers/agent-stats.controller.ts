@@ -1,8 +1,8 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { DashboardStatsResponse, ExportQuery, StatsRangeQuery, UsageDataPoint } from '../dtos/stats.dto';
 import { StatsExportService, XLSX_MIME } from '../services/stats-export.service';
 import { StatsService } from '../services/stats.service';
@@ -29,7 +29,7 @@ export class AgentStatsController {
     summary: 'Requests, tasks created and spending per UTC day (every day of the range, at most 366)',
   })
   @ApiOkResponse({ type: [UsageDataPoint] })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   usage(@CurrentActor() actor: AgentActor, @Query() query: StatsRangeQuery): Promise<UsageDataPoint[]> {
     return this.stats.usage(actor.id, query);
   }
@@ -50,7 +50,7 @@ export class AgentStatsController {
       [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } },
     },
   })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   async export(@CurrentActor() actor: AgentActor, @Query() query: ExportQuery): Promise<StreamableFile> {
     const file = await this.exports.export(actor.id, query);
     return new StreamableFile(file.body, {

@@ -1,17 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiTooManyRequestsResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { CancelTaskResponse, TaskResponse } from '../dtos/task-response.dto';
 
 /** OpenAPI of task creation and cancellation, shared by the two surfaces' controllers. */
@@ -24,15 +14,11 @@ export const CreateTaskDocs = () =>
     }),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Any agent write may carry one.' }),
     ApiCreatedResponse({ type: TaskResponse }),
-    ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error with details[].field' }),
-    ApiPaymentRequiredResponse({
-      type: ErrorEnvelope,
-      description: 'insufficient_balance with balance_cents, required_cents',
-    }),
-    ApiConflictResponse({ type: ErrorEnvelope, description: 'idempotency_conflict' }),
-    ApiTooManyRequestsResponse({
-      type: ErrorEnvelope,
-      description: 'concurrent_task_limit (with max_concurrent_tasks, active_tasks), rate_limit_exceeded',
+    ApiErrors({
+      400: ['validation_error'],
+      402: ['insufficient_balance'],
+      409: ['idempotency_conflict'],
+      429: ['rate_limit_exceeded', 'concurrent_task_limit'],
     }),
   );
 
@@ -44,8 +30,7 @@ export const CancelTaskDocs = () =>
         'Open slots are refunded 100 %; each accepted slot refunds 70 % and pays 30 % to its worker. Refused (409 invalid_state) once work is in progress or a result is submitted.',
     }),
     ApiOkResponse({ type: CancelTaskResponse }),
-    ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' }),
-    ApiConflictResponse({ type: ErrorEnvelope, description: 'invalid_state with current_status' }),
+    ApiErrors({ 404: ['task_not_found'], 409: ['invalid_state'] }),
   );
 
 /** A creation answered from an earlier one with the same body idempotency_key says so, like a header replay. */

@@ -1,15 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { ListTasksQuery, TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import {
   FeedbackResponse,
@@ -34,7 +27,7 @@ export class AgentTasksController {
   @Auth({ actors: ['agent'], permission: 'task:read' })
   @ApiOperation({ summary: 'List your tasks, newest first (cursor paging)' })
   @ApiOkResponse({ type: TaskListPage })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   list(@CurrentActor() actor: AgentActor, @Query() q: ListTasksQuery): Promise<TaskListPage> {
     return this.query.list(actor, q);
   }
@@ -43,7 +36,7 @@ export class AgentTasksController {
   @Auth({ actors: ['agent'], permission: 'task:read' })
   @ApiOperation({ summary: 'Task status, progress and assignments' })
   @ApiOkResponse({ type: TaskStatusResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
+  @ApiErrors({ 404: ['task_not_found'] })
   get(@CurrentActor() actor: AgentActor, @UuidParam('task_id') taskId: string): Promise<TaskStatusResponse> {
     return this.query.get(actor, taskId);
   }
@@ -52,10 +45,7 @@ export class AgentTasksController {
   @Auth({ actors: ['agent'], permission: 'task:read' })
   @ApiOperation({ summary: 'Approved results (available once a result is approved)' })
   @ApiOkResponse({ type: TaskResultResponse })
-  @ApiNotFoundResponse({
-    type: ErrorEnvelope,
-    description: 'task_not_found; result_not_available (with current_status)',
-  })
+  @ApiErrors({ 404: ['task_not_found', 'result_not_available'] })
   result(
     @CurrentActor() actor: AgentActor,
     @UuidParam('task_id') taskId: string,
@@ -72,9 +62,11 @@ export class AgentTasksController {
       'Accepting pays each approved slot and closes unfilled slots (refunded); rejecting refunds the slot. Without assignment_id the verdict applies to every submitted result.',
   })
   @ApiOkResponse({ type: FeedbackResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found, assignment_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'invalid_state: nothing submitted to review' })
+  @ApiErrors({
+    400: ['validation_error'],
+    404: ['task_not_found', 'assignment_not_found'],
+    409: ['invalid_state'],
+  })
   feedback(
     @CurrentActor() actor: AgentActor,
     @UuidParam('task_id') taskId: string,

@@ -1,20 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiPayloadTooLargeResponse,
-  ApiUnsupportedMediaTypeResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import {
   AssignmentResponse,
   AvailableTasksQuery,
@@ -34,8 +23,6 @@ import { multipartOptions, MultipartErrors } from '../../upload/multipart';
 import type { IncomingFile } from '../../upload/services/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
-const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';
-
 /** The worker's side of a task (worker JWT), on both prefixes like the other worker routes. */
 @ApiTags('worker tasks')
 @Auth({ actors: ['worker'] })
@@ -51,7 +38,7 @@ export class WorkerTasksController {
   @Get('tasks/available')
   @ApiOperation({ summary: 'Tasks you can take now, optionally near a position' })
   @ApiOkResponse({ type: AvailableTasksResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   available(
     @CurrentActor() actor: WorkerActor,
     @Query() q: AvailableTasksQuery,
@@ -70,11 +57,10 @@ export class WorkerTasksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Take a free slot of a task (or accept the offer of one made to you)' })
   @ApiOkResponse({ type: TaskAcceptResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'task_not_found' })
-  @ApiConflictResponse({
-    type: ErrorEnvelope,
-    description:
-      'task_full; invalid_state (task not taking workers, with current_status); already_assigned; assignment_limit_reached (3 unfinished assignments, 1 below reputation 3.5)',
+  @ApiErrors({
+    403: ['not_eligible'],
+    404: ['task_not_found'],
+    409: ['invalid_state', 'task_full', 'already_assigned', 'assignment_limit_reached'],
   })
   accept(
     @CurrentActor() actor: WorkerActor,
@@ -87,8 +73,7 @@ export class WorkerTasksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Start work on an accepted assignment' })
   @ApiOkResponse({ type: AssignmentResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  @ApiErrors({ 404: ['assignment_not_found'], 409: ['invalid_state'] })
   start(
     @CurrentActor() actor: WorkerActor,
     @UuidParam('assignment_id') assignmentId: string,
@@ -100,9 +85,7 @@ export class WorkerTasksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Submit the result of an accepted or in-progress assignment' })
   @ApiOkResponse({ type: TaskSubmissionResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  @ApiErrors({ 400: ['validation_error'], 404: ['assignment_not_found'], 409: ['invalid_state'] })
   submit(
     @CurrentActor() actor: WorkerActor,
     @UuidParam('assignment_id') assignmentId: string,
@@ -131,17 +114,12 @@ export class WorkerTasksController {
     },
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
-  @ApiBadRequestResponse({
-    type: ErrorEnvelope,
-    description:
-      'validation_error; invalid_photo (damaged image); photo_gps_missing; photo_location_mismatch (with distance_meters)',
-  })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
-  @ApiPayloadTooLargeResponse({ type: ErrorEnvelope, description: 'payload_too_large (over 10 MB)' })
-  @ApiUnsupportedMediaTypeResponse({
-    type: ErrorEnvelope,
-    description: 'unsupported_media_type (not a JPEG or PNG by content)',
+  @ApiErrors({
+    400: ['validation_error', 'photo_gps_missing', 'photo_location_mismatch', 'invalid_photo'],
+    404: ['assignment_not_found'],
+    409: ['invalid_state'],
+    413: ['payload_too_large'],
+    415: ['unsupported_media_type'],
   })
   submitWithPhoto(
     @CurrentActor() actor: WorkerActor,
@@ -158,11 +136,7 @@ export class WorkerTasksController {
     summary: 'Turn down a task offered to you; it goes to the next worker (no effect on your reputation)',
   })
   @ApiOkResponse({ type: AssignmentResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
-  @ApiConflictResponse({
-    type: ErrorEnvelope,
-    description: `${STATE_CONFLICT}; only a pending offer can be declined`,
-  })
+  @ApiErrors({ 404: ['assignment_not_found'], 409: ['invalid_state'] })
   decline(
     @CurrentActor() actor: WorkerActor,
     @UuidParam('assignment_id') assignmentId: string,
@@ -176,8 +150,7 @@ export class WorkerTasksController {
     summary: 'Give the assignment up; the slot reopens for another worker (counts against you)',
   })
   @ApiOkResponse({ type: AssignmentResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'assignment_not_found' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: STATE_CONFLICT })
+  @ApiErrors({ 404: ['assignment_not_found'], 409: ['invalid_state'] })
   abandon(
     @CurrentActor() actor: WorkerActor,
     @UuidParam('assignment_id') assignmentId: string,

@@ -1,3 +1,5 @@
+import type { TaskEventName } from '../../events/event-catalog';
+
 /**
  * Task status and slot accounting (decisions §4), as pure functions so the rules can be read and tested in one
  * place. The stored task status is always the output of deriveTaskStatus over the task's assignments, recomputed in
@@ -103,7 +105,7 @@ export function deriveTaskStatus(input: TaskStatusInput): TaskStatus {
 }
 
 /** Task events named by the status the task enters (decisions §4); `pending` has none. */
-export const TASK_STATUS_EVENT: Partial<Record<TaskStatus, string>> = {
+export const TASK_STATUS_EVENT: Partial<Record<TaskStatus, TaskEventName>> = {
   assigned: 'task.assigned',
   in_progress: 'task.started',
   submitted: 'task.submitted',

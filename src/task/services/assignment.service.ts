@@ -5,6 +5,7 @@ import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { inTransaction } from '../../database/transaction';
+import type { AssignmentEventName } from '../../events/event-catalog';
 import type {
   AssignmentResponse,
   TaskSubmissionRequest,
@@ -16,7 +17,7 @@ import { UploadRecord, UploadService } from '../../upload/services/upload.servic
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { TaskDispatch } from './task-dispatch';
-import { AssignmentEventName, TaskEvents } from './task-events';
+import { TaskEvents } from './task-events';
 import { TaskSettlement } from './task-settlement';
 
 /**

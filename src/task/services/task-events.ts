@@ -1,58 +1,57 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { sqlExec } from '../../database/sql';
+import type { AssignmentEventName, EventData, TaskEventName } from '../../events/event-catalog';
+import { writeEvent } from '../../events/outbox';
 import type { AssignmentRow, TaskRow } from '../task.repository';
 
-export type AssignmentEventName =
-  | 'assignment.offered'
-  | 'assignment.declined'
-  | 'assignment.accepted'
-  | 'assignment.started'
-  | 'assignment.submitted'
-  | 'assignment.approved'
-  | 'assignment.rejected'
-  | 'assignment.abandoned'
-  | 'assignment.expired'
-  | 'assignment.cancelled';
+/** What an assignment event adds to the assignment's own fields (assignment_id, task_id, status). */
+type AssignmentExtra<N extends AssignmentEventName> = Omit<
+  EventData[N],
+  'assignment_id' | 'task_id' | 'status'
+>;
+/** The extra fields as a trailing argument, optional when the event has none of its own. */
+type ExtraArg<N extends AssignmentEventName> =
+  Partial<AssignmentExtra<N>> extends AssignmentExtra<N>
+    ? [data?: AssignmentExtra<N>]
+    : [data: AssignmentExtra<N>];
 
 /**
- * Writes task and assignment events to the outbox (the `events` table) inside the caller's transaction, so an
- * event exists exactly when the change it describes committed. Delivery (webhooks, WebSocket) reads the outbox.
- * Task events go to the agent; assignment events to the worker.
+ * Task and assignment events for the outbox (writeEvent), inside the caller's transaction. Task events go to the
+ * agent; assignment events to the worker. Both carry task_id in data.
  */
 @Injectable()
 export class TaskEvents {
   async task(
     em: EntityManager,
-    name: string,
+    name: TaskEventName,
     task: Pick<TaskRow, 'id' | 'agent_id'>,
-    data: Record<string, unknown>,
+    data: Omit<EventData[TaskEventName], 'task_id'>,
     now: Date,
   ): Promise<void> {
-    await sqlExec(
-      em,
-      `INSERT INTO events (name, agent_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
-      [name, task.agent_id, task.id, JSON.stringify({ task_id: task.id, ...data }), now],
-    );
+    await writeEvent(em, {
+      name,
+      agentId: task.agent_id,
+      taskId: task.id,
+      data: { task_id: task.id, ...data },
+      at: now,
+    });
   }
 
-  async assignment(
+  async assignment<N extends AssignmentEventName>(
     em: EntityManager,
-    name: AssignmentEventName,
+    name: N,
     a: Pick<AssignmentRow, 'id' | 'task_id' | 'worker_id' | 'status'>,
     now: Date,
-    data: Record<string, unknown> = {},
+    ...extra: ExtraArg<N>
   ): Promise<void> {
-    await sqlExec(
-      em,
-      `INSERT INTO events (name, worker_id, task_id, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
-      [
-        name,
-        a.worker_id,
-        a.task_id,
-        JSON.stringify({ assignment_id: a.id, task_id: a.task_id, status: a.status, ...data }),
-        now,
-      ],
-    );
+    const data = { assignment_id: a.id, task_id: a.task_id, status: a.status, ...extra[0] };
+    await writeEvent(em, {
+      name,
+      workerId: a.worker_id,
+      taskId: a.task_id,
+      // The assignment's fields plus AssignmentExtra<N> is EventData[N]; TypeScript cannot see it through N.
+      data: data as EventData[N],
+      at: now,
+    });
   }
 }

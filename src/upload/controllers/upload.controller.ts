@@ -1,18 +1,9 @@
 import { Controller, HttpCode, Post, UploadedFile, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor, FilesInterceptor } from '@nestjs/platform-express';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiOperation,
-  ApiPayloadTooLargeResponse,
-  ApiTags,
-  ApiUnsupportedMediaTypeResponse,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { MultipleUploadResponse, UploadResponse } from '../dtos/upload.dto';
 import { MAX_FILES_PER_REQUEST, multipartOptions, MultipartErrors } from '../multipart';
 import { IncomingFile, UploadService } from '../services/upload.service';
@@ -23,14 +14,10 @@ const FILE_RULES = 'JPG, PNG, PDF, MP4 or MOV (by content), at most 10 MB each';
 @ApiTags('uploads')
 @Auth({ actors: ['worker'] })
 @Controller(['v1/upload', 'api/v1/upload'])
-@ApiBadRequestResponse({
-  type: ErrorEnvelope,
-  description: 'validation_error (no file, wrong field); invalid_photo (a damaged JPEG/PNG)',
-})
-@ApiPayloadTooLargeResponse({ type: ErrorEnvelope, description: 'payload_too_large (a file over 10 MB)' })
-@ApiUnsupportedMediaTypeResponse({
-  type: ErrorEnvelope,
-  description: 'unsupported_media_type (content is not an accepted type)',
+@ApiErrors({
+  400: ['validation_error', 'invalid_photo'],
+  413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
 })
 export class UploadController {
   constructor(private readonly uploads: UploadService) {}

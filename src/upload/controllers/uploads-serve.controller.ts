@@ -1,15 +1,9 @@
 import { Controller, Get, Param, Res, StreamableFile } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../auth/auth.decorators';
 import { ApiError, FieldProblem } from '../../common/errors/api-error';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { DATE_PART, FILE_NAME, UPLOAD_CATEGORIES } from '../storage/file-storage';
 import { FileStorage } from '../storage/file-storage';
 import { UploadService } from '../services/upload.service';
@@ -32,8 +26,7 @@ export class UploadsServeController {
   @Get(':category/:date/:filename')
   @ApiOperation({ summary: 'An uploaded file (its URL is the permission)' })
   @ApiOkResponse({ description: 'The bytes, as uploaded (EXIF kept).' })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error (malformed path part)' })
-  @ApiNotFoundResponse({ type: ErrorEnvelope, description: 'not_found' })
+  @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })
   async serve(
     @Param('category') category: string,
     @Param('date') date: string,

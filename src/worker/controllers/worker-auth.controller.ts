@@ -1,18 +1,7 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
 import {
   ResetPasswordQuery,
@@ -31,14 +20,11 @@ import {
 import { WorkerAuthService } from '../services/worker-auth.service';
 import { SmsService } from '../sms/sms.service';
 
-const INVALID_CODE = 'validation_error, or invalid_sms_code (wrong, expired, used, replaced or burnt code)';
-const TOO_MANY = 'rate_limit_exceeded (per IP, or the SMS send limits) with retry_after';
-
 /** Public worker account operations: SMS codes, registration, login, token refresh and password reset. */
 @ApiTags('worker')
 @Public()
 @RateLimitByIp()
-@ApiTooManyRequestsResponse({ type: ErrorEnvelope, description: TOO_MANY })
+@ApiErrors({ 429: ['rate_limit_exceeded'] })
 @Controller(['v1/worker', 'api/v1/worker'])
 export class WorkerAuthController {
   constructor(
@@ -56,9 +42,12 @@ export class WorkerAuthController {
       'In live mode without an SMS provider this answers 503 service_unavailable.',
   })
   @ApiOkResponse({ type: SendSmsResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'phone_taken (purpose register)' })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelope, description: 'service_unavailable: no SMS provider' })
+  @ApiErrors({
+    400: ['validation_error'],
+    409: ['phone_taken'],
+    502: ['provider_error'],
+    503: ['service_unavailable'],
+  })
   sendSms(@Query() q: SendSmsQuery): Promise<SendSmsResponse> {
     return this.sms.send(q.phone_number, q.purpose);
   }
@@ -67,7 +56,7 @@ export class WorkerAuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Check a code without consuming it (a wrong code counts one of its 5 tries)' })
   @ApiOkResponse({ type: VerifySmsResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: INVALID_CODE })
+  @ApiErrors({ 400: ['validation_error', 'invalid_sms_code'] })
   verifySms(@Query() q: VerifySmsQuery): Promise<VerifySmsResponse> {
     return this.sms.verify(q.phone_number, q.purpose, q.code);
   }
@@ -78,7 +67,7 @@ export class WorkerAuthController {
     summary: 'Set a new password with a reset_password code; ends every session of the worker',
   })
   @ApiOkResponse({ type: ResetPasswordResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: INVALID_CODE })
+  @ApiErrors({ 400: ['validation_error', 'invalid_sms_code'] })
   resetPassword(@Query() q: ResetPasswordQuery): Promise<ResetPasswordResponse> {
     return this.auth.resetPassword(q);
   }
@@ -86,8 +75,7 @@ export class WorkerAuthController {
   @Post('register')
   @ApiOperation({ summary: 'Create a worker account with a register code; answers a token pair' })
   @ApiCreatedResponse({ type: WorkerTokenResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: INVALID_CODE })
-  @ApiConflictResponse({ type: ErrorEnvelope, description: 'phone_taken' })
+  @ApiErrors({ 400: ['validation_error', 'invalid_sms_code'], 409: ['phone_taken'] })
   register(@Body() dto: WorkerRegister): Promise<WorkerTokenResponse> {
     return this.auth.register(dto);
   }
@@ -96,10 +84,12 @@ export class WorkerAuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in with phone number and password; 10 failures in 15 minutes lock for 15' })
   @ApiOkResponse({ type: WorkerTokenResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelope, description: 'invalid_credentials' })
-  @ApiForbiddenResponse({ type: ErrorEnvelope, description: 'account_disabled' })
-  @ApiTooManyRequestsResponse({ type: ErrorEnvelope, description: `account_locked, or ${TOO_MANY}` })
+  @ApiErrors({
+    400: ['validation_error'],
+    401: ['invalid_credentials'],
+    403: ['account_disabled'],
+    429: ['rate_limit_exceeded', 'account_locked'],
+  })
   login(@Body() dto: WorkerLogin): Promise<WorkerTokenResponse> {
     return this.auth.login(dto);
   }
@@ -110,9 +100,7 @@ export class WorkerAuthController {
     summary: 'Exchange a refresh token for a new pair; reusing a spent refresh token ends that session',
   })
   @ApiOkResponse({ type: WorkerTokenResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
-  @ApiUnauthorizedResponse({ type: ErrorEnvelope, description: 'invalid_token' })
-  @ApiForbiddenResponse({ type: ErrorEnvelope, description: 'account_disabled' })
+  @ApiErrors({ 400: ['validation_error'], 401: ['invalid_token'], 403: ['account_disabled'] })
   refresh(@Body() dto: WorkerRefreshRequest): Promise<WorkerTokenResponse> {
     return this.auth.refresh(dto.refresh_token);
   }

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
+import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UpdateWorkerProfile, WorkerResponse } from '../dtos/worker-profile.dto';
 import { WorkerProfileService } from '../services/worker-profile.service';
 
@@ -22,7 +22,7 @@ export class WorkerProfileController {
   @Patch('profile')
   @ApiOperation({ summary: 'Change display_name and/or skills' })
   @ApiOkResponse({ type: WorkerResponse })
-  @ApiBadRequestResponse({ type: ErrorEnvelope, description: 'validation_error' })
+  @ApiErrors({ 400: ['validation_error'] })
   update(@CurrentActor() actor: WorkerActor, @Body() dto: UpdateWorkerProfile): Promise<WorkerResponse> {
     return this.profiles.update(actor, dto);
   }

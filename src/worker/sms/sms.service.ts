@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import type { ErrorExtra } from '../../common/errors/error-catalog';
 import { Logger } from '../../common/logging/logger';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -220,7 +221,7 @@ function assertWithinLimits(usage: SendUsage, now: Date): void {
   );
 }
 
-function failure(message: string, extra: Record<string, unknown> = {}): SmsCheck {
+function failure(message: string, extra: ErrorExtra<'invalid_sms_code'> = {}): SmsCheck {
   return { ok: false, error: new ApiError('invalid_sms_code', message, extra) };
 }
 

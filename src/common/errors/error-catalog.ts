@@ -1,0 +1,305 @@
+import { ERROR_FIELDS, ErrorField, ValueOf } from './error-fields';
+
+/** One code: its HTTP status, a one-line summary, optional detail for docs/errors.md, and its context fields. */
+interface ErrorSpec {
+  status: number;
+  summary: string;
+  detail?: string;
+  fields: readonly ErrorField[];
+}
+
+/**
+ * The closed list of error codes the API answers with, and the context fields each may carry beside `code` and
+ * `message`. Adding a code or a field is a deliberate act: it is public contract. From this one table come the
+ * error schema in the OpenAPI (ErrorBody), the per-operation error descriptions (@ApiErrors), the typing of
+ * `new ApiError(code, message, extra)` and docs/errors.md (written by `npm run openapi`, drift-checked in CI).
+ * Summaries and details state what happened and what to do; limits belong in the fields, not in the prose.
+ */
+export const ERRORS = {
+  validation_error: {
+    status: 400,
+    summary: 'A parameter, query value, header or body field is missing or invalid.',
+    detail:
+      'Also answers an unknown body field (fields are never silently dropped) and a malformed `Idempotency-Key` ' +
+      'header. Fix the fields in `details` and send again.',
+    fields: ['details'],
+  },
+  invalid_json: {
+    status: 400,
+    summary: 'The body is not valid JSON.',
+    fields: ['details'],
+  },
+  amount_mismatch: {
+    status: 400,
+    summary: 'The payment amount differs from what the task costs.',
+    fields: ['expected_amount', 'provided_amount', 'currency'],
+  },
+  refund_not_allowed: {
+    status: 400,
+    summary: 'This order cannot be refunded through the API.',
+    detail:
+      'Only completed payments are refunded; bank transfers are refunded by an operator; on `/api/v1` a ' +
+      'completed payment is already balance, so `refund_method` `balance` is refused.',
+    fields: ['current_status'],
+  },
+  already_refunded: {
+    status: 400,
+    summary: 'The order has been refunded in full already.',
+    fields: ['refund_id', 'refunded_at'],
+  },
+  payment_method_unavailable: {
+    status: 400,
+    summary: 'The payment method is not offered here, or not to this account.',
+    detail:
+      'The provider is not configured on this server (payments, refunds or withdrawals through it), or bank ' +
+      'transfer was asked for by an agent that is not enterprise tier.',
+    fields: ['available_methods'],
+  },
+  daily_limit_exceeded: {
+    status: 400,
+    summary: 'The payment would take the agent past its daily payment limit, which its tier sets.',
+    fields: ['daily_limit_cents', 'used_today_cents', 'requested_cents'],
+  },
+  invalid_sms_code: {
+    status: 400,
+    summary: 'The SMS code is wrong, expired, already used or replaced by a newer one.',
+    detail: 'Too many wrong tries burn the code; request a new one then.',
+    fields: ['attempts_remaining'],
+  },
+  photo_gps_missing: {
+    status: 400,
+    summary: 'The photo has no GPS position in its EXIF data.',
+    detail: 'Take the photo with location tagging on; the assignment is unchanged.',
+    fields: [],
+  },
+  photo_location_mismatch: {
+    status: 400,
+    summary: 'The photo was taken too far from the task.',
+    fields: ['distance_meters', 'max_distance_meters'],
+  },
+  invalid_photo: {
+    status: 400,
+    summary: 'The image is damaged: it is a JPEG or PNG by its bytes but cannot be read.',
+    fields: ['field'],
+  },
+  authentication_required: {
+    status: 401,
+    summary: 'No credential: send `Authorization: Bearer <API key or access token>`.',
+    fields: [],
+  },
+  invalid_api_key: {
+    status: 401,
+    summary: 'The API key is unknown, revoked or expired.',
+    fields: [],
+  },
+  invalid_token: {
+    status: 401,
+    summary: 'The access or refresh token is invalid, expired or revoked, or its account no longer exists.',
+    detail:
+      'A refresh token used twice revokes its whole family (a stolen token is useless once the owner refreshes): ' +
+      'log in again.',
+    fields: [],
+  },
+  invalid_credentials: {
+    status: 401,
+    summary: 'Wrong login credentials, or a missing or wrong `X-API-Secret` on `/api/v1/payment/*`.',
+    fields: [],
+  },
+  insufficient_balance: {
+    status: 402,
+    summary: 'The available balance does not cover the amount.',
+    detail:
+      'An agent funds its balance through `/v1/payment/create`; a worker withdraws at most what is available.',
+    fields: ['balance_cents', 'required_cents'],
+  },
+  insufficient_permissions: {
+    status: 403,
+    summary: 'The API key lacks the permission this operation needs.',
+    fields: ['required_permission'],
+  },
+  forbidden: {
+    status: 403,
+    summary: 'This credential may not do this.',
+    detail:
+      'A valid credential of the wrong kind (a worker token on an agent route, an API key on a JWT-only route), ' +
+      'or a worker rating a task that is not completed or on which their result was not approved.',
+    fields: ['current_status'],
+  },
+  account_disabled: {
+    status: 403,
+    summary: 'The account is suspended or closed.',
+    fields: [],
+  },
+  not_eligible: {
+    status: 403,
+    summary: "The worker lacks the task's required skills or reputation.",
+    fields: ['missing_skills', 'min_reputation', 'worker_reputation'],
+  },
+  not_found: {
+    status: 404,
+    summary: 'No such route or resource, or it belongs to someone else.',
+    detail:
+      'For an agent, API key, webhook endpoint, event, withdrawal, uploaded file or an unknown path. Another ' +
+      "account's resources answer the same as missing ones.",
+    fields: [],
+  },
+  task_not_found: {
+    status: 404,
+    summary: 'No such task, or it belongs to another agent.',
+    fields: [],
+  },
+  result_not_available: {
+    status: 404,
+    summary: 'The task has no approved result yet.',
+    fields: ['current_status'],
+  },
+  order_not_found: {
+    status: 404,
+    summary: 'No such payment order for this agent (and payment method, where given).',
+    fields: [],
+  },
+  assignment_not_found: {
+    status: 404,
+    summary: 'No such assignment, or it is not yours.',
+    fields: [],
+  },
+  conflict: {
+    status: 409,
+    summary: 'The request conflicts with existing data.',
+    detail:
+      'The agent already has the most webhook endpoints allowed, or a bank reference already confirmed another ' +
+      'order.',
+    fields: [],
+  },
+  email_taken: {
+    status: 409,
+    summary: 'An account with this email exists.',
+    fields: [],
+  },
+  phone_taken: {
+    status: 409,
+    summary: 'A worker with this phone number exists.',
+    fields: [],
+  },
+  duplicate_order: {
+    status: 409,
+    summary: 'The task already has an open or completed payment order.',
+    fields: [],
+  },
+  invalid_state: {
+    status: 409,
+    summary: 'The task, assignment, order or withdrawal is in a status that does not allow this action.',
+    detail: 'Read the resource again: `current_status` says where it stands.',
+    fields: ['current_status', 'assignment_status', 'deadline_at'],
+  },
+  idempotency_conflict: {
+    status: 409,
+    summary: 'The idempotency key was used for a different request, or its first request is still running.',
+    detail:
+      'A different method, path or body with the same `Idempotency-Key` (or task `idempotency_key`) is refused. ' +
+      'With `in_progress` the first request has not finished: retry shortly to get its answer. A first response ' +
+      'that carried a credential shown once is not replayed. Any agent write that carries an `Idempotency-Key` ' +
+      'may answer it.',
+    fields: ['task_id', 'in_progress'],
+  },
+  task_full: {
+    status: 409,
+    summary: 'Every slot of the task is taken.',
+    fields: ['max_workers'],
+  },
+  already_assigned: {
+    status: 409,
+    summary: 'You already hold this task.',
+    fields: ['assignment_id', 'assignment_status'],
+  },
+  assignment_limit_reached: {
+    status: 409,
+    summary: 'The worker holds as many unfinished assignments as allowed; finish or abandon one first.',
+    detail: 'The limit is lower while the worker has a low reputation.',
+    fields: ['limit', 'live_assignments'],
+  },
+  already_rated: {
+    status: 409,
+    summary: 'You have rated this task already.',
+    fields: [],
+  },
+  payload_too_large: {
+    status: 413,
+    summary: 'The body or an uploaded file is too large.',
+    fields: ['max_bytes'],
+  },
+  unsupported_media_type: {
+    status: 415,
+    summary: 'The content type is not accepted: an upload is judged by its bytes, not its name or header.',
+    fields: ['field', 'detected_type', 'accepted_types'],
+  },
+  rate_limit_exceeded: {
+    status: 429,
+    summary: 'Too many requests; wait `retry_after` seconds.',
+    detail: 'See the `X-RateLimit-*` headers on every response for the budget left.',
+    fields: ['retry_after'],
+  },
+  concurrent_task_limit: {
+    status: 429,
+    summary: 'The agent has as many live tasks as its limit allows.',
+    fields: ['max_concurrent_tasks', 'active_tasks'],
+  },
+  account_locked: {
+    status: 429,
+    summary: 'Too many failed logins: the account is locked for `retry_after` seconds.',
+    fields: ['retry_after'],
+  },
+  internal_error: {
+    status: 500,
+    summary: 'An unexpected error. Nothing internal is shown; quote `request_id` when reporting it.',
+    detail:
+      'Any operation may answer it. A request with an `Idempotency-Key` may be retried with the same key.',
+    fields: [],
+  },
+  provider_error: {
+    status: 502,
+    summary: 'The payment or SMS provider refused or failed.',
+    fields: ['order_id', 'retry_allowed', 'provider_code'],
+  },
+  service_unavailable: {
+    status: 503,
+    summary:
+      'A dependency is unavailable for a moment (the database, Redis or SMS delivery), or this instance is ' +
+      'shutting down; retry after `retry_after`.',
+    detail:
+      'Any operation may answer it when the database connection is lost; retry with the same `Idempotency-Key`. ' +
+      'The health and readiness probes say which dependency is down.',
+    fields: ['retry_after', 'database', 'redis', 'draining'],
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+/** The codes in catalogue order. */
+export const ERROR_CODE_LIST = Object.keys(ERRORS) as ErrorCode[];
+
+/** The HTTP status of a code, as a literal type. */
+export type StatusOf<C extends ErrorCode> = (typeof ERRORS)[C]['status'];
+export type ErrorStatus = StatusOf<ErrorCode>;
+/** Each code's HTTP status. */
+export const ERROR_CODES = Object.fromEntries(ERROR_CODE_LIST.map((c) => [c, ERRORS[c].status])) as {
+  [C in ErrorCode]: StatusOf<C>;
+};
+/** The codes answered with status S. */
+export type CodesWithStatus<S extends ErrorStatus> = {
+  [C in ErrorCode]: StatusOf<C> extends S ? C : never;
+}[ErrorCode];
+
+type FieldsOf<C extends ErrorCode> = (typeof ERRORS)[C]['fields'][number];
+/** The context an error with code C may carry: only its own fields, each typed by its schema. */
+export type ErrorExtra<C extends ErrorCode> = [FieldsOf<C>] extends [never]
+  ? Record<string, never>
+  : { [F in FieldsOf<C>]?: ValueOf<(typeof ERROR_FIELDS)[F]['schema']> };
+
+export function statusOf(code: ErrorCode): number {
+  return ERRORS[code].status;
+}
+
+/** The codes that may carry a field, in catalogue order. */
+export function codesCarrying(field: ErrorField): ErrorCode[] {
+  return ERROR_CODE_LIST.filter((c) => (ERRORS[c].fields as readonly ErrorField[]).includes(field));
+}

@@ -1,0 +1,118 @@
+/**
+ * The context fields an error may carry beside `code` and `message`: each one's JSON schema (OpenAPI 3.0 subset),
+ * which is both the error schema's property and, through ValueOf, the TypeScript type ApiError accepts for it.
+ * Which codes carry which fields is in error-catalog.ts.
+ */
+
+/** A context field: its JSON schema (OpenAPI 3.0 subset) and what it means. */
+interface FieldSpec {
+  schema: Readonly<Record<string, unknown>>;
+  description: string;
+}
+
+const integer = { type: 'integer' } as const;
+const text = { type: 'string' } as const;
+const uuid = { type: 'string', format: 'uuid' } as const;
+const texts = { type: 'array', items: { type: 'string' } } as const;
+
+export const ERROR_FIELDS = {
+  details: {
+    schema: {
+      oneOf: [
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { field: { type: 'string' }, message: { type: 'string' } },
+            required: ['field', 'message'],
+          },
+        },
+        { type: 'string' },
+      ],
+    },
+    description:
+      'The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message.',
+  },
+  field: { schema: text, description: 'The multipart field of the refused file.' },
+  current_status: { schema: text, description: 'The status that refused the action.' },
+  assignment_status: { schema: text, description: 'The status of the assignment concerned.' },
+  deadline_at: {
+    schema: { type: 'string', format: 'date-time' },
+    description: 'The deadline that has passed.',
+  },
+  retry_after: {
+    schema: integer,
+    description: 'Seconds to wait before retrying (also in the Retry-After header).',
+  },
+  balance_cents: { schema: integer, description: 'The available balance, in cents.' },
+  required_cents: { schema: integer, description: 'What the action needs, in cents.' },
+  required_permission: { schema: text, description: 'The permission the API key lacks.' },
+  expected_amount: { schema: { type: 'number' }, description: 'The amount the task costs.' },
+  provided_amount: { schema: { type: 'number' }, description: 'The amount the request gave.' },
+  currency: { schema: text, description: 'The currency of both amounts.' },
+  refund_id: { schema: { ...uuid, nullable: true }, description: 'The refund that emptied the order.' },
+  refunded_at: {
+    schema: { type: 'string', format: 'date-time', nullable: true },
+    description: 'When that refund completed (or was requested, while it is pending).',
+  },
+  available_methods: { schema: texts, description: 'The payment methods this server offers.' },
+  daily_limit_cents: { schema: integer, description: "The agent's daily payment limit, in cents." },
+  used_today_cents: { schema: integer, description: 'What the agent has paid today, in cents.' },
+  requested_cents: { schema: integer, description: 'The amount of this payment, in cents.' },
+  attempts_remaining: { schema: integer, description: 'Wrong tries left before the code stops working.' },
+  distance_meters: { schema: integer, description: "How far the photo's GPS position is from the task." },
+  max_distance_meters: { schema: integer, description: 'The largest distance accepted.' },
+  missing_skills: { schema: texts, description: 'The required skills the worker lacks.' },
+  min_reputation: { schema: { type: 'number' }, description: 'The reputation the task requires.' },
+  worker_reputation: { schema: { type: 'number' }, description: "The worker's reputation." },
+  task_id: { schema: uuid, description: 'The task created earlier with this idempotency_key.' },
+  in_progress: {
+    schema: { type: 'boolean' },
+    description: 'True when the first request with this key is still running: retry later.',
+  },
+  max_workers: { schema: integer, description: 'The number of slots of the task.' },
+  assignment_id: { schema: uuid, description: 'Your assignment on this task.' },
+  limit: { schema: integer, description: 'How many unfinished assignments the worker may hold.' },
+  live_assignments: { schema: integer, description: 'How many the worker holds now.' },
+  max_bytes: { schema: integer, description: 'The size limit per file, in bytes.' },
+  detected_type: {
+    schema: { ...text, nullable: true },
+    description: 'The type the content was recognised as (null if none).',
+  },
+  accepted_types: { schema: texts, description: 'The media types accepted.' },
+  max_concurrent_tasks: { schema: integer, description: 'How many live tasks the agent may have.' },
+  active_tasks: { schema: integer, description: 'How many live tasks the agent has now.' },
+  order_id: {
+    schema: text,
+    description: 'The payment order the provider could not check out; create a new order to retry.',
+  },
+  retry_allowed: { schema: { type: 'boolean' }, description: 'Whether retrying can succeed.' },
+  provider_code: {
+    schema: { ...text, nullable: true },
+    description: "The provider's own error code, when it gave one.",
+  },
+  database: { schema: text, description: 'Whether the database answers: `up` or `down`.' },
+  redis: { schema: text, description: 'Whether Redis answers: `up`, `down` or `not_configured`.' },
+  draining: { schema: { type: 'boolean' }, description: 'True while this instance is shutting down.' },
+} as const satisfies Record<string, FieldSpec>;
+
+export type ErrorField = keyof typeof ERROR_FIELDS;
+
+type Nullable<S, T> = S extends { nullable: true } ? T | null : T;
+/** The TypeScript type of a value that matches a field's schema. */
+export type ValueOf<S> = S extends { oneOf: readonly (infer V)[] }
+  ? ValueOf<V>
+  : Nullable<
+      S,
+      S extends { type: 'integer' | 'number' }
+        ? number
+        : S extends { type: 'string' }
+          ? string
+          : S extends { type: 'boolean' }
+            ? boolean
+            : S extends { type: 'array'; items: infer I }
+              ? ValueOf<I>[]
+              : S extends { type: 'object'; properties: infer P }
+                ? { [K in keyof P]: ValueOf<P[K]> }
+                : never
+    >;
