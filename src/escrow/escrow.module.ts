@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../common/idempotency/idempotency.module';
 import { AccountViewsService } from './account-views.service';
 import { AdminCreditService } from './admin-credit.service';
 import { AgentTransactionsService } from './agent-transactions.service';
@@ -16,6 +17,7 @@ import { LedgerService } from './ledger.service';
  * and transaction history) that other modules reuse through BalanceService and AgentTransactionsService.
  */
 @Module({
+  imports: [IdempotencyModule],
   controllers: [
     AdminLedgerController,
     PaymentBalanceController,
