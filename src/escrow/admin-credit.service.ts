@@ -87,16 +87,12 @@ export class AdminCreditService {
     idempotencyKey: string | null,
   ): Promise<AdminCreditResponse> {
     return idempotentTransaction(this.ds, async (em) => {
-      const reference = `admin-credit:${agentId}:${idempotencyKey ?? randomUUID()}`;
-      const { posted, journalId } = await this.ledger.deposit(em, {
+      const { journalId } = await this.ledger.manualCredit(em, {
         agentId,
         amountCents: dto.amount_cents,
-        provider: 'bank',
-        reference,
-        description: `Manual credit: ${dto.reason}`,
+        creditKey: idempotencyKey ?? randomUUID(),
+        reason: dto.reason,
       });
-      // The key's claim lets one request through; a journal already there means its row was lost.
-      if (!posted) throw new Error(`admin credit journal ${reference} exists without its idempotency key`);
       const { availableCents } = await this.balances.agentFunds(agentId, em);
       const [row]: CreditRow[] = await em.query(
         `INSERT INTO admin_credits (journal_id, admin_id, agent_id, amount_cents, reason, idempotency_key,

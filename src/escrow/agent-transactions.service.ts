@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { Accounts } from './accounts';
-import type { JournalKind } from './ledger.service';
+import type { JournalKind } from './journal';
 import { LEDGER_CURRENCY } from './money';
 
 export const TRANSACTION_TYPES = ['payment', 'refund', 'deposit'] as const;

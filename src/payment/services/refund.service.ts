@@ -155,11 +155,10 @@ export class RefundService {
     const refund = toRefund(refundRow);
     await this.ledger.refundToPayer(em, {
       agentId: order.agent_id,
+      refundId: id,
+      orderId: order.id,
       amountCents: providerCents,
       provider: order.provider,
-      orderId: order.id,
-      reference: `refund:${id}`,
-      description: `Refund ${id} of order ${order.id} to the payer`,
     });
     await this.events.refund(em, 'refund.created', updated, refund, now);
     return { order: updated, refund };

@@ -81,8 +81,8 @@ export class WithdrawalService {
     const created = toWithdrawal(row);
     await this.ledger.startWithdrawal(em, {
       workerId,
+      withdrawalId: created.id,
       amountCents: created.amount_cents,
-      reference: `withdrawal:${created.id}:start`,
       description: `Withdrawal ${created.id} to Alipay account ${created.payee_account}`,
     });
     return created;
@@ -145,8 +145,8 @@ export class WithdrawalService {
         const rejected = toWithdrawal(rows[0]);
         await this.ledger.failWithdrawal(em, {
           workerId: rejected.worker_id,
+          withdrawalId: rejected.id,
           amountCents: rejected.amount_cents,
-          reference: `withdrawal:${rejected.id}:return`,
           description: `Withdrawal ${rejected.id} rejected in review; returned to the balance`,
         });
         return rejected;

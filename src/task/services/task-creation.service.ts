@@ -87,8 +87,6 @@ export class TaskCreationService {
         agentId: actor.id,
         taskId: task.id,
         amountCents: task.total_cents,
-        reference: `task:${task.id}:hold`,
-        description: `Escrow for task ${task.id}`,
       });
       // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
       if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
