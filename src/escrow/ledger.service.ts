@@ -122,16 +122,8 @@ export class LedgerService {
     em: EntityManager,
     a: AssignmentSlot & { amountCents: number; cause: 'rejected' | 'expired' },
   ): Promise<PostResult> {
-    return this.post(em, {
-      ...slotJournal(a),
-      kind: 'slot_refund',
-      description: `${a.cause === 'rejected' ? 'Rejected result' : 'Deadline passed'} on task ${a.taskId}`,
-      postings: fromTo(
-        Accounts.taskEscrow(a.taskId, a.agentId),
-        Accounts.agentAvailable(a.agentId),
-        a.amountCents,
-      ),
-    });
+    const why = a.cause === 'rejected' ? 'Rejected result' : 'Deadline passed';
+    return this.escrowToAgent(em, { ...slotJournal(a), description: `${why} on task ${a.taskId}` }, a);
   }
 
   /** The n-th slot closed without a holder (unfilled at the deadline, intake closed, task cancelled). */
@@ -139,18 +131,9 @@ export class LedgerService {
     em: EntityManager,
     a: TaskSlot & { slotNumber: number; amountCents: number },
   ): Promise<PostResult> {
-    return this.post(em, {
-      reference: JournalRefs.openSlotRefund(a.taskId, a.slotNumber),
-      kind: 'slot_refund',
-      description: `Unfilled slot of task ${a.taskId} closed`,
-      agentId: a.agentId,
-      taskId: a.taskId,
-      postings: fromTo(
-        Accounts.taskEscrow(a.taskId, a.agentId),
-        Accounts.agentAvailable(a.agentId),
-        a.amountCents,
-      ),
-    });
+    const reference = JournalRefs.openSlotRefund(a.taskId, a.slotNumber);
+    const description = `Unfilled slot of task ${a.taskId} closed`;
+    return this.escrowToAgent(em, { reference, description, agentId: a.agentId, taskId: a.taskId }, a);
   }
 
   /** Cancelling an accepted slot: part back to the agent, part to the worker who had taken it; no fee. */
@@ -260,6 +243,19 @@ export class LedgerService {
       [account.code],
     );
     return rows.length ? Number(rows[0].balance) : 0;
+  }
+
+  private escrowToAgent(
+    em: EntityManager,
+    j: Omit<JournalInput, 'kind' | 'postings'>,
+    a: TaskSlot & { amountCents: number },
+  ): Promise<PostResult> {
+    const postings = fromTo(
+      Accounts.taskEscrow(a.taskId, a.agentId),
+      Accounts.agentAvailable(a.agentId),
+      a.amountCents,
+    );
+    return this.post(em, { ...j, kind: 'slot_refund', postings });
   }
 
   /** Posts a journal that spends an available balance; a short balance is 402 insufficient_balance naming `what`. */

@@ -133,6 +133,27 @@ export async function untilFinal(attempt: () => Promise<Answer>, attempts = 35):
 }
 
 /**
+ * Sends a burst, SIGKILLs the server once `committed()` (effects in the database) reaches `after`, and restarts it.
+ * Returns how many requests the kill cut off and how many idempotency claims it left in progress.
+ */
+export async function killDuringBurst(
+  rig: ProcessRig,
+  burst: (() => Promise<Answer>)[],
+  committed: () => Promise<number>,
+  after: number,
+): Promise<[number, number]> {
+  const inFlight = burst.map((send) => send());
+  while ((await committed()) < after) await new Promise((r) => setTimeout(r, 5));
+  await rig.server.kill9();
+  const answers = await Promise.all(inFlight);
+  const { rows } = await rig.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM idempotency_keys WHERE status_code IS NULL`,
+  );
+  await rig.server.spawn();
+  return [answers.filter((a) => a.status === 0).length, rows[0].n];
+}
+
+/**
  * Runs `fn` over `items` with at most `limit` in flight, keeping the order of the answers: how a real client pool
  * retries, rather than hundreds of sockets at once against a server that was just restarted.
  */

@@ -8,6 +8,7 @@ import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/pr
 import {
   type Answer,
   effects,
+  killDuringBurst,
   mapLimit,
   type ProcessRig,
   send,
@@ -129,19 +130,6 @@ describe(`fault: API process killed with SIGKILL while refunds are in flight (${
     return rows[0].n;
   }
 
-  /** Returns how many requests the kill cut off and how many claims it left in progress. */
-  async function killDuringBurst(batch: Refund[], afterRefunds: number): Promise<[number, number]> {
-    const inFlight = batch.map(request);
-    while ((await countRefunds()) < afterRefunds) await new Promise((r) => setTimeout(r, 5));
-    await rig.server.kill9();
-    const answers = await Promise.all(inFlight);
-    const { rows } = await rig.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM idempotency_keys WHERE status_code IS NULL`,
-    );
-    await rig.server.spawn();
-    return [answers.filter((a) => a.status === 0).length, rows[0].n];
-  }
-
   it('every Idempotency-Key has at most one refund after kill -9, restart and retries; no order is over-refunded', async () => {
     const all: Refund[] = [];
     let cutOff = 0;
@@ -155,7 +143,9 @@ describe(`fault: API process killed with SIGKILL while refunds are in flight (${
         })),
       );
       all.push(...batch);
-      const [cut, left] = await killDuringBurst(batch, (await countRefunds()) + progress);
+      const burst = batch.map((r) => () => request(r));
+      const after = (await countRefunds()) + progress;
+      const [cut, left] = await killDuringBurst(rig, burst, countRefunds, after);
       cutOff += cut;
       abandoned += left;
     }
