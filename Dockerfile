@@ -1,4 +1,6 @@
-# One image for the API process and the job runner (`node dist/src/jobs.main.js`).
+# One image for every Legwork process: the API (the default command), the job runner (`node dist/src/jobs.main.js`),
+# the migrations (`node dist/src/database/migrate.cli.js`) and the provider sandbox. deploy/k8s runs it as uid 1000
+# with a read-only root filesystem: the only writable paths are DATA_DIR (/data) and /tmp, mounted by the pod.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -8,10 +10,18 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production
+ENV NODE_ENV=production \
+    DATA_DIR=/data
+# The code stays owned by root, so the process cannot change it; /data is the one directory it writes (uploads on
+# local disk, sandbox keys) when no volume is mounted there.
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
-USER node
-EXPOSE 8000
+RUN mkdir -p /data && chown 1000:1000 /data
+# The image's `node` user, by number, so Kubernetes can verify runAsNonRoot without reading /etc/passwd.
+USER 1000:1000
+# 8000: the API (PORT). 8001: the job runner's /livez and /readyz (JOBS_HEALTH_PORT), when set.
+EXPOSE 8000 8001
+# Node runs as PID 1 and handles SIGTERM itself (drain, then exit 0; docs/scaling.md). Started directly, not through
+# npm, which would neither forward the signal reliably nor run with a read-only root filesystem.
 CMD ["node", "dist/src/main.js"]

@@ -1,6 +1,7 @@
 /**
- * Two projects: unit specs beside the code (src/**\/*.spec.ts) and end-to-end specs (test/**\/*.e2e-spec.ts) that boot
- * the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
+ * Three projects: unit specs beside the code (src/**\/*.spec.ts); the deployment manifests (test/deploy/**\/*.spec.ts:
+ * `kubectl kustomize` renders, schemas and policies, no database); and end-to-end specs (test/**\/*.e2e-spec.ts) that
+ * boot the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
  * template made once per run.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
@@ -12,6 +13,13 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      displayName: 'deploy',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/deploy/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

@@ -87,7 +87,7 @@ function iso(column: string): string {
 }
 
 /**
- * requestHash('admin-credit', {amount_cents, reason}) as src/common/idempotency/canonical-json.ts computes it: the
+ * requestHash('admin-credit', {amount_cents, reason}) as src/idempotency/canonical-json.ts computes it: the
  * SHA-256 of the JSON of the parts with object keys sorted (these two already are). Written out so that this
  * migration stays what it was when it ran.
  */

@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { setupApp } from '../src/app.setup';
-import { TokenService } from '../src/auth/token.service';
+import { Tokens } from '../src/auth/tokens';
 import { Logger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/config';
 import { runMigrations } from '../src/database/migrate';
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
       `INSERT INTO workers (phone_number, password_hash, skills) VALUES ('13900000000', 'bench-no-login', '{}')
        RETURNING id`,
     );
-    const bearer = `Bearer ${(await app.get(TokenService).issuePair('worker', workerId)).access_token}`;
+    const bearer = `Bearer ${(await app.get(Tokens).issuePair('worker', workerId)).access_token}`;
     const now = new Date();
 
     const phases: Phase[] = [];

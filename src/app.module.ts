@@ -15,10 +15,11 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EscrowModule } from './escrow/escrow.module';
 import { EventsModule } from './events/events.module';
+import { EventsGatewayModule } from './events/gateway/events-gateway.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
-import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
@@ -53,6 +54,7 @@ export class AppModule {
         PaymentModule,
         JobsModule,
         EventsModule,
+        EventsGatewayModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

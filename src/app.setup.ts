@@ -5,11 +5,12 @@ import { Logger } from './common/logging/logger';
 import { bodyParsing } from './common/http/body-parsing';
 import { requestContext } from './common/http/request-context';
 import type { AppConfig } from './config/config';
+import { closeConnectionsWhileDraining, Drain } from './health/drain';
 import { buildOpenApiDocument } from './openapi/openapi';
 
 /**
- * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, body parsing with the invalid_json
- * envelope, interactive docs at /docs and the OpenAPI document at /openapi.json.
+ * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, `Connection: close` while draining,
+ * body parsing with the invalid_json envelope, interactive docs at /docs and the OpenAPI document at /openapi.json.
  */
 export function setupApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
@@ -17,6 +18,7 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
   express.use(requestContext(logger));
+  express.use(closeConnectionsWhileDraining(app.get(Drain)));
   for (const middleware of bodyParsing()) express.use(middleware);
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {

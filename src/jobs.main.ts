@@ -4,12 +4,18 @@ import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { embeddedDatabaseUrl } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
+import { Drain } from './health/drain';
+import { closeHealthServer, startHealthServer } from './health/health-server';
+import { Readiness } from './health/readiness.service';
+import { onShutdownSignal } from './health/shutdown';
 import { JobsRunnerModule } from './jobs/jobs-runner.module';
 
 /**
- * The job-runner process (`npm run start:jobs`): only the background jobs, no HTTP. Run any number of them next to
- * API instances started with JOBS_IN_PROCESS=false. Without DATABASE_URL it connects to the embedded PostgreSQL
- * that a local `npm start` runs (the embedded server belongs to the API process).
+ * The job-runner process (`npm run start:jobs`): only the background jobs; its one HTTP listener is /livez and /readyz
+ * on JOBS_HEALTH_PORT when that is set (Kubernetes probes). Run any number of them next to API instances started with
+ * JOBS_IN_PROCESS=false. Without DATABASE_URL it connects to the embedded PostgreSQL that a local `npm start` runs
+ * (the embedded server belongs to the API process). On SIGTERM it stops taking jobs and webhook deliveries, lets the
+ * running ones finish, and exits 0.
  */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -22,19 +28,20 @@ async function bootstrap(): Promise<void> {
       logger,
     },
   );
-  logger.info({ database: config.databaseUrl ? 'external' : 'embedded' }, 'Legwork job runner started');
+  const health = config.jobsHealthPort
+    ? await startHealthServer(config.jobsHealthPort, app.get(Readiness))
+    : null;
+  logger.info(
+    { database: config.databaseUrl ? 'external' : 'embedded', health_port: config.jobsHealthPort },
+    'Legwork job runner started',
+  );
 
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'job runner shutting down');
+  onShutdownSignal(async (signal) => {
+    app.get(Drain).begin();
+    logger.info({ signal }, 'job runner shutting down: finishing running jobs and deliveries');
     await app.close();
-    logger.flush();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+    if (health) await closeHealthServer(health);
+  }, logger);
 }
 
 bootstrap().catch((err: unknown) => {

@@ -7,11 +7,14 @@ import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
+import { Drain } from './health/drain';
+import { onShutdownSignal, sleep } from './health/shutdown';
 
 /**
  * The API process. With no DATABASE_URL it starts the embedded PostgreSQL under .data/ first; either way it applies
- * migrations (under an advisory lock), then serves HTTP. SIGTERM/SIGINT close HTTP, jobs, the pool and the
- * embedded database, in that order.
+ * migrations (under an advisory lock), then serves HTTP. On SIGTERM it drains (docs/scaling.md): /readyz turns 503 at
+ * once while the listener keeps serving for SHUTDOWN_DRAIN_SECONDS, then HTTP stops accepting, in-flight requests and
+ * jobs finish, and the pool and the embedded database close. SIGINT (Ctrl-C) skips the drain window.
  */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -43,19 +46,16 @@ async function bootstrap(): Promise<void> {
     `Legwork listening on ${config.publicBaseUrl} (docs at /docs)`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
+  onShutdownSignal(async (signal) => {
+    const drainSeconds = signal === 'SIGTERM' ? config.shutdownDrainSeconds : 0;
+    app.get(Drain).begin();
+    logger.info({ signal, drain_seconds: drainSeconds }, 'draining: /readyz answers 503, still serving');
+    await sleep(drainSeconds * 1000);
+    logger.info('closing: no new connections; finishing in-flight requests and jobs');
     await app.close();
     await sandbox?.stop();
     await embedded?.stop();
-    logger.flush();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  }, logger);
 }
 
 bootstrap().catch((err: unknown) => {

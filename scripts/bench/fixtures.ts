@@ -2,7 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { generateApiKey } from '../../src/auth/api-keys';
-import { PERMISSIONS } from '../../src/auth/actor';
+import { PERMISSIONS } from '../../src/common/actor';
 import { BENCH_JWT } from './server';
 
 /**
@@ -100,7 +100,7 @@ export async function fundAgents(db: Pool, agentIds: string[], amountCents: numb
 
 const jwt = new JwtService();
 
-/** An access token the bench server accepts (same secret, audience and issuer as TokenService.issuePair). */
+/** An access token the bench server accepts (same secret, audience and issuer as Tokens.issuePair). */
 export function workerToken(workerId: string, ttlSeconds = 3600): string {
   return accessToken('worker', workerId, ttlSeconds);
 }

@@ -100,6 +100,8 @@ export class ServerProcess {
       // Per-worker and per-IP budgets would throttle a load generator that plays hundreds of users from one IP.
       WORKER_RATE_LIMIT_PER_MINUTE: '100000',
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      // No load balancer to wait for: stop at once unless a test measures the drain (test/fault/drain).
+      SHUTDOWN_DRAIN_SECONDS: '0',
       ...this.options.env,
     };
   }
@@ -158,12 +160,14 @@ export class ServerProcess {
     this.child = null;
   }
 
-  async stop(): Promise<void> {
-    if (!this.child) return;
+  /** SIGTERM, then SIGKILL after 15 s; resolves with the exit code (null if it had to be killed). */
+  async stop(): Promise<number | null> {
+    if (!this.child) return null;
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child?.kill('SIGKILL'), 15_000);
-    await this.exited;
+    const code = await this.exited;
     clearTimeout(timer);
     this.child = null;
+    return code;
   }
 }

@@ -1,6 +1,9 @@
 import { isEmail } from 'class-validator';
 import type { DataSource } from 'typeorm';
 import { PasswordHasher } from '../auth/passwords';
+import { revokeSessions } from '../auth/tokens';
+import { sqlRows } from '../database/sql';
+import type { AdminRow } from './admin.rows';
 
 export const ADMIN_PASSWORD_MIN = 12;
 export const ADMIN_PASSWORD_MAX = 128;
@@ -75,7 +78,8 @@ export async function createOrUpdateAdmin(
 ): Promise<AdminCreateResult> {
   const passwordHash = await hasher.hash(args.password);
   return ds.transaction(async (em) => {
-    const rows: { id: string; email: string; created: boolean }[] = await em.query(
+    const rows = await sqlRows<Pick<AdminRow, 'id' | 'email'> & { created: boolean }>(
+      em,
       `INSERT INTO admins AS a (email, password_hash, created_at) VALUES ($1, $2, $3)
        ON CONFLICT ((lower(email))) DO UPDATE SET
          password_hash = EXCLUDED.password_hash, failed_login_count = 0,
@@ -84,13 +88,7 @@ export async function createOrUpdateAdmin(
       [args.email, passwordHash, now],
     );
     const admin = rows[0];
-    if (!admin.created) {
-      await em.query(
-        `UPDATE refresh_tokens SET revoked_at = $2
-          WHERE subject_kind = 'admin' AND subject_id = $1 AND revoked_at IS NULL`,
-        [admin.id, now],
-      );
-    }
+    if (!admin.created) await revokeSessions(em, 'admin', admin.id, now);
     return admin;
   });
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AdminAgentsService } from './admin-agents.service';
-import { AdminAuthService } from './admin-auth.service';
+import { AdminAgentsService } from './services/admin-agents.service';
+import { AdminAuthService } from './services/admin-auth.service';
 import { AdminAgentsController } from './controllers/admin-agents.controller';
 import { AdminAuthController } from './controllers/admin-auth.controller';
 

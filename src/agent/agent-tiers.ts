@@ -1,4 +1,4 @@
-import type { AgentTier } from './entities/agent.entity';
+export type AgentTier = 'standard' | 'verified' | 'enterprise';
 
 /**
  * Rate limits by agent tier (decisions §9): standard is the free tier, verified and enterprise are paid tiers.

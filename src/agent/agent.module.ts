@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { AgentAuthService } from './agent-auth.service';
+import { AgentAuthService } from './services/agent-auth.service';
 import { EscrowModule } from '../escrow/escrow.module';
-import { AgentProfileService } from './agent-profile.service';
-import { ApiKeysService } from './api-keys.service';
+import { AgentProfileService } from './services/agent-profile.service';
+import { ApiKeysService } from './services/api-keys.service';
 import { AgentApiKeysController } from './controllers/agent-api-keys.controller';
 import { AgentAuthController } from './controllers/agent-auth.controller';
 import { AgentProfileController } from './controllers/agent-profile.controller';

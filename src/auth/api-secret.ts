@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { safeEqual, sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
-import type { AgentActor } from './actor';
+import type { AgentActor } from '../common/actor';
+import { sqlRows } from '../database/sql';
 
 /** Compared against when there is no key row, so a missing key costs the same as a wrong secret. */
 const NO_SECRET = sha256Hex('');
@@ -21,9 +22,13 @@ export class ApiSecretVerifier {
     if (!presented) {
       throw new ApiError('invalid_credentials', 'Send the X-API-Secret header issued with your API key.');
     }
-    const rows: { secret_hash: string }[] = actor.keyId
-      ? await this.ds.query(`SELECT secret_hash FROM api_keys WHERE id = $1 AND is_active`, [actor.keyId])
-      : await this.ds.query(`SELECT secret_hash FROM api_keys WHERE agent_id = $1 AND is_active`, [actor.id]);
+    const rows = await sqlRows<{ secret_hash: string }>(
+      this.ds,
+      actor.keyId
+        ? `SELECT secret_hash FROM api_keys WHERE id = $1 AND is_active`
+        : `SELECT secret_hash FROM api_keys WHERE agent_id = $1 AND is_active`,
+      [actor.keyId ?? actor.id],
+    );
     const matches = safeEqual(sha256Hex(presented), rows[0]?.secret_hash ?? NO_SECRET);
     if (!matches || rows.length === 0) {
       throw new ApiError('invalid_credentials', 'The API key or API secret is wrong.');

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
-import type { Actor, ActorKind, AuthScheme, Permission } from './actor';
+import type { Actor, ActorKind, AuthScheme, Permission } from '../common/actor';
 
 export const IS_PUBLIC = 'legwork:public';
 export const AUTH_RULE = 'legwork:auth';

@@ -1,5 +1,5 @@
 import { ApiError } from '../common/errors/api-error';
-import { PERMISSIONS, type Actor, type AgentActor, type Permission } from './actor';
+import { PERMISSIONS, type Actor, type AgentActor, type Permission } from '../common/actor';
 import { authorise } from './auth.guard';
 
 function agent(scheme: 'api_key' | 'jwt', permissions: readonly Permission[] = PERMISSIONS): AgentActor {

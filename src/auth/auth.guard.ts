@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ApiError } from '../common/errors/api-error';
-import type { Actor } from './actor';
+import type { Actor } from '../common/actor';
 import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
 
@@ -42,11 +42,14 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
       );
     }
     await super.canActivate(context);
+    // handleRequest refuses a missing actor, so passport has set it by now.
+    const actor = req.actor;
+    if (!actor) throw new ApiError('invalid_token', 'The credential is invalid.');
     // The secret is part of the credential, so a missing or wrong one is 401 before any 403 of the rule check.
-    if (rule.apiSecret && req.actor?.kind === 'agent') {
-      await this.apiSecrets.verify(req.actor, req.header('x-api-secret'));
+    if (rule.apiSecret && actor.kind === 'agent') {
+      await this.apiSecrets.verify(actor, req.header('x-api-secret'));
     }
-    authorise(req.actor, rule);
+    authorise(actor, rule);
     return true;
   }
 

@@ -6,7 +6,7 @@ import { Authenticator } from './authenticator';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './passwords';
-import { TokenService } from './token.service';
+import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 /** Credentials for every kind of principal: passwords, JWT pairs, API-key resolution, lock-out, usage counts. */
@@ -17,11 +17,11 @@ import { UsageTracker } from './usage-tracker';
     Authenticator,
     BearerStrategy,
     PasswordHasher,
-    TokenService,
+    Tokens,
     UsageTracker,
     LoginThrottle,
     ApiSecretVerifier,
   ],
-  exports: [Authenticator, PasswordHasher, TokenService, UsageTracker, LoginThrottle, ApiSecretVerifier],
+  exports: [Authenticator, PasswordHasher, Tokens, UsageTracker, LoginThrottle, ApiSecretVerifier],
 })
 export class AuthModule {}

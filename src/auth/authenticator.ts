@@ -3,9 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
-import { Actor, ActorKind, PERMISSIONS, Permission } from './actor';
+import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
+import { sqlRows } from '../database/sql';
 import { looksLikeApiKey } from './api-keys';
-import { TokenService } from './token.service';
+import type { AccountAccessRow, KeyAccessRow } from './auth.rows';
+import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
@@ -15,7 +17,7 @@ const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', a
 export class Authenticator {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
   ) {}
 
@@ -25,12 +27,8 @@ export class Authenticator {
 
   private async fromApiKey(key: string): Promise<Actor> {
     const keyHash = sha256Hex(key);
-    const rows: (AgentLimitsRow & {
-      id: string;
-      agent_id: string;
-      permissions: string[];
-      is_active: boolean;
-    })[] = await this.ds.query(
+    const rows = await sqlRows<KeyAccessRow>(
+      this.ds,
       `SELECT k.id, k.agent_id, k.permissions, k.is_active, a.account_status,
                 a.rate_limit_per_minute, a.rate_limit_per_day
            FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = $1`,
@@ -72,25 +70,20 @@ export class Authenticator {
     return { kind, id: subjectId, scheme: 'jwt' };
   }
 
-  private async account(kind: ActorKind, id: string): Promise<AgentLimitsRow | undefined> {
+  private async account(kind: ActorKind, id: string): Promise<AccountAccessRow | undefined> {
     const columns =
       kind === 'agent'
         ? 'account_status, rate_limit_per_minute, rate_limit_per_day'
         : kind === 'worker'
           ? 'account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day'
           : `'active' AS account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day`;
-    const rows: AgentLimitsRow[] = await this.ds.query(
+    const rows = await sqlRows<AccountAccessRow>(
+      this.ds,
       `SELECT ${columns} FROM ${TABLE[kind]} WHERE id = $1`,
       [id],
     );
     return rows[0];
   }
-}
-
-interface AgentLimitsRow {
-  account_status: string;
-  rate_limit_per_minute: number;
-  rate_limit_per_day: number;
 }
 
 function disabled(): ApiError {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import type { Actor } from './actor';
+import type { Actor } from '../common/actor';
 import { Authenticator } from './authenticator';
 
 /** Passport strategy for `Authorization: Bearer <API key or JWT>`. */

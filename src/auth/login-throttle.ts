@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
-import type { ActorKind } from './actor';
-import { sqlRows } from '../database/sql';
+import type { ActorKind } from '../common/actor';
+import { sqlExec, sqlRows } from '../database/sql';
+import type { LoginThrottleRow } from './auth.rows';
 
 const MAX_FAILURES = 10;
 const WINDOW_MS = 15 * 60_000;
@@ -32,7 +33,7 @@ export class LoginThrottle {
    */
   async attempt(kind: ActorKind, id: string, check: () => Promise<boolean>): Promise<boolean> {
     const now = this.clock.now();
-    const reserved = await sqlRows<{ failed_login_count: number }>(
+    const reserved = await sqlRows<Pick<LoginThrottleRow, 'failed_login_count'>>(
       this.ds,
       `UPDATE ${TABLE[kind]} SET
          failed_login_count = CASE WHEN failed_login_window_start IS NULL OR failed_login_window_start <= $2
@@ -59,7 +60,8 @@ export class LoginThrottle {
   }
 
   async recordSuccess(kind: ActorKind, id: string): Promise<void> {
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `UPDATE ${TABLE[kind]} SET failed_login_count = 0, failed_login_window_start = NULL, locked_until = NULL
         WHERE id = $1 AND (failed_login_count <> 0 OR locked_until IS NOT NULL)`,
       [id],
@@ -67,7 +69,8 @@ export class LoginThrottle {
   }
 
   async lockedUntil(kind: ActorKind, id: string): Promise<Date | null> {
-    const rows: { locked_until: Date | null }[] = await this.ds.query(
+    const rows = await sqlRows<Pick<LoginThrottleRow, 'locked_until'>>(
+      this.ds,
       `SELECT locked_until FROM ${TABLE[kind]} WHERE id = $1`,
       [id],
     );

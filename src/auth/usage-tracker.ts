@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Logger } from '../common/logging/logger';
+import { sqlExec, sqlRows, type SqlRunner } from '../database/sql';
+import type { ApiUsageDailyRow } from './auth.rows';
 
 const FLUSH_INTERVAL_MS = 2_000;
 
@@ -63,7 +65,8 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
     this.daily = new Map();
     if (keys.size > 0) {
       const rows = [...keys.values()];
-      await this.ds.query(
+      await sqlExec(
+        this.ds,
         `UPDATE api_keys k SET usage_count = k.usage_count + v.n, last_used_at = GREATEST(k.last_used_at, v.t)
            FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::timestamptz[]) AS v(id, h, n, t)
           WHERE k.id = v.id AND k.key_hash = v.h`,
@@ -71,7 +74,8 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
       );
     }
     if (agents.size > 0) {
-      await this.ds.query(
+      await sqlExec(
+        this.ds,
         `UPDATE agents a SET last_used_at = GREATEST(a.last_used_at, v.t)
            FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, t) WHERE a.id = v.id`,
         [[...agents.keys()], [...agents.values()]],
@@ -79,7 +83,8 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
     }
     if (daily.size > 0) {
       const entries = [...daily.entries()].map(([k, n]) => [...k.split('|'), n] as [string, string, number]);
-      await this.ds.query(
+      await sqlExec(
+        this.ds,
         `INSERT INTO api_usage_daily (agent_id, day, requests)
            SELECT id, day, n FROM unnest($1::uuid[], $2::date[], $3::bigint[]) AS v(id, day, n)
            WHERE EXISTS (SELECT 1 FROM agents WHERE agents.id = v.id)
@@ -88,4 +93,20 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
       );
     }
   }
+}
+
+/** The agent's counted requests per UTC day from firstDay to lastDay (YYYY-MM-DD, both included); zeros absent. */
+export async function requestsByDay(
+  db: SqlRunner,
+  agentId: string,
+  firstDay: string,
+  lastDay: string,
+): Promise<Map<string, number>> {
+  const rows = await sqlRows<Pick<ApiUsageDailyRow, 'day'> & { requests: string }>(
+    db,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, requests::text AS requests
+       FROM api_usage_daily WHERE agent_id = $1 AND day BETWEEN $2::date AND $3::date`,
+    [agentId, firstDay, lastDay],
+  );
+  return new Map(rows.map((r) => [r.day, Number(r.requests)]));
 }

@@ -49,6 +49,10 @@ export interface AppConfig {
     readonly secretKey: string;
   };
   readonly runJobsInProcess: boolean;
+  /** Seconds an API instance keeps serving after SIGTERM with /readyz at 503, so load balancers stop sending first. */
+  readonly shutdownDrainSeconds: number;
+  /** Port of the job runner's /livez and /readyz listener; null: no listener (the job runner has no HTTP otherwise). */
+  readonly jobsHealthPort: number | null;
   readonly trustProxy: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly fxUsdCny: number;
@@ -227,6 +231,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
     webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
+    shutdownDrainSeconds: r.int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
+    jobsHealthPort: r.optional('JOBS_HEALTH_PORT') === null ? null : r.int('JOBS_HEALTH_PORT', 0, 1, 65535),
     trustProxy: r.bool('TRUST_PROXY', false),
     logLevel: r.oneOf('LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info', [
       'fatal',

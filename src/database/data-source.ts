@@ -1,18 +1,18 @@
 import type { ClientBase } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 
 /**
  * The one DataSource definition, shared by the application (through TypeOrmModule) and the migration CLI.
- * Entities and migrations are listed explicitly rather than globbed, so ts-jest, ts-node and compiled code load
- * exactly the same set.
+ * Migrations are listed explicitly rather than globbed, so ts-jest, ts-node and compiled code load exactly the same
+ * set. There are no entities: data access is hand-written SQL through sqlRows<Row> (sql.ts), each table's row type
+ * declared by the module that owns it.
  */
 export function dataSourceOptions(url: string, poolSize = 20): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

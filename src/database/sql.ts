@@ -1,17 +1,25 @@
-import type { DataSource, EntityManager } from 'typeorm';
-
-type Runner = Pick<EntityManager, 'query'> | Pick<DataSource, 'query'>;
+/**
+ * Anything that runs SQL: a DataSource, an EntityManager (its transaction) or a wrapper around a bare pg client.
+ * Data access is hand-written SQL through the two functions below, never TypeORM's `query()` directly: its
+ * `query<T = any>` takes whatever row type the caller's variable declares, unchecked, so lint forbids it
+ * (`local/no-untyped-query` in eslint.config.mjs) everywhere but here.
+ */
+export interface SqlRunner {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
 
 /**
- * Runs SQL and returns its rows. TypeORM's postgres driver answers UPDATE/DELETE ... RETURNING with
- * `[rows, rowCount]` but SELECT/INSERT with `rows`; this evens that out so callers can trust `.length`.
+ * Runs SQL and returns its rows, typed by the caller's row interface (the module that owns the table declares it,
+ * with a mapper where pg's strings need converting: bigint and numeric arrive as strings). TypeORM's postgres
+ * driver answers UPDATE/DELETE ... RETURNING with `[rows, rowCount]` but SELECT/INSERT with `rows`; this evens
+ * that out so callers can trust `.length`.
  */
 export async function sqlRows<T = Record<string, unknown>>(
-  runner: Runner,
+  runner: SqlRunner,
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
-  const result: unknown = await runner.query(sql, params);
+  const result = await runner.query(sql, params);
   if (
     Array.isArray(result) &&
     result.length === 2 &&
@@ -21,4 +29,19 @@ export async function sqlRows<T = Record<string, unknown>>(
     return result[0] as T[];
   }
   return result as T[];
+}
+
+/** Runs a statement whose rows (if any) the caller does not read. */
+export async function sqlExec(runner: SqlRunner, sql: string, params: unknown[] = []): Promise<void> {
+  await runner.query(sql, params);
+}
+
+/**
+ * pg returns bigint and numeric columns as text; the named ones become numbers. Every such value in this schema
+ * (cents, counters, scores) stays far below 2^53, so the conversion is exact. For a table owner's row mapper.
+ */
+export function numericColumns<T>(row: Record<string, unknown>, columns: readonly string[]): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of columns) if (out[c] !== null && out[c] !== undefined) out[c] = Number(out[c]);
+  return out as T;
 }

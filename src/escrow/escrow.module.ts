@@ -1,38 +1,38 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../common/idempotency/idempotency.module';
-import { AccountViewsService } from './account-views.service';
-import { AdminCreditService } from './admin-credit.service';
-import { AgentTransactionsService } from './agent-transactions.service';
-import { BalanceService } from './balance.service';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { AccountViewsService } from './services/account-views.service';
+import { AdminCreditService } from './services/admin-credit.service';
+import { AgentTransactions } from './services/agent-transactions';
+import { Balances } from './services/balances';
 import { AdminLedgerController } from './controllers/admin-ledger.controller';
 import { AgentTransactionsController } from './controllers/agent-transactions.controller';
 import { PaymentBalanceController } from './controllers/payment-balance.controller';
-import { ReferencePaymentController } from './controllers/reference-payment.controller';
+import { ReferenceBalanceController } from './controllers/reference-balance.controller';
 import { WorkerBalanceController } from './controllers/worker-balance.controller';
-import { LedgerReportService } from './ledger-report.service';
-import { LedgerService } from './ledger.service';
+import { LedgerReportService } from './services/ledger-report.service';
+import { Ledger } from './services/ledger';
 
 /**
  * Owns money: the double-entry ledger, the fee policy and the invariant check, and the read side of it (balances
- * and transaction history) that other modules reuse through BalanceService and AgentTransactionsService.
+ * and transaction history) that other modules reuse through Balances and AgentTransactions.
  */
 @Module({
   imports: [IdempotencyModule],
   controllers: [
     AdminLedgerController,
     PaymentBalanceController,
-    ReferencePaymentController,
+    ReferenceBalanceController,
     AgentTransactionsController,
     WorkerBalanceController,
   ],
   providers: [
-    LedgerService,
-    BalanceService,
-    AgentTransactionsService,
+    Ledger,
+    Balances,
+    AgentTransactions,
     AccountViewsService,
     AdminCreditService,
     LedgerReportService,
   ],
-  exports: [LedgerService, BalanceService, AgentTransactionsService],
+  exports: [Ledger, Balances, AgentTransactions],
 })
 export class EscrowModule {}

@@ -1,6 +1,6 @@
 /**
  * Journal references: one per business event, unique in ledger_journals, so the event can post once only. One place
- * names every reference, as `Accounts` names every account; the LedgerService verbs build them from ids and no other
+ * names every reference, as `Accounts` names every account; the Ledger verbs build them from ids and no other
  * code writes one by hand.
  *
  * These strings are stored: changing a format would let an event that posted under the old one post again under

@@ -3,7 +3,7 @@ import { sqlRows } from '../database/sql';
 import type { AccountRef } from './accounts';
 
 /**
- * The SQL behind LedgerService.post, in two round trips instead of six (every money-moving request pays for each
+ * The SQL behind Ledger.post, in two round trips instead of six (every money-moving request pays for each
  * one): (1) claim the journal's reference and make sure its accounts exist; (2) lock the accounts in id order,
  * apply every balance change as one conditional update, and write the postings.
  */

@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   await client.connect();
   try {
     const report = await checkLedger({
-      query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows,
+      query: async (sql: string, params?: unknown[]) =>
+        (await client.query<Record<string, unknown>>(sql, params)).rows,
     });
     console.log(JSON.stringify(report, null, 2));
     process.exitCode = report.ok ? 0 : 1;

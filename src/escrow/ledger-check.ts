@@ -1,3 +1,5 @@
+import { sqlRows, type SqlRunner } from '../database/sql';
+
 export interface LedgerViolation {
   invariant: string;
   detail: string;
@@ -9,12 +11,6 @@ export interface LedgerReport {
   accounts: number;
   journals: number;
   violations: LedgerViolation[];
-}
-
-/** Anything that runs SQL and returns rows: a DataSource, an EntityManager or a bare pg client wrapper. */
-export interface SqlRunner {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg and TypeORM both type rows as any
-  query(sql: string, params?: unknown[]): Promise<any>;
 }
 
 /**
@@ -61,18 +57,21 @@ const TERMINAL_TASK_ESCROW = {
   describe: (r: Record<string, string>) => `task ${r.task} is ${r.status} with escrow ${r.balance}`,
 };
 
+/** `db`: a DataSource, an EntityManager or a wrapper around a bare pg client (the CLI's). */
 export async function checkLedger(db: SqlRunner, now: Date = new Date()): Promise<LedgerReport> {
   const checks = [...CHECKS];
-  const [{ has_tasks }]: { has_tasks: boolean }[] = await db.query(
+  const [{ has_tasks }] = await sqlRows<{ has_tasks: boolean }>(
+    db,
     `SELECT to_regclass('public.tasks') IS NOT NULL AS has_tasks`,
   );
   if (has_tasks) checks.push(TERMINAL_TASK_ESCROW);
   const violations: LedgerViolation[] = [];
   for (const check of checks) {
-    const rows: Record<string, string>[] = await db.query(check.sql);
+    const rows = await sqlRows<Record<string, string>>(db, check.sql);
     for (const r of rows) violations.push({ invariant: check.invariant, detail: check.describe(r) });
   }
-  const [counts]: { accounts: string; journals: string }[] = await db.query(
+  const [counts] = await sqlRows<{ accounts: string; journals: string }>(
+    db,
     `SELECT (SELECT count(*) FROM ledger_accounts)::text AS accounts, (SELECT count(*) FROM ledger_journals)::text AS journals`,
   );
   return {

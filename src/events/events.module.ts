@@ -4,24 +4,25 @@ import { APP_CONFIG } from '../config/config.module';
 import { AgentEventsController } from './controllers/agent-events.controller';
 import { WebhooksController } from './controllers/webhooks.controller';
 import { WsStatsController } from './controllers/ws-stats.controller';
-import { DeliveryService } from './delivery/delivery.service';
+import { WebhookDelivery } from './delivery/webhook-delivery';
 import { EventsRunner } from './delivery/events-runner';
-import { OutboxPublisher } from './delivery/outbox-publisher.service';
+import { OutboxPublisher } from './delivery/outbox-publisher';
 import { WebhookSender } from './delivery/webhook-sender';
-import { EventsGateway } from './gateway/events.gateway';
 import { RedisBus } from './gateway/redis-bus';
 import { SocketFanout } from './gateway/socket-fanout';
-import { WsStats } from './gateway/ws-stats.service';
-import { HOST_RESOLVER, systemResolver, UrlSafety } from './url-safety/url-safety.service';
+import { WsStats } from './gateway/ws-stats';
+import { HOST_RESOLVER, systemResolver, UrlSafety } from './url-safety/url-safety';
 import { AgentEventsService } from './webhooks/agent-events.service';
 import { SecretBox } from './webhooks/secret-box';
-import { SigningSecrets } from './webhooks/signing-secrets.service';
+import { SigningSecretsService } from './webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
 /**
- * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, the
- * socket.io gateway and its cross-instance fan-out. Other modules only write outbox rows in their own transactions;
- * UrlSafety is exported so the payment module can check an order's callback_url when the order is created.
+ * Events leave the service through here: the outbox publisher, signed webhook deliveries with retries, and the
+ * cross-instance fan-out to sockets (the socket.io gateway itself is EventsGatewayModule, loaded by the API only).
+ * Other modules only write outbox rows in their own transactions; UrlSafety is exported so the payment module can
+ * check an order's callback_url when the order is created, RedisBus so the readiness check can ping Redis on a
+ * connection that already exists.
  */
 @Module({
   controllers: [WebhooksController, AgentEventsController, WsStatsController],
@@ -33,18 +34,17 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
       useFactory: (config: AppConfig) => new SecretBox(config.webhooks.secretKey),
     },
     UrlSafety,
-    SigningSecrets,
+    SigningSecretsService,
     WebhookSender,
     WebhookEndpointsService,
     AgentEventsService,
-    DeliveryService,
+    WebhookDelivery,
     OutboxPublisher,
     EventsRunner,
     RedisBus,
     SocketFanout,
     WsStats,
-    EventsGateway,
   ],
-  exports: [UrlSafety, OutboxPublisher, DeliveryService, EventsRunner],
+  exports: [UrlSafety, OutboxPublisher, WebhookDelivery, EventsRunner, SocketFanout, WsStats, RedisBus],
 })
 export class EventsModule {}

@@ -7,8 +7,10 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorEnvelope } from '../common/errors/error-envelope.dto';
-import { VERSION } from '../version';
-import { HealthResponse, ServiceInfoResponse } from './health.dto';
+import { VERSION } from '../common/version';
+import { sqlExec } from '../database/sql';
+import { HealthResponse, LivenessResponse, ReadinessResponse, ServiceInfoResponse } from './health.dto';
+import { Readiness } from './readiness.service';
 
 @ApiTags('system')
 @Public()
@@ -17,7 +19,48 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly readinessCheck: Readiness,
   ) {}
+
+  @Get('livez')
+  @ApiOperation({
+    summary: 'Liveness probe: the process runs',
+    description:
+      'Always 200 while the process can answer at all; it checks no dependency, so an orchestrator never restarts an ' +
+      'instance because the database or Redis is down.',
+  })
+  @ApiOkResponse({ type: LivenessResponse })
+  liveness(): LivenessResponse {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @ApiOperation({
+    summary: 'Readiness probe: this instance should receive traffic',
+    description:
+      'Checks the database and Redis (when configured) with a 2 s timeout each. Answers 503 from the moment the ' +
+      'instance receives SIGTERM while it finishes in-flight work (see docs/scaling.md, "Draining").',
+  })
+  @ApiOkResponse({ type: ReadinessResponse })
+  @ApiServiceUnavailableResponse({
+    type: ErrorEnvelope,
+    description: 'service_unavailable: draining, or the database or Redis is unreachable',
+  })
+  async readiness(): Promise<ReadinessResponse> {
+    const report = await this.readinessCheck.check();
+    if (!report.ready) {
+      const message = report.draining
+        ? 'This instance is shutting down.'
+        : 'A dependency of this instance is unreachable.';
+      throw new ApiError('service_unavailable', message, {
+        retry_after: 5,
+        draining: report.draining,
+        database: report.database,
+        redis: report.redis,
+      });
+    }
+    return { status: 'ready', database: 'up', redis: report.redis === 'up' ? 'up' : 'not_configured' };
+  }
 
   @Get('health')
   @ApiOperation({ summary: 'Load-balancer health check: the database is reachable' })
@@ -29,7 +72,7 @@ export class HealthController {
   async health(): Promise<HealthResponse> {
     const started = process.hrtime.bigint();
     try {
-      await this.ds.query('SELECT 1');
+      await sqlExec(this.ds, 'SELECT 1');
     } catch {
       throw new ApiError('service_unavailable', 'The database is unreachable.', {
         retry_after: 5,

@@ -9,6 +9,20 @@ export class HealthResponse {
   @ApiProperty() uptime_seconds: number;
 }
 
+export class LivenessResponse {
+  @ApiProperty({ example: 'ok' }) status: 'ok';
+}
+
+export class ReadinessResponse {
+  @ApiProperty({ example: 'ready' }) status: 'ready';
+  @ApiProperty({ example: 'up' }) database: 'up';
+  @ApiProperty({
+    enum: ['up', 'not_configured'],
+    description: 'not_configured: REDIS_URL is unset (one instance, no Redis)',
+  })
+  redis: 'up' | 'not_configured';
+}
+
 export class ServiceInfoResponse {
   @ApiProperty({ example: 'Legwork' }) name: string;
   @ApiProperty() description: string;

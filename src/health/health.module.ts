@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
+import { ReadinessModule } from './readiness.module';
 
-@Module({ controllers: [HealthController] })
+@Module({ imports: [ReadinessModule], controllers: [HealthController] })
 export class HealthModule {}

@@ -1,15 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
 import type { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { ReadinessModule } from '../health/readiness.module';
 import { JobsModule } from './jobs.module';
 
 /**
- * What the job-runner process loads: configuration, database and the jobs, no HTTP. AuthModule is here only because
- * the jobs' task services reach WorkerModule (for reputation), whose account services need it to be constructed.
+ * What the job-runner process loads: configuration, database, the jobs and the readiness check (served by its health
+ * listener), no HTTP API and no credentials.
  */
 @Module({})
 export class JobsRunnerModule {
@@ -20,8 +20,8 @@ export class JobsRunnerModule {
         ConfigModule.forRoot({ ...config, runJobsInProcess: true }),
         CommonModule.forRoot(logger),
         DatabaseModule.forRoot(databaseUrl, Math.min(config.databasePoolSize, 10)),
-        AuthModule,
         JobsModule,
+        ReadinessModule,
       ],
     };
   }

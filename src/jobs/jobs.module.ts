@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EventsModule } from '../events/events.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
-import { JobRunner } from './job-runner.service';
+import { JobRunner } from './job-runner';
 
 /** Scheduled background work on pg-boss (see JobRunner). */
 @Module({

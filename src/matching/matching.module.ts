@@ -1,19 +1,21 @@
 import { Module } from '@nestjs/common';
-import { AgentRatings } from './agent-ratings.service';
-import { AvailabilityService } from './availability.service';
+import { AgentRatingsService } from './services/agent-ratings.service';
+import { AvailabilityService } from './services/availability.service';
 import { AvailabilityController } from './controllers/availability.controller';
 import { WorkerRatingsController } from './controllers/worker-ratings.controller';
-import { NearbyTasks } from './nearby-tasks.service';
-import { WorkerRanking } from './worker-ranking.service';
+import { NearbyTasks } from './services/nearby-tasks';
+import { WorkerRanking } from './services/worker-ranking';
+import { WorkerReputation } from './services/worker-reputation';
 
 /**
  * Who and where: worker availability, the nearby-task search (pull), ranking online workers for an open slot
- * (push), and workers' ratings of agents. It changes no task or assignment state: the task module places offers
- * with WorkerRanking under its own task lock, so this module sits below TaskModule and never imports it.
+ * (push), workers' ratings of agents, and worker reputation with the live-assignment cap it sets. It changes no
+ * task or assignment state: the task module places offers with WorkerRanking and recomputes reputation with
+ * WorkerReputation under its own task lock, so this module sits below TaskModule and never imports it.
  */
 @Module({
   controllers: [AvailabilityController, WorkerRatingsController],
-  providers: [AvailabilityService, NearbyTasks, WorkerRanking, AgentRatings],
-  exports: [NearbyTasks, WorkerRanking],
+  providers: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, AgentRatingsService],
+  exports: [NearbyTasks, WorkerRanking, WorkerReputation],
 })
 export class MatchingModule {}

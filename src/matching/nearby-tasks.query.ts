@@ -1,4 +1,4 @@
-import { distanceSql, EARTH_BOX_MARGIN, type LatLng } from './geo';
+import { distanceSql, EARTH_BOX_MARGIN, type LatLng } from '../common/geo';
 
 export const NEARBY_SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
 export type NearbySort = (typeof NEARBY_SORTS)[number];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { distanceMeters } from './geo';
+import { distanceMeters } from '../common/geo';
 import { OfferCandidate, offerScore, rankCandidates } from './offer-policy';
 
 const c = (

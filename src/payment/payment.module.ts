@@ -3,24 +3,24 @@ import { EscrowModule } from '../escrow/escrow.module';
 import { AdminPaymentsController } from './controllers/admin-payments.controller';
 import { AgentPaymentsController } from './controllers/agent-payments.controller';
 import { PaymentInfoController } from './controllers/payment-info.controller';
-import { PaymentReferenceController } from './controllers/payment-reference.controller';
+import { ReferenceOrdersController } from './controllers/reference-orders.controller';
 import { PaymentV1Controller } from './controllers/payment-v1.controller';
 import { ProviderCallbacksController } from './controllers/provider-callbacks.controller';
 import { WithdrawalController } from './controllers/withdrawal.controller';
-import { PaymentEvents } from './payment-events';
+import { PaymentEvents } from './services/payment-events';
 import { PaymentProvidersModule } from './providers/payment-providers';
 import { AdminPaymentsService } from './services/admin-payments.service';
 import { NotificationService } from './services/notification.service';
-import { OrderCreation } from './services/order-creation.service';
-import { OrderSettlement } from './services/order-settlement.service';
-import { PaymentExpiry } from './services/payment-expiry.service';
+import { OrderCreation } from './services/order-creation';
+import { OrderSettlement } from './services/order-settlement';
+import { PaymentExpiry } from './services/payment-expiry';
 import { PaymentHealthService } from './services/payment-health.service';
 import { PaymentOrdersService } from './services/payment-orders.service';
-import { PaymentReconciliation } from './services/payment-reconciliation.service';
+import { PaymentReconciliation } from './services/payment-reconciliation';
 import { ReferencePaymentsService } from './services/reference-payments.service';
-import { RefundSettlement } from './services/refund-settlement.service';
+import { RefundSettlement } from './services/refund-settlement';
 import { RefundService } from './services/refund.service';
-import { WithdrawalSettlement } from './services/withdrawal-settlement.service';
+import { WithdrawalSettlement } from './services/withdrawal-settlement';
 import { WithdrawalService } from './services/withdrawal.service';
 
 /**
@@ -34,7 +34,7 @@ import { WithdrawalService } from './services/withdrawal.service';
   controllers: [
     PaymentV1Controller,
     AgentPaymentsController,
-    PaymentReferenceController,
+    ReferenceOrdersController,
     WithdrawalController,
     PaymentInfoController,
     ProviderCallbacksController,

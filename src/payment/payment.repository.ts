@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { numericColumns, sqlRows } from '../database/sql';
 import type { Currency, OrderStatus, PaymentMethod, PaymentType, RefundReasonCode } from './payment-rules';
 
 type Db = Pick<EntityManager, 'query'> | Pick<DataSource, 'query'>;
@@ -84,20 +85,16 @@ const ORDER_NUMBERS = [
 ];
 
 /** pg returns bigint as text; the money columns become numbers here, once. */
-function numbers<T>(row: Record<string, unknown>, columns: readonly string[]): T {
-  const out: Record<string, unknown> = { ...row };
-  for (const c of columns) if (out[c] !== null && out[c] !== undefined) out[c] = Number(out[c]);
-  return out as T;
-}
-
-export const toOrder = (row: Record<string, unknown>): OrderRow => numbers<OrderRow>(row, ORDER_NUMBERS);
+export const toOrder = (row: Record<string, unknown>): OrderRow =>
+  numericColumns<OrderRow>(row, ORDER_NUMBERS);
 export const toRefund = (row: Record<string, unknown>): RefundRow =>
-  numbers<RefundRow>(row, ['amount_cents', 'provider_amount_cents']);
+  numericColumns<RefundRow>(row, ['amount_cents', 'provider_amount_cents']);
 export const toWithdrawal = (row: Record<string, unknown>): WithdrawalRow =>
-  numbers<WithdrawalRow>(row, ['amount_cents']);
+  numericColumns<WithdrawalRow>(row, ['amount_cents']);
 
 export async function findOrder(db: Db, id: string, opts: { lock?: boolean } = {}): Promise<OrderRow | null> {
-  const rows: Record<string, unknown>[] = await db.query(
+  const rows = await sqlRows(
+    db,
     `SELECT * FROM payment_orders WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
@@ -109,7 +106,8 @@ export async function findRefund(
   id: string,
   opts: { lock?: boolean } = {},
 ): Promise<RefundRow | null> {
-  const rows: Record<string, unknown>[] = await db.query(
+  const rows = await sqlRows(
+    db,
     `SELECT * FROM payment_refunds WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
     [id],
   );
@@ -121,16 +119,16 @@ export async function findWithdrawal(
   id: string,
   opts: { lock?: boolean } = {},
 ): Promise<WithdrawalRow | null> {
-  const rows: Record<string, unknown>[] = await db.query(
-    `SELECT * FROM withdrawals WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
+  const rows = await sqlRows(db, `SELECT * FROM withdrawals WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
   return rows.length ? toWithdrawal(rows[0]) : null;
 }
 
 /** The latest refund of an order (for already_refunded). */
 export async function latestRefund(db: Db, orderId: string): Promise<RefundRow | null> {
-  const rows: Record<string, unknown>[] = await db.query(
+  const rows = await sqlRows(
+    db,
     `SELECT * FROM payment_refunds WHERE order_id = $1 AND status <> 'failed'
       ORDER BY created_at DESC, id DESC LIMIT 1`,
     [orderId],

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
 import { UploadModule } from '../upload/upload.module';
-import { WorkerModule } from '../worker/worker.module';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
 import { AgentTasksController } from './controllers/agent-tasks.controller';
@@ -11,13 +10,13 @@ import { WorkerTasksController } from './controllers/worker-tasks.controller';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
-import { TaskDispatch } from './services/task-dispatch.service';
+import { TaskDispatch } from './services/task-dispatch';
 import { PhotoSubmissionService } from './services/photo-submission.service';
-import { TaskEvents } from './services/task-events.service';
+import { TaskEvents } from './services/task-events';
 import { TaskQueryService } from './services/task-query.service';
 import { TaskReviewService } from './services/task-review.service';
-import { TaskSettlement } from './services/task-settlement.service';
-import { TaskTimers } from './services/task-timers.service';
+import { TaskSettlement } from './services/task-settlement';
+import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
 
 /**
@@ -25,7 +24,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
  * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
  */
 @Module({
-  imports: [IdempotencyModule, EscrowModule, WorkerModule, MatchingModule, UploadModule],
+  imports: [IdempotencyModule, EscrowModule, MatchingModule, UploadModule],
   controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
   providers: [
     TaskEvents,

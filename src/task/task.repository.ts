@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { sqlRows } from '../database/sql';
+import { ApiError } from '../common/errors/api-error';
+import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
 import type { TaskType } from './domain/task-policy';
 
@@ -25,7 +26,7 @@ export interface TaskRow {
   metadata: Record<string, unknown>;
   status: TaskStatus;
   closed_slots: number;
-  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.settle. */
+  /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
   open_slots: number;
   deadline_at: Date;
   estimated_completion_at: Date;
@@ -65,6 +66,33 @@ export interface AssignmentRow {
   feedback_text: string | null;
   created_at: Date;
 }
+
+/** A task_feedback row: one review by the agent, covering the assignments it decided. */
+export interface TaskFeedbackRow {
+  id: string;
+  task_id: string;
+  agent_id: string;
+  assignment_ids: string[];
+  accept_result: boolean;
+  rating: number;
+  quality_score: number;
+  feedback_text: string | null;
+  created_at: Date;
+}
+
+/** A task as statistics and exports list it. */
+export type TaskSummary = Pick<
+  TaskRow,
+  | 'id'
+  | 'title'
+  | 'status'
+  | 'budget_cents'
+  | 'max_workers'
+  | 'total_cents'
+  | 'created_at'
+  | 'deadline_at'
+  | 'completed_at'
+>;
 
 type Runner = Pick<EntityManager, 'query'>;
 
@@ -157,5 +185,60 @@ export const TaskRepository = {
       [assignmentId, from, to, now, ...columns.map((c) => set[c])],
     );
     return rows.length ? mapAssignment(rows[0]) : null;
+  },
+
+  /**
+   * moveAssignment for a move a request or a review asked for: when the assignment has already left `from` (a late
+   * or repeated request), 409 invalid_state with the status it is in.
+   */
+  async moveOrRefuse(
+    em: Runner,
+    a: AssignmentRow,
+    from: readonly AssignmentStatus[],
+    to: AssignmentStatus,
+    now: Date,
+    set: Record<string, unknown> = {},
+  ): Promise<AssignmentRow> {
+    const moved = await TaskRepository.moveAssignment(em, a.id, from, to, now, set);
+    if (!moved) {
+      throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot become ${to}.`, {
+        current_status: a.status,
+      });
+    }
+    return moved;
+  },
+
+  /** The agent's tasks per status (dashboard counts). */
+  async countByStatus(db: Runner, agentId: string): Promise<Map<TaskStatus, number>> {
+    const rows = await sqlRows<{ status: TaskStatus; n: number }>(
+      db,
+      `SELECT status, count(*)::int AS n FROM tasks WHERE agent_id = $1 GROUP BY status`,
+      [agentId],
+    );
+    return new Map(rows.map((r) => [r.status, r.n]));
+  },
+
+  /** Tasks the agent created per UTC day in [from, to), keyed YYYY-MM-DD; days without any are absent. */
+  async createdByDay(db: Runner, agentId: string, from: Date, to: Date): Promise<Map<string, number>> {
+    const rows = await sqlRows<{ day: string; n: number }>(
+      db,
+      `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS n
+         FROM tasks WHERE agent_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1`,
+      [agentId, from, to],
+    );
+    return new Map(rows.map((r) => [r.day, r.n]));
+  },
+
+  /** The agent's tasks created in [from, to), oldest first (exports). */
+  async createdInRange(db: Runner, agentId: string, from: Date, to: Date): Promise<TaskSummary[]> {
+    const rows = await sqlRows(
+      db,
+      `SELECT id, title, status, budget_cents, max_workers, total_cents, created_at, deadline_at, completed_at
+         FROM tasks WHERE agent_id = $1 AND created_at >= $2 AND created_at < $3
+        ORDER BY created_at, id`,
+      [agentId, from, to],
+    );
+    return rows.map((r) => numericColumns<TaskSummary>(r, ['budget_cents', 'total_cents']));
   },
 };

@@ -1,5 +1,5 @@
 import exifr from 'exifr';
-import type { LatLng } from '../matching/geo';
+import type { LatLng } from '../common/geo';
 
 export interface PhotoMetadata {
   gps: LatLng | null;

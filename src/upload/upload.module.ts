@@ -5,7 +5,7 @@ import { UploadController } from './controllers/upload.controller';
 import { UploadsServeController } from './controllers/uploads-serve.controller';
 import { FileStorage } from './storage/file-storage';
 import { LocalDiskStorage } from './storage/local-disk.storage';
-import { UploadService } from './upload.service';
+import { UploadService } from './services/upload.service';
 
 /**
  * Proof files: upload (workers), checks by content, EXIF reading, storage behind FileStorage (local disk under

@@ -3,13 +3,13 @@ import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EscrowModule } from '../escrow/escrow.module';
+import { MatchingModule } from '../matching/matching.module';
 import { WorkerAuthController } from './controllers/worker-auth.controller';
 import { WorkerEarningsController } from './controllers/worker-earnings.controller';
 import { WorkerProfileController } from './controllers/worker-profile.controller';
 import { WorkerAuthService } from './services/worker-auth.service';
 import { WorkerEarningsService } from './services/worker-earnings.service';
 import { WorkerProfileService } from './services/worker-profile.service';
-import { WorkerReputation } from './services/worker-reputation.service';
 import { SandboxSmsGateway, SMS_GATEWAY, type SmsGateway, UnconfiguredSmsGateway } from './sms/sms-gateway';
 import { SmsService } from './sms/sms.service';
 
@@ -24,18 +24,16 @@ export function createSmsGateway(config: AppConfig, logger: Logger): SmsGateway 
   return new UnconfiguredSmsGateway();
 }
 
-/** Worker accounts: SMS verification, registration, sessions, the profile, reputation and earnings. */
+/** Worker accounts: SMS verification, registration, sessions, the profile and earnings (reputation is matching's). */
 @Module({
-  imports: [EscrowModule],
+  imports: [EscrowModule, MatchingModule],
   controllers: [WorkerAuthController, WorkerProfileController, WorkerEarningsController],
   providers: [
     { provide: SMS_GATEWAY, inject: [APP_CONFIG, Logger], useFactory: createSmsGateway },
     SmsService,
     WorkerAuthService,
     WorkerProfileService,
-    WorkerReputation,
     WorkerEarningsService,
   ],
-  exports: [WorkerReputation],
 })
 export class WorkerModule {}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { AGENT_PASSWORD, bearer, insertWorker, registerAgent, uniqueEmail } from '../support/agents';
 
@@ -95,7 +95,7 @@ describe('operator API', () => {
           .expect(403);
       }
       const workerId = await insertWorker(t);
-      const worker = await t.app.get(TokenService).issuePair('worker', workerId);
+      const worker = await t.app.get(Tokens).issuePair('worker', workerId);
       await t.http.get('/v1/admin/agents').set(bearer(worker.access_token)).expect(403);
       const none = await t.http.get('/v1/admin/agents').expect(401);
       expect(none.body.error.code).toBe('authentication_required');

@@ -1,4 +1,4 @@
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { AGENT_PASSWORD, bearer, insertWorker, registerAgent } from '../support/agents';
 
@@ -73,7 +73,7 @@ describe('agent credentials: tokens, refresh and the auth guard', () => {
 
     it('a worker refresh token is not an agent refresh token', async () => {
       const workerId = await insertWorker(t);
-      const pair = await t.app.get(TokenService).issuePair('worker', workerId);
+      const pair = await t.app.get(Tokens).issuePair('worker', workerId);
       const res = await t.http
         .post('/v1/agent/refresh')
         .send({ refresh_token: pair.refresh_token })
@@ -144,7 +144,7 @@ describe('agent credentials: tokens, refresh and the auth guard', () => {
 
     it('a worker token on an agent route is 403 forbidden', async () => {
       const workerId = await insertWorker(t);
-      const pair = await t.app.get(TokenService).issuePair('worker', workerId);
+      const pair = await t.app.get(Tokens).issuePair('worker', workerId);
       const res = await t.http.get('/v1/agent/profile').set(bearer(pair.access_token)).expect(403);
       expect(res.body.error.code).toBe('forbidden');
       await t.http.get('/v1/agent/api-keys').set(bearer(pair.access_token)).expect(403);

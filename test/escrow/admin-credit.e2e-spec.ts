@@ -6,7 +6,7 @@ import { createTestApp, TEST_ENV, TestApp } from '../support/app';
 import { databaseUrl } from '../support/databases';
 import { createAgent, createWorker, TestAgent, uniqueKey } from '../support/actors';
 import { createAdmin, TestAdmin } from './support';
-import { IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import { taskBody } from '../task/task-helpers';
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
 import { inTransaction } from '../../src/database/transaction';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createAdmin, seedTask } from './support';
@@ -160,7 +160,7 @@ describe('balances on each surface', () => {
         currency: 'CNY',
       });
 
-      const ledger = t.app.get(LedgerService);
+      const ledger = t.app.get(Ledger);
       await inTransaction(t.db, (em) =>
         ledger.startWithdrawal(em, {
           workerId: worker.id,

@@ -4,7 +4,7 @@ import { inTransaction } from '../../src/database/transaction';
 import { Accounts } from '../../src/escrow/accounts';
 import { checkLedger } from '../../src/escrow/ledger-check';
 import { InsufficientFundsError } from '../../src/escrow/journal';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { databaseUrl } from '../support/databases';
 
@@ -15,11 +15,11 @@ import { databaseUrl } from '../support/databases';
  */
 describe('journal writer', () => {
   let t: TestApp;
-  let ledger: LedgerService;
+  let ledger: Ledger;
 
   beforeAll(async () => {
     t = await createTestApp({ JOBS_IN_PROCESS: 'false' });
-    ledger = t.app.get(LedgerService);
+    ledger = t.app.get(Ledger);
   });
   afterAll(() => t.close());
 

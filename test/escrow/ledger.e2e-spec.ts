@@ -6,7 +6,7 @@ import { Accounts } from '../../src/escrow/accounts';
 import { checkLedger } from '../../src/escrow/ledger-check';
 import { DuplicateJournalError } from '../../src/escrow/journal';
 import { JournalRefs } from '../../src/escrow/journal-refs';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { accept, createTask, submit } from '../task/task-helpers';
@@ -14,12 +14,12 @@ import { accept, createTask, submit } from '../task/task-helpers';
 /** The ledger on real PostgreSQL, through the service API (task creation builds on exactly these calls). */
 describe('ledger', () => {
   let t: TestApp;
-  let ledger: LedgerService;
+  let ledger: Ledger;
   let db: DataSource;
 
   beforeAll(async () => {
     t = await createTestApp();
-    ledger = t.app.get(LedgerService);
+    ledger = t.app.get(Ledger);
     db = t.db;
   });
   afterAll(() => t.close());

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { inTransaction } from '../../src/database/transaction';
 import { cancellationSplit, splitSlot } from '../../src/escrow/fees';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import type { TestApp } from '../support/app';
 
 export interface TestAdmin {
@@ -15,7 +15,7 @@ export async function createAdmin(t: TestApp): Promise<TestAdmin> {
     `INSERT INTO admins (email, password_hash) VALUES ($1, 'fixture-no-login') RETURNING id`,
     [`admin-${randomUUID()}@example.com`],
   );
-  const pair = await t.app.get(TokenService).issuePair('admin', id);
+  const pair = await t.app.get(Tokens).issuePair('admin', id);
   return { id, bearer: `Bearer ${pair.access_token}` };
 }
 
@@ -102,7 +102,7 @@ export async function seedTask(
       createdAt,
     ],
   );
-  const ledger = t.app.get(LedgerService);
+  const ledger = t.app.get(Ledger);
   let spentCents = 0;
   await atTime(t, createdAt, () =>
     inTransaction(t.db, (em) => ledger.holdTaskEscrow(em, { agentId, taskId: id, amountCents: totalCents })),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../../src/database/transaction';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, fundAgent, TestAgent } from '../support/actors';
 import { atTime, seedTask } from './support';
@@ -37,7 +37,7 @@ describe('transaction history', () => {
     base = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 40 * DAY;
     agent = await createAgent(t);
     other = await createAgent(t, { balanceCents: 999 });
-    const ledger = t.app.get(LedgerService);
+    const ledger = t.app.get(Ledger);
     const list: Expected[] = [];
     const push = (e: Omit<Expected, 'task_id' | 'order_id'> & Partial<Expected>) =>
       list.push({ task_id: null, order_id: null, ...e });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { OutboxListener } from '../../src/events/delivery/outbox-listener';
 import { Logger } from '../../src/common/logging/logger';
 import { inTransaction } from '../../src/database/transaction';
@@ -70,7 +70,7 @@ describe('event history, redelivery and payment events', () => {
       t.clock.advanceHours(24 * 29);
       const recent = await writeTaskEvent(t, 'task.started', agent.id, taskId, {});
       t.clock.advanceHours(24 * 2);
-      const token = (await t.app.get(TokenService).issuePair('agent', agent.id)).access_token;
+      const token = (await t.app.get(Tokens).issuePair('agent', agent.id)).access_token;
       const res = await t.http.get('/v1/agent/events').set('Authorization', `Bearer ${token}`).expect(200);
       expect(res.body.data.map((e: { event_id: string }) => e.event_id)).toEqual([recent]);
       expect(res.body.data.map((e: { event_id: string }) => e.event_id)).not.toContain(old);

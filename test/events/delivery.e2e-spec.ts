@@ -1,9 +1,9 @@
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { CLAIM_LEASE_MS, MAX_ATTEMPTS, maxRetryDelayMs } from '../../src/events/delivery/backoff';
-import { deliveryHeaders, DeliveryService } from '../../src/events/delivery/delivery.service';
-import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher.service';
+import { deliveryHeaders, WebhookDelivery } from '../../src/events/delivery/webhook-delivery';
+import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher';
 import { WebhookSender } from '../../src/events/delivery/webhook-sender';
 import { DeliveryRepository } from '../../src/events/delivery/delivery.repository';
 import {
@@ -221,7 +221,7 @@ describe('webhook delivery', () => {
     const { agent, rx, webhookId } = await setup();
     const taskId = await insertTask(t, agent.id);
     const eventId = await writeTaskEvent(t, 'task.completed', agent.id, taskId, { status: 'completed' });
-    const deliveries = t.app.get(DeliveryService);
+    const deliveries = t.app.get(WebhookDelivery);
     await pump(t); // a runner publishes and sends it... but first, make this one crash:
     expect(rx.received).toHaveLength(1);
 
@@ -258,7 +258,7 @@ describe('webhook delivery', () => {
     const taskId = await insertTask(t, agent.id);
     const eventId = await writeTaskEvent(t, 'task.submitted', agent.id, taskId, { status: 'submitted' });
     await t.app.get(OutboxPublisher).drain();
-    const deliveries = t.app.get(DeliveryService);
+    const deliveries = t.app.get(WebhookDelivery);
     const [claimed] = await deliveries.claim();
     const sent = await t.app
       .get(WebhookSender)
@@ -276,7 +276,7 @@ describe('webhook delivery', () => {
     const taskId = await insertTask(t, agent.id);
     const eventId = await writeTaskEvent(t, 'task.started', agent.id, taskId, { status: 'in_progress' });
     await t.app.get(OutboxPublisher).drain();
-    const deliveries = t.app.get(DeliveryService);
+    const deliveries = t.app.get(WebhookDelivery);
     const [stale] = await deliveries.claim();
     expect(stale.event_id).toBe(eventId);
     // The first runner hangs past its lease; a second claims the delivery again (attempt 2) and is still sending.
@@ -313,7 +313,7 @@ describe('webhook delivery', () => {
     expect(d.last_error).toMatch(/ECONNREFUSED/);
     // Days have passed: the fixture's 15-minute token is long expired.
     const bearer = async () =>
-      `Bearer ${(await t.app.get(TokenService).issuePair('agent', agent.id)).access_token}`;
+      `Bearer ${(await t.app.get(Tokens).issuePair('agent', agent.id)).access_token}`;
     let list = await t.http
       .get('/v1/agent/webhooks')
       .set('Authorization', await bearer())

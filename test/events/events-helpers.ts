@@ -2,8 +2,8 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inTransaction } from '../../src/database/transaction';
-import { DeliveryService } from '../../src/events/delivery/delivery.service';
-import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher.service';
+import { WebhookDelivery } from '../../src/events/delivery/webhook-delivery';
+import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher';
 import type { TestApp } from '../support/app';
 import type { TestAgent } from '../support/actors';
 
@@ -185,7 +185,7 @@ export async function writeEventsTogether(
 /** Publishes the outbox and sends every due delivery, as the job runner would. */
 export async function pump(t: TestApp): Promise<void> {
   await t.app.get(OutboxPublisher).drain();
-  await t.app.get(DeliveryService).drain();
+  await t.app.get(WebhookDelivery).drain();
 }
 
 export async function waitFor<T>(

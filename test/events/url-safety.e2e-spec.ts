@@ -1,7 +1,7 @@
 import { createTestApp, TestApp } from '../support/app';
 import { liveTestEnv } from '../support/live-env';
 import { createAgent, TestAgent } from '../support/actors';
-import { HOST_RESOLVER, HostResolver, ResolvedAddress } from '../../src/events/url-safety/url-safety.service';
+import { HOST_RESOLVER, HostResolver, ResolvedAddress } from '../../src/events/url-safety/url-safety';
 import { insertTask, pump, registerWebhook, startReceiver, writeTaskEvent } from './events-helpers';
 
 /** DNS for the tests: names map to whatever addresses a test sets, so no test depends on real DNS. */

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { ERROR_CODES } from '../../src/common/errors/api-error';
-import { InstanceLease } from '../../src/common/idempotency/instance-lease';
+import { InstanceLease } from '../../src/idempotency/instance-lease';
 import { checkLedger } from '../../src/escrow/ledger-check';
 import { createAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
-import type { AgentActor } from '../../src/auth/actor';
-import { PERMISSIONS } from '../../src/auth/actor';
-import { type KeyRef, withClaim } from '../../src/common/idempotency/idempotency-context';
-import { requestHash } from '../../src/common/idempotency/canonical-json';
-import { CLAIM_LEASE_MS, IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
+import type { AgentActor } from '../../src/common/actor';
+import { PERMISSIONS } from '../../src/common/actor';
+import { type KeyRef, withClaim } from '../../src/idempotency/idempotency-context';
+import { requestHash } from '../../src/idempotency/canonical-json';
+import { CLAIM_LEASE_MS, IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import type { CreateTaskRequest } from '../../src/task/dtos/create-task.dto';
 import { TaskCreationService } from '../../src/task/services/task-creation.service';
 import { createAgent, TestAgent, uniqueKey } from '../support/actors';

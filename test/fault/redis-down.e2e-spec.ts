@@ -22,22 +22,26 @@ class OwnRedis {
       { stdio: 'ignore' },
     );
     this.child = child;
-    const probe = new Redis(this.url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    for (let i = 0; ; i++) {
+    // A fresh client per attempt: an ioredis client whose first connect failed refuses later connect() calls, so
+    // reusing one would never see a server that was merely slow to start (as on a loaded machine).
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const probe = new Redis(this.url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       try {
         await probe.connect();
         await probe.ping();
-        break;
+        return;
       } catch {
-        if (i > 100) throw new Error('redis-server did not start');
-        await new Promise((r) => setTimeout(r, 50));
+        if (Date.now() > deadline) throw new Error('redis-server did not start');
+        await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        probe.disconnect();
       }
     }
-    probe.disconnect();
   }
 
   async kill(): Promise<void> {

@@ -1,4 +1,4 @@
-import { TaskTimers } from '../../src/task/services/task-timers.service';
+import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { spot } from '../support/photos';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { Accounts } from '../../src/escrow/accounts';
 import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
 import type { TestAgent } from '../support/actors';
@@ -212,7 +212,7 @@ export async function createAdmin(t: TestApp): Promise<{ id: string; bearer: str
     email: `ops-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
     password: 'operator passphrase',
   });
-  const pair = await t.app.get(TokenService).issuePair('admin', id);
+  const pair = await t.app.get(Tokens).issuePair('admin', id);
   return { id, bearer: `Bearer ${pair.access_token}` };
 }
 

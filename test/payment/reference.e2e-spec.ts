@@ -1,5 +1,5 @@
 import { fxRateMicros, usdCentsFor, usdToCnyCents } from '../../src/payment/payment-rules';
-import { PaymentExpiry } from '../../src/payment/services/payment-expiry.service';
+import { PaymentExpiry } from '../../src/payment/services/payment-expiry';
 import { createAgent, type TestAgent } from '../support/actors';
 import { createTask } from '../task/task-helpers';
 import {

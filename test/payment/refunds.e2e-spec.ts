@@ -1,6 +1,6 @@
 import { PaymentProviders } from '../../src/payment/providers/payment-providers';
-import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation.service';
-import { RefundSettlement } from '../../src/payment/services/refund-settlement.service';
+import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
+import { RefundSettlement } from '../../src/payment/services/refund-settlement';
 import { createAgent, type TestAgent } from '../support/actors';
 import { createTask } from '../task/task-helpers';
 import {

@@ -1,5 +1,7 @@
-import { PaymentExpiry } from '../../src/payment/services/payment-expiry.service';
-import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation.service';
+import { findOrder } from '../../src/payment/payment.repository';
+import { OrderSettlement } from '../../src/payment/services/order-settlement';
+import { PaymentExpiry } from '../../src/payment/services/payment-expiry';
+import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { createAgent, createWorker, type TestAgent } from '../support/actors';
 import { accept, createTask, feedback, submit } from '../task/task-helpers';
 import {
@@ -128,6 +130,27 @@ describe('expiry, reconciliation and clearing', () => {
         expect(await journalsOf(rig.t, o.order_id)).toHaveLength(1);
       },
     );
+
+    it('a paid report of another amount credits nothing, whichever path brings it', async () => {
+      const agent = await createAgent(rig.t);
+      const o = await order(agent, 'alipay', 2100);
+      await loseNotifications('alipay', o.order_id);
+      await cashier(o.qr_code_url, 'pay');
+      await waitForNotification(rig, 'alipay', o.order_id, (r) => r.deliveries.length >= 2);
+      // A query answer (the path of syncFromProvider and reconcile) and a direct report, both a cent off.
+      const settlement = rig.t.app.get(OrderSettlement);
+      const row = (await findOrder(rig.t.db, o.order_id))!;
+      const forged = { orderId: o.order_id, providerTxnId: 'forged', paidAt: null, refunded: false };
+      await settlement.apply(row, { ...forged, status: 'paid', amountCents: 2099 });
+      expect(await settlement.complete(o.order_id, { ...forged, amountCents: 2101 })).toBe(false);
+      expect(await orderStatus(rig.t, o.order_id)).toBe('pending');
+      expect(await agentBalance(rig.t, agent.id)).toBe(0);
+      // The provider's own answer, with the right amount, completes it once.
+      await reconciliation.reconcile(0);
+      expect(await orderStatus(rig.t, o.order_id)).toBe('completed');
+      expect(await agentBalance(rig.t, agent.id)).toBe(2100);
+      expect(await journalsOf(rig.t, o.order_id)).toHaveLength(1);
+    });
 
     it('a WeChat payment that failed (WeChat sends no notification for it) is failed by reconcile()', async () => {
       const agent = await createAgent(rig.t);

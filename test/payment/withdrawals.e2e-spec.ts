@@ -1,5 +1,5 @@
 import { Accounts } from '../../src/escrow/accounts';
-import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation.service';
+import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { createAgent, createWorker, type TestWorker } from '../support/actors';
 import { accept, createTask, feedback, submit } from '../task/task-helpers';
 import {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
-import { PERMISSIONS, Permission } from '../../src/auth/actor';
-import { TokenService } from '../../src/auth/token.service';
+import { PERMISSIONS, Permission } from '../../src/common/actor';
+import { Tokens } from '../../src/auth/tokens';
 import { inTransaction } from '../../src/database/transaction';
-import { LedgerService } from '../../src/escrow/ledger.service';
+import { Ledger } from '../../src/escrow/services/ledger';
 import type { TestApp } from './app';
 
 export interface TestAgent {
@@ -49,7 +49,7 @@ export async function createAgent(
     [id, key.keyHash, key.secretHash, key.prefix, opts.permissions ?? [...PERMISSIONS]],
   );
   if (opts.balanceCents) await fundAgent(t, id, opts.balanceCents);
-  const pair = await t.app.get(TokenService).issuePair('agent', id);
+  const pair = await t.app.get(Tokens).issuePair('agent', id);
   return {
     id,
     email,
@@ -63,7 +63,7 @@ export async function createAgent(
 }
 
 export async function fundAgent(t: TestApp, agentId: string, amountCents: number): Promise<void> {
-  const ledger = t.app.get(LedgerService);
+  const ledger = t.app.get(Ledger);
   await inTransaction(t.db, (em) =>
     ledger.manualCredit(em, {
       agentId,
@@ -81,7 +81,7 @@ export async function createWorker(t: TestApp, opts: { skills?: string[] } = {})
     `INSERT INTO workers (phone_number, password_hash, skills) VALUES ($1, 'fixture-no-login', $2) RETURNING id`,
     [phone, opts.skills ?? []],
   );
-  const pair = await t.app.get(TokenService).issuePair('worker', id);
+  const pair = await t.app.get(Tokens).issuePair('worker', id);
   return { id, phone, jwt: pair.access_token, bearer: `Bearer ${pair.access_token}` };
 }
 

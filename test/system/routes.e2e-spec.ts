@@ -12,6 +12,8 @@ const EXPECTED = [
   // system
   'GET /',
   'GET /health',
+  'GET /livez',
+  'GET /readyz',
   // agent accounts
   ...both('POST', '/agent/register'),
   ...both('POST', '/agent/login'),

@@ -1,4 +1,4 @@
-import { PERMISSIONS, Permission } from '../../src/auth/actor';
+import { PERMISSIONS, Permission } from '../../src/common/actor';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { accept, agentBalance, createTask, expectError, SURFACES, taskBody } from './task-helpers';

@@ -1,4 +1,4 @@
-import { TaskTimers } from '../../src/task/services/task-timers.service';
+import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import {

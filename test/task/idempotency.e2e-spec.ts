@@ -1,8 +1,8 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { firstValueFrom, throwError } from 'rxjs';
-import { IdempotencyInterceptor } from '../../src/common/idempotency/idempotency.interceptor';
-import { IdempotencyKeys } from '../../src/common/idempotency/idempotency-keys';
-import { IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
+import { IdempotencyInterceptor } from '../../src/idempotency/idempotency.interceptor';
+import { IdempotencyKeys } from '../../src/idempotency/idempotency-keys';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import { createAgent, createWorker, fundAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { accept, agentBalance, expectError, HOUR, SURFACES, taskBody } from './task-helpers';

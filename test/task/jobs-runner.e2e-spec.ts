@@ -2,9 +2,9 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Logger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
-import { JobRunner } from '../../src/jobs/job-runner.service';
+import { JobRunner } from '../../src/jobs/job-runner';
 import { JobsRunnerModule } from '../../src/jobs/jobs-runner.module';
-import { TaskTimers } from '../../src/task/services/task-timers.service';
+import { TaskTimers } from '../../src/task/services/task-timers';
 import { createTestApp, TEST_ENV } from '../support/app';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
 

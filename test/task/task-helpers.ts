@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { Accounts } from '../../src/escrow/accounts';
 import type { TestAgent, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
@@ -112,7 +112,7 @@ export function expectError(res: Response, status: number, code: string): void {
 
 /** Access tokens live 15 minutes of test-clock time: after moving the clock, a worker logs in again. */
 export async function relogin(t: TestApp, worker: TestWorker): Promise<void> {
-  const pair = await t.app.get(TokenService).issuePair('worker', worker.id);
+  const pair = await t.app.get(Tokens).issuePair('worker', worker.id);
   worker.jwt = pair.access_token;
   worker.bearer = `Bearer ${pair.access_token}`;
 }

@@ -1,5 +1,5 @@
-import { JobRunner } from '../../src/jobs/job-runner.service';
-import { TaskTimers } from '../../src/task/services/task-timers.service';
+import { JobRunner } from '../../src/jobs/job-runner';
+import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { generateApiKey } from '../../src/auth/api-keys';
-import { TokenService } from '../../src/auth/token.service';
+import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 
 /** Worker tests send many public requests from one IP: the per-IP budget is lifted unless a test sets it. */
@@ -68,7 +68,7 @@ export async function createAgentCredentials(t: TestApp): Promise<{ jwt: string;
      VALUES ($1, $2, $3, $4, 'default', $5)`,
     [agent.id, key.keyHash, key.secretHash, key.prefix, ['task:create', 'task:read', 'task:cancel']],
   );
-  const pair = await t.app.get(TokenService).issuePair('agent', agent.id);
+  const pair = await t.app.get(Tokens).issuePair('agent', agent.id);
   return { jwt: pair.access_token, apiKey: key.apiKey };
 }
 

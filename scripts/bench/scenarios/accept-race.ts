@@ -12,7 +12,7 @@ const WORKERS = 200;
 
 /**
  * One accept and, when it wins, the submit that follows (src/task/services/task-accept.service.ts and
- * assignment.service.ts, with TaskSettlement.settle), for a random worker on a random one of the baseline's own
+ * assignment.service.ts, with TaskSettlement.reconcileTask), for a random worker on a random one of the baseline's own
  * 1,000 tasks. The database does not stop at three slots here (nothing counts them in SQL), and a repeated
  * (task, worker) pair inserts nothing: the script measures the statements, not the rules.
  */

@@ -13,7 +13,7 @@ export async function availableQueryVersion(db: Pool): Promise<string> {
 
 /**
  * What one listing sends: the JWT account lookup, the worker's skills/reputation/position
- * (src/matching/nearby-tasks.service.ts) and the nearby query itself, taken from nearbyTasksQuery so the baseline
+ * (src/matching/services/nearby-tasks.ts) and the nearby query itself, taken from nearbyTasksQuery so the baseline
  * always runs the server's current SQL. Its parameters become pgbench variables: a random worker at a random point
  * within about 20 km of a random city centre, 5 km radius, 20 results, highest payment first.
  */

@@ -27,7 +27,7 @@ export function taskBody(over: Record<string, unknown> = {}): string {
 }
 
 /**
- * What one creation sends to PostgreSQL (src/task/services/task-creation.service.ts, LedgerService.post, the
+ * What one creation sends to PostgreSQL (src/task/services/task-creation.service.ts, Ledger.post, the
  * Idempotency-Key interceptor and the API-key lookup), in the same order, with the agent's ids picked at random.
  * Where the code uses an account id it read a statement earlier, the script uses the id returned by the update.
  * pgbench reads `:name` as a variable even inside string literals, so literal colons are written E'\\x3a'.

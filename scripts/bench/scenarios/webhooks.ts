@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client, Pool, PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { CLAIM_LEASE_MS } from '../../../src/events/delivery/backoff';
-import { DELIVERY_BATCH, DELIVERY_CONCURRENCY } from '../../../src/events/delivery/delivery.service';
+import { DELIVERY_BATCH, DELIVERY_CONCURRENCY } from '../../../src/events/delivery/webhook-delivery';
 import { drainPipelined } from '../../../src/events/delivery/pipeline';
 import { ClaimedDelivery, DeliveryRepository } from '../../../src/events/delivery/delivery.repository';
 import type { BenchContext, EventsRun, RunReport, ScenarioReport } from '../context';
@@ -393,7 +393,7 @@ export async function eventsSince(db: Pool, agents: BenchAgent[], seq: string): 
 }
 
 /**
- * The delivery runner (DeliveryService.drain) without HTTP: its pipeline (claims as slots free up, up to
+ * The delivery runner (WebhookDelivery.drain) without HTTP: its pipeline (claims as slots free up, up to
  * DELIVERY_CONCURRENCY in flight), its claim statement and its success statement, until the queue is empty.
  * Latency per delivery is from its claim returning to its result committed.
  */
@@ -425,7 +425,7 @@ async function deliveryBaseline(ctx: BenchContext, db: Pool, endpoints: string[]
   const started = Date.now();
   let delivered = 0;
   let failed = 0;
-  // Until the queue is empty, with DeliveryService.drain's own pipeline, limits and statements.
+  // Until the queue is empty, with WebhookDelivery.drain's own pipeline, limits and statements.
   const asRunner = asDb(db);
   await drainPipelined(
     (limit) => DeliveryRepository.claimDue(asRunner, new Date(), limit, CLAIM_LEASE_MS),

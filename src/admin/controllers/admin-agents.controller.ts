@@ -10,7 +10,7 @@ import {
 import { Auth } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { UuidParam } from '../../common/http/uuid-param';
-import { AdminAgentsService } from '../admin-agents.service';
+import { AdminAgentsService } from '../services/admin-agents.service';
 import {
   AdminAgentListResponse,
   AdminAgentResponse,

@@ -11,7 +11,7 @@ import { Public } from '../../auth/auth.decorators';
 import { RefreshTokenRequest, TokenPairResponse } from '../../auth/dtos/token-pair.dto';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
-import { AdminAuthService } from '../admin-auth.service';
+import { AdminAuthService } from '../services/admin-auth.service';
 import { AdminAuthResponse, AdminLoginRequest } from '../dtos/admin-auth.dto';
 
 @ApiTags('operator')

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
-import { AGENT_TIERS } from '../../agent/agent-tiers';
-import type { AccountStatus, AgentTier } from '../../agent/entities/agent.entity';
+import { AGENT_TIERS, type AgentTier } from '../../agent/agent-tiers';
+import type { AccountStatus } from '../../common/actor';
 
 export const ACCOUNT_STATUSES: AccountStatus[] = ['active', 'suspended', 'closed'];
 

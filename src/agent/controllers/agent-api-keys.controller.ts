@@ -9,11 +9,11 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { UuidParam } from '../../common/http/uuid-param';
-import { ApiKeysService } from '../api-keys.service';
+import { ApiKeysService } from '../services/api-keys.service';
 import {
   ApiKeyResponse,
   CreateApiKeyRequest,

@@ -14,7 +14,7 @@ import { Public } from '../../auth/auth.decorators';
 import { RefreshTokenRequest, TokenPairResponse } from '../../auth/dtos/token-pair.dto';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
-import { AgentAuthService } from '../agent-auth.service';
+import { AgentAuthService } from '../services/agent-auth.service';
 import { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from '../dtos/agent-auth.dto';
 
 @ApiTags('agent account')

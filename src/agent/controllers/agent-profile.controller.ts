@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { AgentProfileService } from '../agent-profile.service';
+import { AgentProfileService } from '../services/agent-profile.service';
 import { AgentProfileResponse } from '../dtos/agent-profile.dto';
 
 @ApiTags('agent account')

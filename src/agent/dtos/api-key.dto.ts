@@ -9,7 +9,7 @@ import {
   Length,
   ValidateIf,
 } from 'class-validator';
-import { PERMISSIONS, type Permission } from '../../auth/actor';
+import { PERMISSIONS, type Permission } from '../../common/actor';
 import { Trim } from '../../common/http/transforms';
 
 export class ApiKeyResponse {

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Logger } from '../logging/logger';
-import { isDatabaseUnavailable, isRejectedInput } from '../../database/database-errors';
+import { isDatabaseUnavailable, isRejectedInput } from './database-errors';
 import { ApiError, ErrorCode } from './api-error';
 
 const STATUS_TO_CODE: Partial<Record<number, ErrorCode>> = {

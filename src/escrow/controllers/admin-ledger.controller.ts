@@ -10,14 +10,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { Actor } from '../../auth/actor';
+import type { Actor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
-import { AdminCreditService } from '../admin-credit.service';
+import { AdminCreditService } from '../services/admin-credit.service';
 import { AdminCreditRequest, AdminCreditResponse, AgentIdParam } from '../dtos/admin-credit.dto';
 import { LedgerReportResponse } from '../dtos/ledger-report.dto';
 import type { LedgerReport } from '../ledger-check';
-import { LedgerReportService } from '../ledger-report.service';
+import { LedgerReportService } from '../services/ledger-report.service';
 
 @ApiTags('admin')
 @Auth({ actors: ['admin'] })

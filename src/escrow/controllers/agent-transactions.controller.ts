@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
-import { AccountViewsService } from '../account-views.service';
+import { AccountViewsService } from '../services/account-views.service';
 import { AgentTransactionsQuery, PaginatedTransactions } from '../dtos/transactions.dto';
 
 @ApiTags('agent')

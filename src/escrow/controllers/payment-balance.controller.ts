@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { AccountViewsService } from '../account-views.service';
+import { AccountViewsService } from '../services/account-views.service';
 import { BalanceResponse } from '../dtos/balance.dto';
 
 /** Machine-readable payment surface (`/v1/payment`): the short balance form. */

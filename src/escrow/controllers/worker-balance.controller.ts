@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
-import { AccountViewsService } from '../account-views.service';
+import { AccountViewsService } from '../services/account-views.service';
 import { WorkerBalanceResponse } from '../dtos/balance.dto';
 
 @ApiTags('worker')

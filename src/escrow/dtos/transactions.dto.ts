@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsIsoInstant } from '../../common/dates';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../agent-transactions.service';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../services/agent-transactions';
 
 export class TransactionItem {
   /** Stable id of the movement (`txn_` + ledger journal id); usable as `starting_after`. */

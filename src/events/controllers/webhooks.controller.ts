@@ -9,7 +9,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import {
@@ -21,7 +21,7 @@ import {
   WebhookListResponse,
   WebhookTestResponse,
 } from '../dtos/webhook.dto';
-import { SigningSecrets } from '../webhooks/signing-secrets.service';
+import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
@@ -32,7 +32,7 @@ import { UuidParam } from '../../common/http/uuid-param';
 export class WebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
-    private readonly secrets: SigningSecrets,
+    private readonly secrets: SigningSecretsService,
   ) {}
 
   @Post()

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
 import { WsStatsResponse } from '../dtos/ws.dto';
-import { WsStats } from '../gateway/ws-stats.service';
+import { WsStats } from '../gateway/ws-stats';
 
 @ApiTags('system')
 @Controller('v1/ws')

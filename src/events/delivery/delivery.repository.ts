@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 
 type Db = EntityManager | DataSource;
 
@@ -19,19 +19,43 @@ export interface NewDelivery {
   body: string;
 }
 
-export interface ClaimedDelivery {
+/** A webhook_deliveries row: one body to one destination, retried until delivered, failed or cancelled. */
+export interface WebhookDeliveryRow {
   id: string;
   agent_id: string;
+  /** null for a payment order's callback_url. */
   endpoint_id: string | null;
   url: string;
+  kind: DeliveryKind;
   event_id: string;
   event_name: string;
+  /** The event's outbox seq (bigint, compared in SQL only). */
+  event_seq: string | null;
+  task_id: string | null;
+  /** Destination and task: deliveries of one key go out in event order. */
+  ordering_key: string | null;
   body: string;
+  status: DeliveryStatus;
   attempts: number;
+  next_attempt_at: Date | null;
+  claim_token: string | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+}
+
+export type ClaimedDelivery = Pick<
+  WebhookDeliveryRow,
+  'id' | 'agent_id' | 'endpoint_id' | 'url' | 'event_id' | 'event_name' | 'body' | 'attempts'
+> & {
   claim_token: string;
   /** The endpoint's sealed signing secret (null for a payment order's callback, signed with the agent's). */
   secret_sealed: string | null;
-}
+};
 
 export interface AttemptOutcome {
   ok: boolean;
@@ -54,7 +78,8 @@ export const DeliveryRepository = {
   async insert(db: Db, rows: NewDelivery[], now: Date): Promise<string[]> {
     if (rows.length === 0) return [];
     const ids = rows.map(() => randomUUID());
-    await db.query(
+    await sqlExec(
+      db,
       `INSERT INTO webhook_deliveries (id, agent_id, endpoint_id, url, kind, event_id, event_name, event_seq, task_id,
                                        ordering_key, body, status, next_attempt_at, created_at)
        SELECT r.id, r.agent_id, r.endpoint_id, r.url, r.kind, r.event_id, r.event_name, r.event_seq, r.task_id,
@@ -93,7 +118,8 @@ export const DeliveryRepository = {
     now: Date,
     id: string,
   ): Promise<string> {
-    await db.query(
+    await sqlExec(
+      db,
       `INSERT INTO webhook_deliveries (id, agent_id, endpoint_id, url, kind, event_id, event_name, body, status,
                                        attempts, last_attempt_at, last_status_code, last_latency_ms, last_error,
                                        delivered_at, finished_at, created_at)
@@ -199,7 +225,8 @@ export const DeliveryRepository = {
     outcome: AttemptOutcome,
     now: Date,
   ): Promise<void> {
-    await db.query(
+    await sqlExec(
+      db,
       `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, finished_at, status_code, latency_ms, error)
        VALUES ($1, $2, $3, $3, $4, $5, $6)
        ON CONFLICT (delivery_id, attempt) DO UPDATE
@@ -246,7 +273,8 @@ export const DeliveryRepository = {
 
   /** Stops every pending delivery of an endpoint (deleted or disabled). */
   async cancelForEndpoint(db: Db, endpointId: string, reason: string, now: Date): Promise<void> {
-    await db.query(
+    await sqlExec(
+      db,
       `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, claim_token = NULL,
               finished_at = $3, last_error = COALESCE(last_error || '; ', '') || $2
         WHERE endpoint_id = $1 AND status = 'pending'`,

@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Logger } from '../../common/logging/logger';
-import { DeliveryService } from './delivery.service';
+import { WebhookDelivery } from './webhook-delivery';
 import { DELIVERIES_CHANNEL, EVENTS_CHANNEL, OutboxListener } from './outbox-listener';
-import { OutboxPublisher } from './outbox-publisher.service';
+import { OutboxPublisher } from './outbox-publisher';
 
 /** Polling fallback: how often due retries and any missed notification are picked up. */
 export const POLL_INTERVAL_MS = 1_000;
@@ -52,6 +52,7 @@ export class Serial {
 export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private listener: OutboxListener | null = null;
   private poll: NodeJS.Timeout | null = null;
+  private stopping = false;
   private readonly publishing: Serial;
   private readonly delivering: Serial;
 
@@ -59,7 +60,7 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly publisher: OutboxPublisher,
-    private readonly deliveries: DeliveryService,
+    private readonly deliveries: WebhookDelivery,
     private readonly logger: Logger,
   ) {
     const onError = (what: string) => (err: unknown) =>
@@ -67,7 +68,7 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.publishing = new Serial(async () => {
       if ((await this.publisher.drain()) > 0) this.delivering.kick();
     }, onError('publishing'));
-    this.delivering = new Serial(() => this.deliveries.drain(), onError('delivery'));
+    this.delivering = new Serial(() => this.deliveries.drain(() => !this.stopping), onError('delivery'));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -100,8 +101,12 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.delivering.kick();
   }
 
-  /** Stops before the connection pool closes, letting in-flight deliveries record their results. */
+  /**
+   * Stops before the connection pool closes: claims no more deliveries, and lets the ones in flight (each bounded by
+   * the 5-second send timeout) record their results.
+   */
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     if (this.poll) clearInterval(this.poll);
     const listener = this.listener;
     this.listener = null;

@@ -53,4 +53,17 @@ describe('drainPipelined', () => {
     );
     expect(worked).toBe(3);
   });
+
+  it('stops claiming once keepClaiming says no, and finishes what is in flight', async () => {
+    const q = queue(100, () => 20);
+    let claiming = true;
+    const run = drainPipelined(q.claim, q.work, 10, 10, () => claiming);
+    await sleep(5);
+    claiming = false;
+    const worked = await run;
+    expect(worked).toBe(10);
+    expect(q.stats.worked.length).toBe(10);
+    expect(q.stats.inFlight).toBe(0);
+    expect(q.stats.claims).toEqual([10]);
+  });
 });

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { ResolvedAddress, UnsafeDestinationError, UrlSafety } from '../url-safety/url-safety.service';
+import { ResolvedAddress, UnsafeDestinationError, UrlSafety } from '../url-safety/url-safety';
 
 /** A receiver must answer within this time (spec: "answers 200 within 5 seconds"). */
 export const WEBHOOK_TIMEOUT_MS = 5_000;

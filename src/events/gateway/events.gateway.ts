@@ -10,12 +10,13 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Server, Socket } from 'socket.io';
 import { DataSource } from 'typeorm';
-import type { Actor } from '../../auth/actor';
+import type { Actor } from '../../common/actor';
 import { Authenticator } from '../../auth/authenticator';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
+import { sqlRows } from '../../database/sql';
 import { SocketFanout } from './socket-fanout';
-import { WsStats } from './ws-stats.service';
+import { WsStats } from './ws-stats';
 
 interface WsError {
   code: string;
@@ -135,7 +136,7 @@ export class EventsGateway implements OnGatewayInit, OnGatewayConnection, OnGate
         : actor.kind === 'worker'
           ? [`SELECT 1 FROM assignments WHERE task_id = $1 AND worker_id = $2`, [taskId, actor.id]]
           : [`SELECT 1 FROM tasks WHERE id = $1`, [taskId]];
-    const rows: unknown[] = await this.ds.query(sql, params);
+    const rows = await sqlRows(this.ds, sql, params);
     return rows.length > 0;
   }
 }

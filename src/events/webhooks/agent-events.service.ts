@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { DeliveryRepository } from '../delivery/delivery.repository';
 import { EventListResponse, ListEventsQuery, RedeliveryResponse } from '../dtos/event.dto';
 import { OutboxEvent, subscribes, toPayload, WEBHOOK_EVENTS } from '../event-catalog';
+import type { WebhookEndpointRow } from '../events.rows';
 
 /** How far back GET /v1/agent/events reaches. */
 export const EVENT_HISTORY_DAYS = 30;
@@ -30,7 +32,8 @@ export class AgentEventsService {
       where += ` AND name = $${params.length}`;
     }
     if (q.starting_after) {
-      const cursor: { created_at: Date }[] = await this.ds.query(
+      const cursor = await sqlRows<Pick<OutboxEvent, 'created_at'>>(
+        this.ds,
         `SELECT created_at FROM events WHERE id = $1 AND agent_id = $2`,
         [q.starting_after, actor.id],
       );
@@ -38,7 +41,8 @@ export class AgentEventsService {
       params.push(cursor[0].created_at, q.starting_after);
       where += ` AND (created_at, id) < ($${params.length - 1}, $${params.length})`;
     }
-    const rows: OutboxEvent[] = await this.ds.query(
+    const rows = await sqlRows<Pick<OutboxEvent, 'id' | 'name' | 'task_id' | 'data' | 'created_at'>>(
+      this.ds,
       `SELECT id, name, task_id, data, created_at FROM events WHERE ${where}
         ORDER BY created_at DESC, id DESC LIMIT $3`,
       params,
@@ -58,14 +62,16 @@ export class AgentEventsService {
    */
   async redeliver(actor: AgentActor, eventId: string): Promise<RedeliveryResponse> {
     return inTransaction(this.ds, async (em) => {
-      const events: OutboxEvent[] = await em.query(
+      const events = await sqlRows<OutboxEvent>(
+        em,
         `SELECT id, seq::text AS seq, name, agent_id, worker_id, task_id, data, created_at
            FROM events WHERE id = $1 AND agent_id = $2 AND name = ANY($3::text[])`,
         [eventId, actor.id, [...WEBHOOK_EVENTS]],
       );
       const e = events[0];
       if (!e) throw new ApiError('not_found', 'No such event.');
-      const endpoints: { id: string; url: string; events: string[] }[] = await em.query(
+      const endpoints = await sqlRows<Pick<WebhookEndpointRow, 'id' | 'url' | 'events'>>(
+        em,
         `SELECT id, url, events FROM webhook_endpoints WHERE agent_id = $1 AND status = 'active'
           ORDER BY created_at, id`,
         [actor.id],

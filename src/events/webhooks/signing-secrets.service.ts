@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { sqlExec, sqlRows } from '../../database/sql';
+import type { AgentCallbackSecretRow } from '../events.rows';
 import { newSigningSecret, SecretBox } from './secret-box';
 
 /** What a sealed secret is bound to: an endpoint's secret cannot be opened as another endpoint's or an agent's. */
@@ -14,7 +16,7 @@ const callbackOwner = (agentId: string) => `callback:${agentId}`;
  * secret is created on first use if the agent never made one; they learn it by rotating.
  */
 @Injectable()
-export class SigningSecrets {
+export class SigningSecretsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly box: SecretBox,
@@ -46,12 +48,14 @@ export class SigningSecrets {
   }
 
   private async callbackSecret(agentId: string): Promise<string> {
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `INSERT INTO agent_callback_secrets (agent_id, secret_sealed, created_at) VALUES ($1, $2, $3)
        ON CONFLICT (agent_id) DO NOTHING`,
       [agentId, this.box.seal(newSigningSecret(), callbackOwner(agentId)), this.clock.now()],
     );
-    const rows: { secret_sealed: string }[] = await this.ds.query(
+    const rows = await sqlRows<Pick<AgentCallbackSecretRow, 'secret_sealed'>>(
+      this.ds,
       `SELECT secret_sealed FROM agent_callback_secrets WHERE agent_id = $1`,
       [agentId],
     );
@@ -62,7 +66,8 @@ export class SigningSecrets {
   async rotateCallbackSecret(agentId: string): Promise<{ secret: string; created_at: Date }> {
     const secret = newSigningSecret();
     const now = this.clock.now();
-    await this.ds.query(
+    await sqlExec(
+      this.ds,
       `INSERT INTO agent_callback_secrets (agent_id, secret_sealed, created_at) VALUES ($1, $2, $3)
        ON CONFLICT (agent_id) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, created_at = EXCLUDED.created_at`,
       [agentId, this.box.seal(secret, callbackOwner(agentId)), now],

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { DeliveryRepository } from '../delivery/delivery.repository';
-import { deliveryHeaders } from '../delivery/delivery.service';
+import { deliveryHeaders } from '../delivery/webhook-delivery';
 import { WebhookSender } from '../delivery/webhook-sender';
 import {
   CreateWebhookRequest,
@@ -21,9 +21,10 @@ import {
   WebhookTestResponse,
 } from '../dtos/webhook.dto';
 import { TEST_EVENT } from '../event-catalog';
-import { UrlSafety } from '../url-safety/url-safety.service';
+import type { WebhookEndpointRow } from '../events.rows';
+import { UrlSafety } from '../url-safety/url-safety';
 import { newSigningSecret } from './secret-box';
-import { SigningSecrets } from './signing-secrets.service';
+import { SigningSecretsService } from './signing-secrets.service';
 
 /** Endpoints an agent may have at once (deleted ones do not count). */
 export const MAX_ENDPOINTS_PER_AGENT = 10;
@@ -38,7 +39,7 @@ export class WebhookEndpointsService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly safety: UrlSafety,
-    private readonly secrets: SigningSecrets,
+    private readonly secrets: SigningSecretsService,
     private readonly sender: WebhookSender,
   ) {}
 
@@ -49,8 +50,9 @@ export class WebhookEndpointsService {
     const now = this.clock.now();
     const row = await inTransaction(this.ds, async (em) => {
       // The agent row lock makes the count-then-insert safe against concurrent creates.
-      await em.query(`SELECT 1 FROM agents WHERE id = $1 FOR UPDATE`, [actor.id]);
-      const [{ n }]: { n: number }[] = await em.query(
+      await sqlExec(em, `SELECT 1 FROM agents WHERE id = $1 FOR UPDATE`, [actor.id]);
+      const [{ n }] = await sqlRows<{ n: number }>(
+        em,
         `SELECT count(*)::int AS n FROM webhook_endpoints WHERE agent_id = $1 AND status <> 'deleted'`,
         [actor.id],
       );
@@ -60,7 +62,8 @@ export class WebhookEndpointsService {
           `An agent may have at most ${MAX_ENDPOINTS_PER_AGENT} webhook endpoints.`,
         );
       }
-      const rows: WebhookEndpointResponse[] = await em.query(
+      const rows = await sqlRows<WebhookEndpointResponse>(
+        em,
         `INSERT INTO webhook_endpoints (id, agent_id, url, events, secret_sealed, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${ENDPOINT_COLUMNS}`,
         [id, actor.id, url, dto.events, this.secrets.sealForEndpoint(id, secret), now],
@@ -71,7 +74,8 @@ export class WebhookEndpointsService {
   }
 
   async list(actor: AgentActor): Promise<WebhookListResponse> {
-    const data: WebhookEndpointResponse[] = await this.ds.query(
+    const data = await sqlRows<WebhookEndpointResponse>(
+      this.ds,
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
         WHERE agent_id = $1 AND status <> 'deleted' ORDER BY created_at DESC, id DESC`,
       [actor.id],
@@ -147,7 +151,8 @@ export class WebhookEndpointsService {
       where += ` AND d.status = $${params.length}`;
     }
     if (q.starting_after) {
-      const cursor: { created_at: Date }[] = await this.ds.query(
+      const cursor = await sqlRows<{ created_at: Date }>(
+        this.ds,
         `SELECT created_at FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2`,
         [q.starting_after, id],
       );
@@ -155,7 +160,8 @@ export class WebhookEndpointsService {
       params.push(cursor[0].created_at, q.starting_after);
       where += ` AND (d.created_at, d.id) < ($${params.length - 1}, $${params.length})`;
     }
-    const rows: DeliveryResponse[] = await this.ds.query(
+    const rows = await sqlRows<DeliveryResponse>(
+      this.ds,
       `SELECT d.id AS delivery_id, d.endpoint_id AS webhook_id, d.event_id, d.event_name AS event, d.kind, d.status,
               d.attempts, d.last_status_code, d.last_latency_ms, d.last_error, d.last_attempt_at,
               CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_retry_at, d.delivered_at, d.created_at,
@@ -174,8 +180,12 @@ export class WebhookEndpointsService {
     return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1].delivery_id : null };
   }
 
-  private async owned(actor: AgentActor, id: string): Promise<{ url: string; secret_sealed: string }> {
-    const rows: { url: string; secret_sealed: string }[] = await this.ds.query(
+  private async owned(
+    actor: AgentActor,
+    id: string,
+  ): Promise<Pick<WebhookEndpointRow, 'url' | 'secret_sealed'>> {
+    const rows = await sqlRows<Pick<WebhookEndpointRow, 'url' | 'secret_sealed'>>(
+      this.ds,
       `SELECT url, secret_sealed FROM webhook_endpoints WHERE id = $1 AND agent_id = $2 AND status <> 'deleted'`,
       [id, actor.id],
     );

@@ -1,9 +1,9 @@
 import { Body, Controller, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
-import { AvailabilityService } from '../availability.service';
+import { AvailabilityService } from '../services/availability.service';
 import { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
 
 @ApiTags('worker matching')

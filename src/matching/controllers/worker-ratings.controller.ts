@@ -7,18 +7,18 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { UuidParam } from '../../common/http/uuid-param';
-import { AgentRatings } from '../agent-ratings.service';
+import { AgentRatingsService } from '../services/agent-ratings.service';
 import { WorkerRatingCreate, WorkerRatingResponse } from '../dtos/rating.dto';
 
 @ApiTags('worker matching')
 @Auth({ actors: ['worker'] })
 @Controller(['v1/worker', 'api/v1/worker'])
 export class WorkerRatingsController {
-  constructor(private readonly ratings: AgentRatings) {}
+  constructor(private readonly ratings: AgentRatingsService) {}
 
   @Post('tasks/:task_id/rate')
   @HttpCode(200)

@@ -8,7 +8,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { AdminActor } from '../../auth/actor';
+import type { AdminActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { PaymentHealthResponse, ProviderHealthView } from '../dtos/payment-health.dto';

@@ -6,7 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { CreatePaymentRequest, PaymentOrderResponse } from '../dtos/payment-v1.dto';

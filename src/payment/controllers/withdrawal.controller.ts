@@ -6,7 +6,7 @@ import {
   ApiPaymentRequiredResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { WithdrawalRequest, WithdrawalResponse } from '../dtos/withdrawal.dto';

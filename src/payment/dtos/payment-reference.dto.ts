@@ -12,7 +12,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { MaxJsonBytes, NOT_BLANK } from '../../task/dtos/validators';
+import { MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
 import {
   CURRENCIES,
   type Currency,

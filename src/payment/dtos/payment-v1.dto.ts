@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Length, Matches, Max, Min } from 'class-validator';
-import { NOT_BLANK } from '../../task/dtos/validators';
+import { NOT_BLANK } from '../../common/http/validators';
 import {
   LIMITS,
   ORDER_STATUSES,

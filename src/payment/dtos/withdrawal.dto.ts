@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { Trim } from '../../common/http/transforms';
-import { NOT_BLANK } from '../../task/dtos/validators';
+import { NOT_BLANK } from '../../common/http/validators';
 import { LIMITS } from '../payment-rules';
 import type { WithdrawalStatus } from '../payment.repository';
 

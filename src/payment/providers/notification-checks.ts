@@ -34,6 +34,8 @@ export function rawText(rawBody: Buffer | string): string {
 /**
  * The last check: the amount the provider reports must be the amount the service expects for that order, refund or
  * transfer. A notification without a per-event amount (Alipay refunds report a running total) is not compared.
+ * For a payment this is an early refusal, so the provider gets a failure answer and the notification is logged as
+ * refused; the authoritative check is OrderSettlement.complete, which every report of a paid order goes through.
  */
 export async function checkExpected(
   notification: ProviderNotification,

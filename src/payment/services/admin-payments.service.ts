@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import type { PaymentStatusResponse } from '../dtos/payment-v1.dto';
 import { orderStatusView } from '../payment-views';
 import { findOrder } from '../payment.repository';
 import { orderNotFound } from './payment-orders.service';
-import { OrderSettlement } from './order-settlement.service';
+import { OrderSettlement } from './order-settlement';
 
 /**
  * Bank transfers have no provider to notify us: an operator who sees the money arrive confirms the order, which
@@ -33,7 +34,8 @@ export class AdminPaymentsService {
         current_status: order.status,
       });
     }
-    const used: unknown[] = await this.ds.query(
+    const used = await sqlRows(
+      this.ds,
       `SELECT 1 FROM payment_orders WHERE provider = 'bank' AND provider_txn_id = $1`,
       [bankReference],
     );

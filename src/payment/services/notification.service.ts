@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Logger } from '../../common/logging/logger';
+import { sqlRows } from '../../database/sql';
 import { alipayAck } from '../providers/alipay.notifications';
 import { PaymentProviders } from '../providers/payment-providers';
 import type {
@@ -13,9 +14,9 @@ import type {
 } from '../providers/provider.types';
 import { wechatAck } from '../providers/wechat.notifications';
 import { findOrder } from '../payment.repository';
-import { OrderSettlement } from './order-settlement.service';
-import { RefundSettlement } from './refund-settlement.service';
-import { WithdrawalSettlement } from './withdrawal-settlement.service';
+import { OrderSettlement } from './order-settlement';
+import { RefundSettlement } from './refund-settlement';
+import { WithdrawalSettlement } from './withdrawal-settlement';
 
 /**
  * Provider notifications (Alipay form posts, WeChat Pay APIv3 JSON), verified by the provider's SDK over the raw
@@ -71,7 +72,7 @@ export class NotificationService {
               n.refundId,
             ]
           : [`SELECT amount_cents AS cents FROM withdrawals WHERE id = $1 AND provider = $2`, n.transferId];
-    const rows: { cents: string }[] = await this.ds.query(sql, [id, provider]);
+    const rows = await sqlRows<{ cents: string }>(this.ds, sql, [id, provider]);
     return rows.length ? Number(rows[0].cents) : null;
   }
 

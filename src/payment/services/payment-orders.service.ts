@@ -13,8 +13,8 @@ import type {
 import { ALIPAY_TYPES, DEFAULT_TYPE, LIMITS, type PaymentMethod, WECHAT_TYPES } from '../payment-rules';
 import { orderStatusView, orderView } from '../payment-views';
 import { findOrder, type OrderRow } from '../payment.repository';
-import { OrderCreation } from './order-creation.service';
-import { OrderSettlement } from './order-settlement.service';
+import { OrderCreation } from './order-creation';
+import { OrderSettlement } from './order-settlement';
 
 /**
  * The machine-readable payment surface (`/v1/payment/*`, `/v1/agent/payments/recharge`): balance recharges in CNY

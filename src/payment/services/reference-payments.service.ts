@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { TaskRepository, type TaskRow } from '../../task/task.repository';
 import type {
   CostBreakdownView,
   ReferenceCreateOrderRequest,
@@ -12,17 +13,9 @@ import type {
 } from '../dtos/payment-reference.dto';
 import { fxRateMicros, LIMITS, type PaymentType, usdCentsFor, usdToCnyCents } from '../payment-rules';
 import { referenceOrderView, referenceStatusView } from '../payment-views';
-import { OrderCreation } from './order-creation.service';
-import { OrderSettlement } from './order-settlement.service';
+import { OrderCreation } from './order-creation';
+import { OrderSettlement } from './order-settlement';
 import { ownOrder, requireHttpsInLive } from './payment-orders.service';
-
-interface TaskCost {
-  agent_id: string;
-  total_cents: string;
-  payout_cents: string;
-  fee_cents: string;
-  max_workers: number;
-}
 
 /** Which checkout each reference payment method uses (the reference body has no payment_type). */
 const CHECKOUT: Record<string, PaymentType | null> = {
@@ -84,22 +77,17 @@ export class ReferencePaymentsService {
     if (order.task_id) {
       const t = await this.task(agentId, order.task_id);
       cost = {
-        worker_payout_cents: Number(t.payout_cents) * t.max_workers,
-        platform_fee_cents: Number(t.fee_cents) * t.max_workers,
-        total_cents: Number(t.total_cents),
+        worker_payout_cents: t.payout_cents * t.max_workers,
+        platform_fee_cents: t.fee_cents * t.max_workers,
+        total_cents: t.total_cents,
       };
     }
     return referenceStatusView(order, cost);
   }
 
-  private async task(agentId: string, taskId: string): Promise<TaskCost> {
-    const rows: TaskCost[] = await this.ds.query(
-      `SELECT agent_id, total_cents, payout_cents, fee_cents, max_workers FROM tasks WHERE id = $1`,
-      [taskId],
-    );
-    if (!rows.length || rows[0].agent_id !== agentId) {
-      throw new ApiError('task_not_found', 'No task with this id.');
-    }
-    return rows[0];
+  private async task(agentId: string, taskId: string): Promise<TaskRow> {
+    const task = await TaskRepository.findOwned(this.ds, agentId, taskId);
+    if (!task) throw new ApiError('task_not_found', 'No task with this id.');
+    return task;
   }
 }

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { idempotentTransaction } from '../../common/idempotency/idempotent-transaction';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
 import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
-import { PaymentEvents } from '../payment-events';
+import { PaymentEvents } from './payment-events';
 import { PaymentProviders } from '../providers/payment-providers';
 import { referenceRefundView, refundView } from '../payment-views';
 import { newRefundId, type PaymentMethod, refundProviderCents, refundReasonCode } from '../payment-rules';
@@ -22,7 +22,7 @@ import {
   toRefund,
 } from '../payment.repository';
 import { orderNotFound } from './payment-orders.service';
-import { RefundSettlement } from './refund-settlement.service';
+import { RefundSettlement } from './refund-settlement';
 
 export interface RefundInput {
   orderId: string;
@@ -38,16 +38,16 @@ export interface RefundInput {
 /**
  * Refunds of completed orders back to the payer through the provider. In one transaction, under the order's row
  * lock (so concurrent refunds queue and their sum can never pass the order): the amount is reserved on the order,
- * the refund is recorded, and the agent's available balance is debited (LedgerService.refundToPayer, 402 when it
- * does not cover it: the money is already balance, and spent balance cannot be refunded), all with the request's
- * answer (idempotentTransaction). The provider is asked after commit; its answer completes or fails the refund
+ * the refund is recorded, and the agent's available balance is debited (Ledger.refundToPayer, 402 when it does
+ * not cover it: the money is already balance, and spent balance cannot be refunded), all with the request's answer
+ * (idempotentTransaction). The provider is asked after commit; its answer completes or fails the refund
  * (RefundSettlement).
  */
 @Injectable()
 export class RefundService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly settlement: RefundSettlement,
     private readonly events: PaymentEvents,
     private readonly providers: PaymentProviders,
@@ -137,7 +137,8 @@ export class RefundService {
   ): Promise<{ order: OrderRow; refund: RefundRow }> {
     const now = this.clock.now();
     const id = newRefundId();
-    const [refundRow]: Record<string, unknown>[] = await em.query(
+    const [refundRow] = await sqlRows(
+      em,
       `INSERT INTO payment_refunds (id, order_id, agent_id, amount_cents, provider_amount_cents, reason_code, reason,
                                     refund_method, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'original', 'processing', $8, $8) RETURNING *`,

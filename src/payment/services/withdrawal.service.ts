@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { idempotentTransaction } from '../../common/idempotency/idempotent-transaction';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import type {
   AdminWithdrawalListResponse,
   AdminWithdrawalResponse,
@@ -17,7 +17,7 @@ import { PaymentProviders } from '../providers/payment-providers';
 import { LIMITS, newWithdrawalId } from '../payment-rules';
 import { adminWithdrawalView, withdrawalView } from '../payment-views';
 import { findWithdrawal, toWithdrawal, type WithdrawalRow } from '../payment.repository';
-import { WithdrawalSettlement } from './withdrawal-settlement.service';
+import { WithdrawalSettlement } from './withdrawal-settlement';
 
 const ALIPAY_USER_ID = /^2088\d{12}$/;
 
@@ -31,7 +31,7 @@ const ALIPAY_USER_ID = /^2088\d{12}$/;
 export class WithdrawalService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly settlement: WithdrawalSettlement,
     private readonly providers: PaymentProviders,
     private readonly clock: Clock,
@@ -53,7 +53,8 @@ export class WithdrawalService {
   private async record(em: EntityManager, workerId: string, dto: WithdrawalRequest): Promise<WithdrawalRow> {
     const now = this.clock.now();
     // Counting completed withdrawals (not all of them) means concurrent first requests are all reviewed.
-    const paidBefore: unknown[] = await em.query(
+    const paidBefore = await sqlRows(
+      em,
       `SELECT 1 FROM withdrawals WHERE worker_id = $1 AND status = 'completed' LIMIT 1`,
       [workerId],
     );
@@ -63,7 +64,8 @@ export class WithdrawalService {
         : paidBefore.length === 0
           ? 'first_withdrawal'
           : null;
-    const [row]: Record<string, unknown>[] = await em.query(
+    const [row] = await sqlRows(
+      em,
       `INSERT INTO withdrawals (id, worker_id, amount_cents, provider, payee_account, payee_name, status,
                                 review_reason, created_at, updated_at)
        VALUES ($1, $2, $3, 'alipay', $4, $5, $6, $7, $8, $8) RETURNING *`,
@@ -92,11 +94,13 @@ export class WithdrawalService {
     const skip = q.skip ?? 0;
     const limit = q.limit ?? 20;
     const where = q.status ? `WHERE status = $1` : `WHERE $1::text IS NULL`;
-    const [{ total }]: { total: string }[] = await this.ds.query(
+    const [{ total }] = await sqlRows<{ total: string }>(
+      this.ds,
       `SELECT count(*)::text AS total FROM withdrawals ${where}`,
       [q.status ?? null],
     );
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows = await sqlRows(
+      this.ds,
       `SELECT * FROM withdrawals ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       [q.status ?? null, limit, skip],
     );

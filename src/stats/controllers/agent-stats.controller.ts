@@ -1,11 +1,11 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { DashboardStatsResponse, ExportQuery, StatsRangeQuery, UsageDataPoint } from '../dtos/stats.dto';
-import { StatsExportService, XLSX_MIME } from '../export.service';
-import { StatsService } from '../stats.service';
+import { StatsExportService, XLSX_MIME } from '../services/stats-export.service';
+import { StatsService } from '../services/stats.service';
 
 /** Console statistics: JWT sessions only (spec, Authentication rule 1). */
 @ApiTags('agent')

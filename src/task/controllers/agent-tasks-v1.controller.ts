@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { CreateTaskRequest } from '../dtos/create-task.dto';
 import { CancelTaskResponse, TaskResponse } from '../dtos/task-response.dto';

@@ -12,7 +12,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import {
@@ -31,7 +31,7 @@ import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
 import { PhotoSubmissionService } from '../services/photo-submission.service';
 import { multipartOptions, MultipartErrors } from '../../upload/multipart';
-import type { IncomingFile } from '../../upload/upload.service';
+import type { IncomingFile } from '../../upload/services/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
 const STATE_CONFLICT = 'invalid_state (with current_status: the assignment status)';

@@ -1,4 +1,4 @@
-import { estimateCompletion, liveAssignmentCap } from './task-policy';
+import { estimateCompletion } from './task-policy';
 
 describe('task policy', () => {
   const created = new Date('2030-01-01T00:00:00Z');
@@ -15,12 +15,5 @@ describe('task policy', () => {
   it('is never later than the deadline', () => {
     const deadline = new Date('2030-01-01T00:45:00Z');
     expect(estimateCompletion(created, deadline, 'other')).toEqual(deadline);
-  });
-
-  it('a worker below 3.5 may hold 1 unfinished assignment, otherwise 3', () => {
-    expect(liveAssignmentCap(0)).toBe(1);
-    expect(liveAssignmentCap(3.49)).toBe(1);
-    expect(liveAssignmentCap(3.5)).toBe(3);
-    expect(liveAssignmentCap(5)).toBe(3);
   });
 });

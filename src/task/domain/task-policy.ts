@@ -32,12 +32,3 @@ export function estimateCompletion(createdAt: Date, deadlineAt: Date, type: Task
   const typical = createdAt.getTime() + TYPICAL_COMPLETION_MINUTES[type] * 60_000;
   return new Date(Math.min(typical, deadlineAt.getTime()));
 }
-
-/** Decisions §5: below this reputation a worker holds one live assignment instead of three. */
-export const LOW_REPUTATION_THRESHOLD = 3.5;
-export const LIVE_ASSIGNMENT_CAP = 3;
-export const LOW_REPUTATION_LIVE_ASSIGNMENT_CAP = 1;
-
-export function liveAssignmentCap(reputation: number): number {
-  return reputation < LOW_REPUTATION_THRESHOLD ? LOW_REPUTATION_LIVE_ASSIGNMENT_CAP : LIVE_ASSIGNMENT_CAP;
-}

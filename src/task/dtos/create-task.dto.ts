@@ -24,7 +24,12 @@ import {
   METADATA_MAX_BYTES,
   TASK_TYPES,
 } from '../domain/task-policy';
-import { ISO_DATE_TIME_WITH_OFFSET, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from './validators';
+import {
+  ISO_DATE_TIME_WITH_OFFSET,
+  MaxDecimalPlaces,
+  MaxJsonBytes,
+  NOT_BLANK,
+} from '../../common/http/validators';
 
 export class TaskLocation {
   @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })

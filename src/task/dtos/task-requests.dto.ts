@@ -13,7 +13,7 @@ import {
   Min,
 } from 'class-validator';
 import { TASK_STATUSES } from '../domain/task-status';
-import { MaxDecimalPlaces } from './validators';
+import { MaxDecimalPlaces } from '../../common/http/validators';
 
 export class TaskFeedbackRequest {
   @ApiProperty({ description: 'true approves (pays the worker), false rejects (refunds the slot).' })

@@ -20,7 +20,7 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { TaskLocationView } from './task-response.dto';
-import { MaxJsonBytes } from './validators';
+import { MaxJsonBytes } from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];

@@ -1,23 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { idempotentTransaction } from '../../common/idempotency/idempotent-transaction';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type {
   AssignmentResponse,
   TaskSubmissionRequest,
   TaskSubmissionResponse,
 } from '../dtos/worker-task.dto';
 import { AssignmentStatus } from '../domain/task-status';
-import { distanceMeters } from '../../matching/geo';
-import { UploadRecord, UploadService } from '../../upload/upload.service';
+import { distanceMeters } from '../../common/geo';
+import { UploadRecord, UploadService } from '../../upload/services/upload.service';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from '../../worker/services/worker-reputation.service';
-import { TaskDispatch } from './task-dispatch.service';
-import { AssignmentEventName, TaskEvents } from './task-events.service';
-import { TaskSettlement } from './task-settlement.service';
+import { WorkerReputation } from '../../matching/services/worker-reputation';
+import { TaskDispatch } from './task-dispatch';
+import { AssignmentEventName, TaskEvents } from './task-events';
+import { TaskSettlement } from './task-settlement';
 
 /**
  * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task
@@ -39,7 +39,15 @@ export class AssignmentService {
   start(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
     return this.act(actor, assignmentId, async (em, task, a, now) => {
       beforeDeadline(task, a, now);
-      return this.move(em, a, ['accepted'], 'in_progress', now, { started_at: now }, 'assignment.started');
+      return this.moveWithEvent(
+        em,
+        a,
+        ['accepted'],
+        'in_progress',
+        now,
+        { started_at: now },
+        'assignment.started',
+      );
     });
   }
 
@@ -75,7 +83,7 @@ export class AssignmentService {
     const moved = await this.act(actor, assignmentId, async (em, task, a, now) => {
       const list = await photos(em, task);
       beforeDeadline(task, a, now);
-      return this.move(
+      return this.moveWithEvent(
         em,
         a,
         ['accepted', 'in_progress'],
@@ -117,7 +125,7 @@ export class AssignmentService {
    */
   abandon(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
     return this.act(actor, assignmentId, async (em, task, a, now) => {
-      const moved = await this.move(
+      const moved = await this.moveWithEvent(
         em,
         a,
         ['accepted', 'in_progress'],
@@ -135,7 +143,7 @@ export class AssignmentService {
   /** Turning an offer down costs nothing; the slot goes to the next best online worker. */
   decline(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
     return this.act(actor, assignmentId, async (em, task, a, now) => {
-      const moved = await this.move(
+      const moved = await this.moveWithEvent(
         em,
         a,
         ['pending'],
@@ -164,12 +172,13 @@ export class AssignmentService {
       }
       const now = this.clock.now();
       const response = await work(em, task, a, now);
-      await this.settlement.settle(em, task, now);
+      await this.settlement.reconcileTask(em, task, now);
       return response;
     });
   }
 
-  private async move(
+  /** The move (or 409, see TaskRepository.moveOrRefuse) with its assignment event, as the worker's answer. */
+  private async moveWithEvent(
     em: EntityManager,
     a: AssignmentRow,
     from: AssignmentStatus[],
@@ -178,12 +187,7 @@ export class AssignmentService {
     set: Record<string, unknown>,
     event: AssignmentEventName,
   ): Promise<AssignmentResponse> {
-    const moved = await TaskRepository.moveAssignment(em, a.id, from, to, now, set);
-    if (!moved) {
-      throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot become ${to}.`, {
-        current_status: a.status,
-      });
-    }
+    const moved = await TaskRepository.moveOrRefuse(em, a, from, to, now, set);
     await this.events.assignment(em, event, moved, now);
     return {
       assignment_id: moved.id,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { distanceMeters } from '../../matching/geo';
-import { IncomingFile, UploadService } from '../../upload/upload.service';
+import { distanceMeters } from '../../common/geo';
+import { IncomingFile, UploadService } from '../../upload/services/upload.service';
 import { PHOTO_MAX_DISTANCE_METERS, RESULT_DATA_MAX_BYTES } from '../domain/task-policy';
 import type { SubmitWithPhotoForm, TaskSubmissionResponse } from '../dtos/worker-task.dto';
 import { AssignmentService } from './assignment.service';

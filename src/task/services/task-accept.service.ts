@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import { liveAssignmentCap } from '../domain/task-policy';
+import { liveAssignmentCap } from '../../matching/live-assignment-cap';
+import { WorkerRepository } from '../../worker/worker.repository';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
-import { TaskEvents } from './task-events.service';
-import { TaskSettlement } from './task-settlement.service';
+import { TaskEvents } from './task-events';
+import { TaskSettlement } from './task-settlement';
 
 /**
  * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so
@@ -59,7 +60,7 @@ export class TaskAcceptService {
       const current = mine
         ? assignments.map((a) => (a.id === accepted.id ? accepted : a))
         : [...assignments, accepted];
-      await this.settlement.settle(em, task, now, {}, current);
+      await this.settlement.reconcileTask(em, task, now, {}, current);
       return {
         assignment_id: accepted.id,
         task_id: task.id,
@@ -113,13 +114,9 @@ export class TaskAcceptService {
     em: EntityManager,
     workerId: string,
   ): Promise<{ skills: string[]; reputation: number }> {
-    const rows = await sqlRows<{ skills: string[]; reputation: string }>(
-      em,
-      `SELECT skills, reputation FROM workers WHERE id = $1 FOR NO KEY UPDATE`,
-      [workerId],
-    );
-    if (!rows.length) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
-    return { skills: rows[0].skills, reputation: Number(rows[0].reputation) };
+    const worker = await WorkerRepository.lockForAccept(em, workerId);
+    if (!worker) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
+    return worker;
   }
 
   /** Live = work still to do (accepted or in progress); results waiting for review do not count. */

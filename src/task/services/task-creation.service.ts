@@ -1,30 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AgentActor } from '../../auth/actor';
+import { AgentRepository, type AgentRow } from '../../agent/agent.repository';
+import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { requestHash } from '../../common/idempotency/canonical-json';
-import { IdempotencyKeys } from '../../common/idempotency/idempotency-keys';
-import { idempotentTransaction } from '../../common/idempotency/idempotent-transaction';
+import { requestHash } from '../../idempotency/canonical-json';
+import { IdempotencyKeys } from '../../idempotency/idempotency-keys';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { splitSlot, taskCost } from '../../escrow/fees';
-import { LedgerService } from '../../escrow/ledger.service';
+import { Ledger } from '../../escrow/services/ledger';
 import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
 import { taskCreatedResponse } from '../task.presenter';
 import { mapTask, TaskRow } from '../task.repository';
-import { TaskDispatch } from './task-dispatch.service';
-import { TaskSettlement } from './task-settlement.service';
+import { TaskDispatch } from './task-dispatch';
+import { TaskSettlement } from './task-settlement';
 
-interface AgentLimits {
-  fee_bps: number | null;
-  max_concurrent_tasks: number;
-}
+type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 
 /**
  * Task creation: validation the DTO cannot express, the agent's concurrent-task limit, the fee split and the
@@ -41,7 +39,7 @@ interface AgentLimits {
 export class TaskCreationService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly ledger: LedgerService,
+    private readonly ledger: Ledger,
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,
     private readonly keys: IdempotencyKeys,
@@ -90,7 +88,7 @@ export class TaskCreationService {
       });
       // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
       if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
-        await this.settlement.settle(em, task, now);
+        await this.settlement.reconcileTask(em, task, now);
       }
       return taskCreatedResponse(task);
     });
@@ -149,14 +147,9 @@ export class TaskCreationService {
   }
 
   private async lockAgent(em: EntityManager, agentId: string): Promise<AgentLimits> {
-    // NO KEY UPDATE: serialises this agent's creations without blocking foreign-key checks on the agent row.
-    const rows = await sqlRows<AgentLimits>(
-      em,
-      `SELECT fee_bps, max_concurrent_tasks FROM agents WHERE id = $1 FOR NO KEY UPDATE`,
-      [agentId],
-    );
-    if (!rows.length) throw new ApiError('invalid_token', 'The account of this credential no longer exists.');
-    return rows[0];
+    const agent = await AgentRepository.lockForTaskCreation(em, agentId);
+    if (!agent) throw new ApiError('invalid_token', 'The account of this credential no longer exists.');
+    return agent;
   }
 
   /** The insert found the agent at its limit (it counts in the same statement); the count for the answer. */

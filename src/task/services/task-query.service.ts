@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import type { ListTasksQuery } from '../dtos/task-requests.dto';
@@ -13,7 +13,7 @@ import type {
 } from '../dtos/task-response.dto';
 import { iso, taskListItem, taskStatusResponse } from '../task.presenter';
 import { AssignmentRow, mapTask, TaskRepository, TaskRow } from '../task.repository';
-import { WorkerReputation } from '../../worker/services/worker-reputation.service';
+import { WorkerReputation } from '../../matching/services/worker-reputation';
 
 /** Reading an agent's tasks. Another agent's task does not exist as far as the caller can tell (404). */
 @Injectable()

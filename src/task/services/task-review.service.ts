@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AgentActor } from '../../auth/actor';
+import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { idempotentTransaction } from '../../common/idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
-import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
-import { TaskEvents } from './task-events.service';
+import { AssignmentRow, TaskFeedbackRow, TaskRepository, TaskRow } from '../task.repository';
+import { TaskEvents } from './task-events';
 import { taskNotFound } from './task-query.service';
-import { Review, TaskSettlement } from './task-settlement.service';
+import { Review, TaskSettlement } from './task-settlement';
 
 /**
  * The agent's decisions on a task: the verdict on submitted results and cancellation. Each moves money, so each
@@ -45,9 +45,9 @@ export class TaskReviewService {
         if (dto.accept_result) await this.settlement.approve(em, task, a, now, review);
         else await this.settlement.refund(em, task, a, now, 'rejected', review);
       }
-      const outcome = await this.settlement.settle(em, task, now, { closeIntake: dto.accept_result });
+      const outcome = await this.settlement.reconcileTask(em, task, now, { closeIntake: dto.accept_result });
       const ids = targets.map((a) => a.id);
-      const [row] = await sqlRows<{ id: string }>(
+      const [row] = await sqlRows<Pick<TaskFeedbackRow, 'id'>>(
         em,
         `INSERT INTO task_feedback (task_id, agent_id, assignment_ids, accept_result, rating, quality_score,
                                     feedback_text, created_at)
@@ -95,7 +95,7 @@ export class TaskReviewService {
           await this.withdrawOffer(em, a, now);
         }
       }
-      const outcome = await this.settlement.settle(em, task, now, { cancel: true });
+      const outcome = await this.settlement.reconcileTask(em, task, now, { cancel: true });
       refund += outcome.refundedOpenSlots * task.budget_cents;
       const response: CancelTaskResponse = {
         task_id: task.id,

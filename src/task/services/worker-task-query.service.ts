@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import {
@@ -13,8 +13,8 @@ import {
 } from '../dtos/worker-task.dto';
 import { iso, locationView } from '../task.presenter';
 import { mapAssignment, mapTask } from '../task.repository';
-import { agentRatingView } from '../../matching/agent-ratings.service';
-import { NearbyTasks } from '../../matching/nearby-tasks.service';
+import { agentRatingView } from '../../matching/services/agent-ratings.service';
+import { NearbyTasks } from '../../matching/services/nearby-tasks';
 
 /** Assignment statuses a worker's unfiltered task list shows: everything they accepted at some point. */
 const ACCEPTED_AT_SOME_POINT = [

@@ -10,12 +10,12 @@ import {
   ApiTags,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { MultipleUploadResponse, UploadResponse } from '../dtos/upload.dto';
 import { MAX_FILES_PER_REQUEST, multipartOptions, MultipartErrors } from '../multipart';
-import { IncomingFile, UploadService } from '../upload.service';
+import { IncomingFile, UploadService } from '../services/upload.service';
 
 const FILE_RULES = 'JPG, PNG, PDF, MP4 or MOV (by content), at most 10 MB each';
 

@@ -12,7 +12,7 @@ import { ApiError, FieldProblem } from '../../common/errors/api-error';
 import { ErrorEnvelope } from '../../common/errors/error-envelope.dto';
 import { DATE_PART, FILE_NAME, UPLOAD_CATEGORIES } from '../storage/file-storage';
 import { FileStorage } from '../storage/file-storage';
-import { UploadService } from '../upload.service';
+import { UploadService } from '../services/upload.service';
 
 /**
  * Serves uploaded files. Public like the links in task results and events: a file's URL carries 144 random bits,

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { WorkerActor } from '../../auth/actor';
+import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { WorkerEarningsResponse } from '../dtos/worker-earnings.dto';
 import { WorkerEarningsService } from '../services/worker-earnings.service';

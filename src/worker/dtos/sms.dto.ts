@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { SMS_PURPOSES, type SmsPurpose } from '../entities/sms-code.entity';
+import { SMS_PURPOSES, type SmsPurpose } from '../sms/sms-codes';
 import { PHONE_PATTERN } from '../worker-skills';
 
 export const PHONE_MESSAGE = 'must be an 11-digit mainland China mobile number (1[3-9] followed by 9 digits)';

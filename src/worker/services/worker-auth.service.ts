@@ -3,19 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
-import { TokenService } from '../../auth/token.service';
+import { Tokens } from '../../auth/tokens';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import type { ResetPasswordQuery, ResetPasswordResponse } from '../dtos/sms.dto';
 import type { WorkerLogin, WorkerRegister, WorkerTokenResponse } from '../dtos/worker-auth.dto';
 import { SmsService } from '../sms/sms.service';
-
-interface LoginRow {
-  id: string;
-  password_hash: string;
-  account_status: string;
-}
+import type { WorkerRow } from '../worker.repository';
 
 /**
  * Worker credentials: registration with an SMS code, password login with lock-out, refresh-token rotation and
@@ -27,7 +23,7 @@ export class WorkerAuthService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly sms: SmsService,
     private readonly passwords: PasswordHasher,
-    private readonly tokens: TokenService,
+    private readonly tokens: Tokens,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
   ) {}
@@ -39,14 +35,13 @@ export class WorkerAuthService {
   async register(dto: WorkerRegister): Promise<WorkerTokenResponse> {
     const passwordHash = await this.passwords.hash(dto.password);
     const outcome = await inTransaction(this.ds, async (em) => {
-      const taken: unknown[] = await em.query(`SELECT 1 FROM workers WHERE phone_number = $1`, [
-        dto.phone_number,
-      ]);
+      const taken = await sqlRows(em, `SELECT 1 FROM workers WHERE phone_number = $1`, [dto.phone_number]);
       if (taken.length > 0) throw phoneTaken();
       const check = await this.sms.check(em, dto.phone_number, 'register', dto.sms_code, { consume: true });
       if (!check.ok) return check;
       const now = this.clock.now();
-      const rows: { id: string }[] = await em.query(
+      const rows = await sqlRows<Pick<WorkerRow, 'id'>>(
+        em,
         `INSERT INTO workers (phone_number, password_hash, display_name, skills, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $5)
          ON CONFLICT (phone_number) DO NOTHING RETURNING id`,
@@ -61,7 +56,8 @@ export class WorkerAuthService {
 
   /** Unknown number and wrong password answer alike (same code, same argon2 work); failures feed the lock-out. */
   async login(dto: WorkerLogin): Promise<WorkerTokenResponse> {
-    const rows: LoginRow[] = await this.ds.query(
+    const rows = await sqlRows<Pick<WorkerRow, 'id' | 'password_hash' | 'account_status'>>(
+      this.ds,
       `SELECT id, password_hash, account_status FROM workers WHERE phone_number = $1`,
       [dto.phone_number],
     );
@@ -78,10 +74,11 @@ export class WorkerAuthService {
     return { worker_id: worker.id, ...(await this.tokens.issuePair('worker', worker.id)) };
   }
 
-  /** Rotates the pair; a reused token has already revoked its family inside TokenService.rotate. */
+  /** Rotates the pair; a reused token has already revoked its family inside Tokens.rotate. */
   async refresh(refreshToken: string): Promise<WorkerTokenResponse> {
     const { subjectId, pair } = await this.tokens.rotate('worker', refreshToken);
-    const rows: { account_status: string }[] = await this.ds.query(
+    const rows = await sqlRows<Pick<WorkerRow, 'account_status'>>(
+      this.ds,
       `SELECT account_status FROM workers WHERE id = $1`,
       [subjectId],
     );
@@ -103,7 +100,8 @@ export class WorkerAuthService {
     const outcome = await inTransaction(this.ds, async (em) => {
       const check = await this.sms.check(em, q.phone_number, 'reset_password', q.code, { consume: true });
       if (!check.ok) return check;
-      const [rows]: [{ id: string }[], number] = await em.query(
+      const rows = await sqlRows<Pick<WorkerRow, 'id'>>(
+        em,
         `UPDATE workers SET password_hash = $2, failed_login_count = 0, failed_login_window_start = NULL,
                 locked_until = NULL, updated_at = $3
           WHERE phone_number = $1 RETURNING id`,

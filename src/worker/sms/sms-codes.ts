@@ -1,6 +1,8 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
 import { safeEqual } from '../../common/crypto';
-import type { SmsPurpose } from '../entities/sms-code.entity';
+
+export const SMS_PURPOSES = ['register', 'login', 'reset_password'] as const;
+export type SmsPurpose = (typeof SMS_PURPOSES)[number];
 
 /** The SMS rules of decisions §6. */
 export const SMS_CODE_TTL_SECONDS = 300;

@@ -6,8 +6,9 @@ import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
-import type { SmsPurpose } from '../entities/sms-code.entity';
+import type { SmsCodeRow } from '../worker.repository';
 import { SMS_GATEWAY, type SmsGateway, type SmsMessage } from './sms-gateway';
 import {
   generateSmsCode,
@@ -17,6 +18,7 @@ import {
   SMS_MAX_ATTEMPTS,
   SMS_RESEND_INTERVAL_SECONDS,
   SmsCodeHasher,
+  type SmsPurpose,
 } from './sms-codes';
 
 /**
@@ -108,7 +110,8 @@ export class SmsService {
     options: { consume: boolean },
   ): Promise<SmsCheck> {
     const now = this.clock.now();
-    const rows: { id: string; code_hash: string }[] = await em.query(
+    const rows = await sqlRows<Pick<SmsCodeRow, 'id' | 'code_hash'>>(
+      em,
       `SELECT id, code_hash FROM sms_codes
         WHERE phone_number = $1 AND purpose = $2 AND consumed_at IS NULL AND superseded_at IS NULL
           AND attempts < $3 AND expires_at > $4
@@ -122,7 +125,8 @@ export class SmsService {
       );
     }
     if (!this.hasher.matches(open.code_hash, phone, purpose, code)) {
-      const [[counted]]: [{ attempts: number }[], number] = await em.query(
+      const [counted] = await sqlRows<Pick<SmsCodeRow, 'attempts'>>(
+        em,
         `UPDATE sms_codes SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts`,
         [open.id],
       );
@@ -135,7 +139,7 @@ export class SmsService {
       );
     }
     if (options.consume) {
-      await em.query(`UPDATE sms_codes SET consumed_at = $2 WHERE id = $1`, [open.id, now]);
+      await sqlExec(em, `UPDATE sms_codes SET consumed_at = $2 WHERE id = $1`, [open.id, now]);
     }
     return { ok: true };
   }
@@ -143,20 +147,23 @@ export class SmsService {
   /** Counts this phone's recent sends under its lock, then supersedes the open code and stores the new one. */
   private async record(em: EntityManager, phone: string, purpose: SmsPurpose, code: string): Promise<string> {
     const now = this.clock.now();
-    await em.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SMS_LOCK_NAMESPACE, phone]);
-    const [usage]: SendUsage[] = await em.query(
+    await sqlExec(em, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SMS_LOCK_NAMESPACE, phone]);
+    const [usage] = await sqlRows<SendUsage>(
+      em,
       `SELECT count(*)::int AS sent_in_day, min(created_at) AS oldest_in_day,
               max(created_at) FILTER (WHERE purpose = $2) AS last_for_purpose
          FROM sms_codes WHERE phone_number = $1 AND created_at > $3`,
       [phone, purpose, new Date(now.getTime() - SMS_DAILY_WINDOW_SECONDS * 1000)],
     );
     assertWithinLimits(usage, now);
-    await em.query(
+    await sqlExec(
+      em,
       `UPDATE sms_codes SET superseded_at = $3
         WHERE phone_number = $1 AND purpose = $2 AND consumed_at IS NULL AND superseded_at IS NULL`,
       [phone, purpose, now],
     );
-    const [row]: { id: string }[] = await em.query(
+    const [row] = await sqlRows<Pick<SmsCodeRow, 'id'>>(
+      em,
       `INSERT INTO sms_codes (phone_number, purpose, code_hash, attempts, expires_at, created_at)
        VALUES ($1, $2, $3, 0, $4, $5) RETURNING id`,
       [
@@ -178,7 +185,7 @@ export class SmsService {
     try {
       await this.gateway.send(phone, verificationMessage(code, purpose));
     } catch (err) {
-      await this.ds.query(`DELETE FROM sms_codes WHERE id = $1`, [id]);
+      await sqlExec(this.ds, `DELETE FROM sms_codes WHERE id = $1`, [id]);
       if (err instanceof ApiError) throw err;
       this.logger.error({ err, sms_gateway: this.gateway.name }, 'sms gateway failed');
       throw new ApiError('provider_error', 'The SMS provider failed to send the code; try again shortly.');
@@ -186,7 +193,7 @@ export class SmsService {
   }
 
   private async isRegistered(phone: string): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(`SELECT 1 FROM workers WHERE phone_number = $1`, [phone]);
+    const rows = await sqlRows(this.ds, `SELECT 1 FROM workers WHERE phone_number = $1`, [phone]);
     return rows.length > 0;
   }
 }

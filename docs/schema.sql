@@ -1,0 +1,1613 @@
+-- The database schema built by the migrations in migrations/, dumped by pg_dump (schema only, no owners or
+-- privileges). Generated: do not edit. Regenerate with `npm run build && npm run schema`; `npm run check` fails
+-- when this file and the migrations disagree.
+--
+-- PostgreSQL database dump
+--
+
+--
+-- Name: cube; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public;
+
+--
+-- Name: EXTENSION cube; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION cube IS 'data type for multidimensional cubes';
+
+--
+-- Name: earthdistance; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public;
+
+--
+-- Name: EXTENSION earthdistance; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION earthdistance IS 'calculate great-circle distances on the surface of the Earth';
+
+--
+-- Name: ledger_append_only(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        RAISE EXCEPTION 'ledger history is append-only: % on % refused', TG_OP, TG_TABLE_NAME;
+      END $$;
+
+--
+-- Name: ledger_journal_balances(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_journal_balances() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      DECLARE total bigint;
+      BEGIN
+        SELECT COALESCE(sum(amount), 0) INTO total FROM ledger_postings WHERE journal_id = NEW.journal_id;
+        IF total <> 0 THEN
+          RAISE EXCEPTION 'ledger journal % does not balance (sum %)', NEW.journal_id, total;
+        END IF;
+        RETURN NULL;
+      END $$;
+
+--
+-- Name: legwork_notify_deliveries(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.legwork_notify_deliveries() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        PERFORM pg_notify('legwork_deliveries', '');
+        RETURN NULL;
+      END $$;
+
+--
+-- Name: legwork_notify_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.legwork_notify_events() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        PERFORM pg_notify('legwork_events', '');
+        RETURN NULL;
+      END $$;
+
+--
+-- Name: admin_credits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.admin_credits (
+    journal_id bigint NOT NULL,
+    admin_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    amount_cents bigint NOT NULL,
+    reason text NOT NULL,
+    idempotency_key text,
+    balance_after_cents bigint NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT admin_credits_amount_cents_check CHECK (((amount_cents >= 1) AND (amount_cents <= 100000000))),
+    CONSTRAINT admin_credits_balance_after_cents_check CHECK ((balance_after_cents >= 0)),
+    CONSTRAINT admin_credits_idempotency_key_check CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT admin_credits_reason_check CHECK (((char_length(reason) >= 1) AND (char_length(reason) <= 500)))
+);
+
+--
+-- Name: admins; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.admins (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    email text NOT NULL,
+    password_hash text NOT NULL,
+    failed_login_count integer DEFAULT 0 NOT NULL,
+    failed_login_window_start timestamp with time zone,
+    locked_until timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: agent_callback_secrets; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_callback_secrets (
+    agent_id uuid NOT NULL,
+    secret_sealed text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: agent_rating_stats; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_rating_stats (
+    agent_id uuid NOT NULL,
+    rating_count integer NOT NULL,
+    rating_sum integer NOT NULL,
+    CONSTRAINT agent_rating_stats_check CHECK (((rating_sum >= 0) AND (rating_sum <= (rating_count * 5)))),
+    CONSTRAINT agent_rating_stats_rating_count_check CHECK ((rating_count >= 0))
+);
+
+--
+-- Name: agent_ratings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_ratings (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    task_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    worker_id uuid NOT NULL,
+    rating integer NOT NULL,
+    comment text,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT agent_ratings_comment_check CHECK ((char_length(comment) <= 500)),
+    CONSTRAINT agent_ratings_rating_check CHECK (((rating >= 0) AND (rating <= 5)))
+);
+
+--
+-- Name: agents; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agents (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    email text NOT NULL,
+    password_hash text NOT NULL,
+    organization_name text,
+    company_name text,
+    account_status text DEFAULT 'active'::text NOT NULL,
+    tier text DEFAULT 'standard'::text NOT NULL,
+    rate_limit_per_minute integer DEFAULT 100 NOT NULL,
+    rate_limit_per_day integer DEFAULT 10000 NOT NULL,
+    fee_bps integer,
+    max_concurrent_tasks integer DEFAULT 100 NOT NULL,
+    failed_login_count integer DEFAULT 0 NOT NULL,
+    failed_login_window_start timestamp with time zone,
+    locked_until timestamp with time zone,
+    last_used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT agents_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
+    CONSTRAINT agents_fee_bps_check CHECK (((fee_bps >= 0) AND (fee_bps <= 5000))),
+    CONSTRAINT agents_max_concurrent_tasks_check CHECK ((max_concurrent_tasks > 0)),
+    CONSTRAINT agents_rate_limit_per_day_check CHECK ((rate_limit_per_day > 0)),
+    CONSTRAINT agents_rate_limit_per_minute_check CHECK ((rate_limit_per_minute > 0)),
+    CONSTRAINT agents_tier_check CHECK ((tier = ANY (ARRAY['standard'::text, 'verified'::text, 'enterprise'::text])))
+);
+
+--
+-- Name: api_keys; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.api_keys (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    agent_id uuid NOT NULL,
+    key_hash text NOT NULL,
+    secret_hash text NOT NULL,
+    prefix text NOT NULL,
+    name text NOT NULL,
+    permissions text[] NOT NULL,
+    is_active boolean DEFAULT true NOT NULL,
+    usage_count bigint DEFAULT 0 NOT NULL,
+    last_used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: api_usage_daily; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.api_usage_daily (
+    agent_id uuid NOT NULL,
+    day date NOT NULL,
+    requests bigint DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: assignments; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.assignments (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    task_id uuid NOT NULL,
+    worker_id uuid NOT NULL,
+    status text NOT NULL,
+    offered_at timestamp with time zone,
+    offer_expires_at timestamp with time zone,
+    accepted_at timestamp with time zone,
+    started_at timestamp with time zone,
+    submitted_at timestamp with time zone,
+    reviewed_at timestamp with time zone,
+    closed_at timestamp with time zone,
+    result_data jsonb,
+    worker_notes text,
+    photos jsonb DEFAULT '[]'::jsonb NOT NULL,
+    rating integer,
+    quality_score numeric(2,1),
+    feedback_text text,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    slot_settlement text,
+    CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
+    CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
+    CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
+    CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
+    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text])))
+);
+
+--
+-- Name: events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.events (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    name text NOT NULL,
+    agent_id uuid,
+    worker_id uuid,
+    task_id uuid,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    published_at timestamp with time zone,
+    seq bigint NOT NULL
+);
+
+--
+-- Name: events_seq_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.events ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.events_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: idempotency_keys; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.idempotency_keys (
+    agent_id uuid NOT NULL,
+    key text NOT NULL,
+    request_hash text NOT NULL,
+    status_code integer,
+    response jsonb,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    owner bigint,
+    claim_token uuid,
+    scope text DEFAULT 'request'::text NOT NULL,
+    CONSTRAINT idempotency_keys_key_check CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255))),
+    CONSTRAINT idempotency_keys_scope_check CHECK ((scope = ANY (ARRAY['request'::text, 'task'::text, 'admin_credit'::text])))
+);
+
+--
+-- Name: ledger_accounts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.ledger_accounts (
+    id bigint NOT NULL,
+    code text NOT NULL,
+    kind text NOT NULL,
+    owner_id uuid,
+    agent_id uuid,
+    balance bigint DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text]))),
+    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = 'provider_clearing'::text) OR (balance >= 0)))
+);
+
+--
+-- Name: ledger_accounts_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.ledger_accounts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: ledger_accounts_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.ledger_accounts_id_seq OWNED BY public.ledger_accounts.id;
+
+--
+-- Name: ledger_journals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.ledger_journals (
+    id bigint NOT NULL,
+    reference text NOT NULL,
+    kind text NOT NULL,
+    agent_id uuid,
+    worker_id uuid,
+    task_id uuid,
+    order_id text,
+    description text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text])))
+);
+
+--
+-- Name: ledger_journals_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.ledger_journals_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: ledger_journals_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.ledger_journals_id_seq OWNED BY public.ledger_journals.id;
+
+--
+-- Name: ledger_postings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.ledger_postings (
+    id bigint NOT NULL,
+    journal_id bigint NOT NULL,
+    account_id bigint NOT NULL,
+    amount bigint NOT NULL,
+    CONSTRAINT ledger_postings_amount_check CHECK ((amount <> 0))
+);
+
+--
+-- Name: ledger_postings_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.ledger_postings_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: ledger_postings_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
+
+--
+-- Name: payment_orders; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.payment_orders (
+    id text NOT NULL,
+    agent_id uuid NOT NULL,
+    task_id uuid,
+    amount_cents bigint NOT NULL,
+    currency text NOT NULL,
+    fx_rate_micros bigint,
+    provider_amount_cents bigint NOT NULL,
+    payment_method text NOT NULL,
+    provider text NOT NULL,
+    payment_type text,
+    status text NOT NULL,
+    refunded_cents bigint DEFAULT 0 NOT NULL,
+    provider_refunded_cents bigint DEFAULT 0 NOT NULL,
+    payment_url text,
+    qr_code_url text,
+    jsapi_params jsonb,
+    return_url text,
+    callback_url text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    provider_txn_id text,
+    failure_reason text,
+    expires_at timestamp with time zone NOT NULL,
+    paid_at timestamp with time zone,
+    closed_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT payment_orders_amount_cents_check CHECK ((amount_cents > 0)),
+    CONSTRAINT payment_orders_closed CHECK (((status = ANY (ARRAY['failed'::text, 'expired'::text])) = (closed_at IS NOT NULL))),
+    CONSTRAINT payment_orders_currency_check CHECK ((currency = ANY (ARRAY['CNY'::text, 'USD'::text]))),
+    CONSTRAINT payment_orders_expiry CHECK ((expires_at > created_at)),
+    CONSTRAINT payment_orders_fx CHECK ((((currency = 'CNY'::text) AND (fx_rate_micros IS NULL) AND (provider_amount_cents = amount_cents)) OR ((currency = 'USD'::text) AND (fx_rate_micros IS NOT NULL)))),
+    CONSTRAINT payment_orders_fx_rate_micros_check CHECK ((fx_rate_micros > 0)),
+    CONSTRAINT payment_orders_id_check CHECK ((id ~ '^[0-9A-Za-z_-]{6,32}$'::text)),
+    CONSTRAINT payment_orders_method_provider CHECK ((((payment_method = ANY (ARRAY['alipay'::text, 'card'::text])) AND (provider = 'alipay'::text) AND (payment_type = ANY (ARRAY['page'::text, 'wap'::text, 'qr'::text]))) OR ((payment_method = 'wechat'::text) AND (provider = 'wechat'::text) AND (payment_type = ANY (ARRAY['native'::text, 'jsapi'::text, 'h5'::text]))) OR ((payment_method = 'bank_transfer'::text) AND (provider = 'bank'::text) AND (payment_type IS NULL)))),
+    CONSTRAINT payment_orders_paid CHECK (((status = ANY (ARRAY['completed'::text, 'refunded'::text])) = (paid_at IS NOT NULL))),
+    CONSTRAINT payment_orders_payment_method_check CHECK ((payment_method = ANY (ARRAY['alipay'::text, 'wechat'::text, 'card'::text, 'bank_transfer'::text]))),
+    CONSTRAINT payment_orders_payment_type_check CHECK ((payment_type = ANY (ARRAY['page'::text, 'wap'::text, 'qr'::text, 'native'::text, 'jsapi'::text, 'h5'::text]))),
+    CONSTRAINT payment_orders_provider_amount_cents_check CHECK ((provider_amount_cents > 0)),
+    CONSTRAINT payment_orders_provider_check CHECK ((provider = ANY (ARRAY['alipay'::text, 'wechat'::text, 'bank'::text]))),
+    CONSTRAINT payment_orders_refund_bounds CHECK ((((refunded_cents >= 0) AND (refunded_cents <= amount_cents)) AND ((provider_refunded_cents >= 0) AND (provider_refunded_cents <= provider_amount_cents)) AND ((refunded_cents = 0) OR (status = ANY (ARRAY['completed'::text, 'refunded'::text]))) AND ((status <> 'refunded'::text) OR (refunded_cents = amount_cents)))),
+    CONSTRAINT payment_orders_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'expired'::text, 'refunded'::text])))
+);
+
+--
+-- Name: payment_refunds; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.payment_refunds (
+    id text NOT NULL,
+    order_id text NOT NULL,
+    agent_id uuid NOT NULL,
+    amount_cents bigint NOT NULL,
+    provider_amount_cents bigint NOT NULL,
+    reason_code text NOT NULL,
+    reason text NOT NULL,
+    refund_method text NOT NULL,
+    status text NOT NULL,
+    provider_refund_id text,
+    failure_reason text,
+    completed_at timestamp with time zone,
+    failed_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT payment_refunds_amount_cents_check CHECK ((amount_cents > 0)),
+    CONSTRAINT payment_refunds_completed CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL))),
+    CONSTRAINT payment_refunds_failed CHECK (((status = 'failed'::text) = (failed_at IS NOT NULL))),
+    CONSTRAINT payment_refunds_id_check CHECK ((id ~ '^[0-9A-Za-z_-]{6,64}$'::text)),
+    CONSTRAINT payment_refunds_provider_amount_cents_check CHECK ((provider_amount_cents > 0)),
+    CONSTRAINT payment_refunds_reason_check CHECK (((char_length(reason) >= 1) AND (char_length(reason) <= 500))),
+    CONSTRAINT payment_refunds_reason_code_check CHECK ((reason_code = ANY (ARRAY['task_cancelled'::text, 'quality_issue'::text, 'task_failed'::text, 'duplicate_payment'::text, 'other'::text]))),
+    CONSTRAINT payment_refunds_refund_method_check CHECK ((refund_method = 'original'::text)),
+    CONSTRAINT payment_refunds_status_check CHECK ((status = ANY (ARRAY['processing'::text, 'completed'::text, 'failed'::text])))
+);
+
+--
+-- Name: refresh_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.refresh_tokens (
+    id uuid NOT NULL,
+    family_id uuid NOT NULL,
+    subject_kind text NOT NULL,
+    subject_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT refresh_tokens_subject_kind_check CHECK ((subject_kind = ANY (ARRAY['agent'::text, 'worker'::text, 'admin'::text])))
+);
+
+--
+-- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.schema_migrations (
+    id integer NOT NULL,
+    "timestamp" bigint NOT NULL,
+    name character varying NOT NULL
+);
+
+--
+-- Name: schema_migrations_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.schema_migrations_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: schema_migrations_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.schema_migrations_id_seq OWNED BY public.schema_migrations.id;
+
+--
+-- Name: sms_codes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sms_codes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    phone_number text NOT NULL,
+    purpose text NOT NULL,
+    code_hash text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    consumed_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    superseded_at timestamp with time zone,
+    CONSTRAINT sms_codes_attempts_check CHECK (((attempts >= 0) AND (attempts <= 5))),
+    CONSTRAINT sms_codes_expiry_check CHECK ((expires_at > created_at)),
+    CONSTRAINT sms_codes_phone_check CHECK ((phone_number ~ '^1[3-9][0-9]{9}$'::text)),
+    CONSTRAINT sms_codes_purpose_check CHECK ((purpose = ANY (ARRAY['register'::text, 'login'::text, 'reset_password'::text])))
+);
+
+--
+-- Name: task_feedback; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.task_feedback (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    task_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    assignment_ids uuid[] NOT NULL,
+    accept_result boolean NOT NULL,
+    rating integer NOT NULL,
+    quality_score numeric(2,1) NOT NULL,
+    feedback_text text,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT task_feedback_assignment_ids_check CHECK ((cardinality(assignment_ids) >= 1)),
+    CONSTRAINT task_feedback_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
+    CONSTRAINT task_feedback_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
+    CONSTRAINT task_feedback_rating_check CHECK (((rating >= 1) AND (rating <= 5)))
+);
+
+--
+-- Name: tasks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.tasks (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    agent_id uuid NOT NULL,
+    title text NOT NULL,
+    description text NOT NULL,
+    task_type text NOT NULL,
+    latitude double precision NOT NULL,
+    longitude double precision NOT NULL,
+    address text,
+    max_distance_meters integer DEFAULT 1000 NOT NULL,
+    budget_cents bigint NOT NULL,
+    max_workers integer DEFAULT 1 NOT NULL,
+    fee_bps integer NOT NULL,
+    payout_cents bigint NOT NULL,
+    fee_cents bigint NOT NULL,
+    total_cents bigint NOT NULL,
+    required_skills text[] DEFAULT '{}'::text[] NOT NULL,
+    min_reputation numeric(2,1),
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    deadline_at timestamp with time zone NOT NULL,
+    estimated_completion_at timestamp with time zone NOT NULL,
+    completed_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    closed_slots integer DEFAULT 0 NOT NULL,
+    intake_closed_at timestamp with time zone,
+    deadline_processed_at timestamp with time zone,
+    cancelled_at timestamp with time zone,
+    open_slots integer DEFAULT 0 NOT NULL,
+    CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
+    CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
+    CONSTRAINT tasks_closed_slots_range CHECK (((closed_slots >= 0) AND (closed_slots <= max_workers))),
+    CONSTRAINT tasks_cost_split CHECK ((((payout_cents + fee_cents) = budget_cents) AND (total_cents = (budget_cents * max_workers)))),
+    CONSTRAINT tasks_fee_bps_check CHECK (((fee_bps >= 0) AND (fee_bps <= 10000))),
+    CONSTRAINT tasks_fee_cents_check CHECK ((fee_cents >= 0)),
+    CONSTRAINT tasks_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT tasks_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT tasks_max_distance_meters_check CHECK ((max_distance_meters > 0)),
+    CONSTRAINT tasks_max_workers_check CHECK (((max_workers >= 1) AND (max_workers <= 10))),
+    CONSTRAINT tasks_min_reputation_check CHECK (((min_reputation >= (0)::numeric) AND (min_reputation <= (5)::numeric))),
+    CONSTRAINT tasks_open_slots_range CHECK (((open_slots >= 0) AND (open_slots <= max_workers))),
+    CONSTRAINT tasks_payout_cents_check CHECK ((payout_cents >= 0)),
+    CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
+    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+);
+
+--
+-- Name: uploads; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.uploads (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    category text NOT NULL,
+    storage_key text NOT NULL,
+    original_name text,
+    content_type text NOT NULL,
+    size_bytes integer NOT NULL,
+    sha256 text NOT NULL,
+    latitude double precision,
+    longitude double precision,
+    taken_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT uploads_category_check CHECK ((category = ANY (ARRAY['task-proofs'::text, 'task-photos'::text]))),
+    CONSTRAINT uploads_content_type_check CHECK ((content_type = ANY (ARRAY['image/jpeg'::text, 'image/png'::text, 'application/pdf'::text, 'video/mp4'::text, 'video/quicktime'::text]))),
+    CONSTRAINT uploads_gps_pair CHECK (((latitude IS NULL) = (longitude IS NULL))),
+    CONSTRAINT uploads_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT uploads_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT uploads_original_name_check CHECK ((char_length(original_name) <= 255)),
+    CONSTRAINT uploads_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT uploads_size_bytes_check CHECK ((size_bytes > 0)),
+    CONSTRAINT uploads_storage_key_check CHECK ((storage_key ~ '^[a-z-]+/[0-9]{4}-[0-9]{2}-[0-9]{2}/[A-Za-z0-9_-]+[.][a-z0-9]+$'::text))
+);
+
+--
+-- Name: webhook_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_deliveries (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    endpoint_id uuid,
+    url text NOT NULL,
+    kind text NOT NULL,
+    event_id uuid NOT NULL,
+    event_name text NOT NULL,
+    event_seq bigint,
+    task_id uuid,
+    ordering_key text,
+    body text NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone,
+    claim_token uuid,
+    last_attempt_at timestamp with time zone,
+    last_status_code integer,
+    last_latency_ms integer,
+    last_error text,
+    delivered_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT webhook_deliveries_attempts_check CHECK ((attempts >= 0)),
+    CONSTRAINT webhook_deliveries_due CHECK (((status = 'pending'::text) = (next_attempt_at IS NOT NULL))),
+    CONSTRAINT webhook_deliveries_kind_check CHECK ((kind = ANY (ARRAY['event'::text, 'redelivery'::text, 'test'::text]))),
+    CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text]))),
+    CONSTRAINT webhook_deliveries_target CHECK (((endpoint_id IS NOT NULL) OR (kind = 'event'::text)))
+);
+
+--
+-- Name: webhook_delivery_attempts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_delivery_attempts (
+    delivery_id uuid NOT NULL,
+    attempt integer NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone,
+    status_code integer,
+    latency_ms integer,
+    error text,
+    CONSTRAINT webhook_delivery_attempts_attempt_check CHECK ((attempt >= 1))
+);
+
+--
+-- Name: webhook_endpoints; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_endpoints (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    url text NOT NULL,
+    events text[] NOT NULL,
+    secret_sealed text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    failing_since timestamp with time zone,
+    last_success_at timestamp with time zone,
+    disabled_at timestamp with time zone,
+    disabled_reason text,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT webhook_endpoints_deleted CHECK (((status = 'deleted'::text) = (deleted_at IS NOT NULL))),
+    CONSTRAINT webhook_endpoints_disabled CHECK ((((status = 'disabled'::text) = (disabled_at IS NOT NULL)) OR (status = 'deleted'::text))),
+    CONSTRAINT webhook_endpoints_events_check CHECK ((cardinality(events) >= 1)),
+    CONSTRAINT webhook_endpoints_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disabled'::text, 'deleted'::text]))),
+    CONSTRAINT webhook_endpoints_url_check CHECK (((char_length(url) >= 1) AND (char_length(url) <= 2048)))
+);
+
+--
+-- Name: withdrawals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.withdrawals (
+    id text NOT NULL,
+    worker_id uuid NOT NULL,
+    amount_cents bigint NOT NULL,
+    provider text NOT NULL,
+    payee_account text NOT NULL,
+    payee_name text,
+    status text NOT NULL,
+    review_reason text,
+    reviewed_by uuid,
+    reviewed_at timestamp with time zone,
+    rejection_reason text,
+    provider_transfer_id text,
+    failure_reason text,
+    completed_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT withdrawals_amount_cents_check CHECK ((amount_cents >= 1000)),
+    CONSTRAINT withdrawals_completed CHECK (((status = 'completed'::text) = (completed_at IS NOT NULL))),
+    CONSTRAINT withdrawals_id_check CHECK ((id ~ '^[0-9A-Za-z]{6,32}$'::text)),
+    CONSTRAINT withdrawals_payee_account_check CHECK (((char_length(payee_account) >= 1) AND (char_length(payee_account) <= 100))),
+    CONSTRAINT withdrawals_payee_name_check CHECK (((char_length(payee_name) >= 1) AND (char_length(payee_name) <= 50))),
+    CONSTRAINT withdrawals_provider_check CHECK ((provider = 'alipay'::text)),
+    CONSTRAINT withdrawals_rejected CHECK (((status = 'rejected'::text) = (rejection_reason IS NOT NULL))),
+    CONSTRAINT withdrawals_rejection_reason_check CHECK (((char_length(rejection_reason) >= 1) AND (char_length(rejection_reason) <= 500))),
+    CONSTRAINT withdrawals_review CHECK (((status <> 'pending_review'::text) OR (review_reason IS NOT NULL))),
+    CONSTRAINT withdrawals_review_reason_check CHECK ((review_reason = ANY (ARRAY['large_amount'::text, 'first_withdrawal'::text]))),
+    CONSTRAINT withdrawals_status_check CHECK ((status = ANY (ARRAY['pending_review'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'rejected'::text])))
+);
+
+--
+-- Name: worker_availability; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_availability (
+    worker_id uuid NOT NULL,
+    online boolean NOT NULL,
+    latitude double precision,
+    longitude double precision,
+    position_at timestamp with time zone,
+    last_seen_at timestamp with time zone NOT NULL,
+    CONSTRAINT worker_availability_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT worker_availability_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT worker_availability_online_position CHECK (((NOT online) OR (latitude IS NOT NULL))),
+    CONSTRAINT worker_availability_position CHECK ((((latitude IS NULL) = (longitude IS NULL)) AND ((latitude IS NULL) = (position_at IS NULL))))
+);
+
+--
+-- Name: workers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.workers (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    phone_number text NOT NULL,
+    password_hash text NOT NULL,
+    display_name text,
+    skills text[] DEFAULT '{}'::text[] NOT NULL,
+    account_status text DEFAULT 'active'::text NOT NULL,
+    failed_login_count integer DEFAULT 0 NOT NULL,
+    failed_login_window_start timestamp with time zone,
+    locked_until timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    reputation numeric(3,2) DEFAULT 4.00 NOT NULL,
+    finished_tasks integer DEFAULT 0 NOT NULL,
+    approved_tasks integer DEFAULT 0 NOT NULL,
+    rating_count integer DEFAULT 0 NOT NULL,
+    rating_average numeric(3,2),
+    median_response_seconds integer,
+    reputation_updated_at timestamp with time zone,
+    CONSTRAINT workers_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
+    CONSTRAINT workers_check CHECK (((approved_tasks >= 0) AND (approved_tasks <= finished_tasks))),
+    CONSTRAINT workers_display_name_check CHECK (((display_name IS NULL) OR ((char_length(display_name) >= 1) AND (char_length(display_name) <= 50)))),
+    CONSTRAINT workers_finished_tasks_check CHECK ((finished_tasks >= 0)),
+    CONSTRAINT workers_median_response_seconds_check CHECK ((median_response_seconds >= 0)),
+    CONSTRAINT workers_phone_number_check CHECK ((phone_number ~ '^1[3-9][0-9]{9}$'::text)),
+    CONSTRAINT workers_rating_average_check CHECK (((rating_average >= (0)::numeric) AND (rating_average <= (5)::numeric))),
+    CONSTRAINT workers_rating_count_check CHECK ((rating_count >= 0)),
+    CONSTRAINT workers_reputation_check CHECK (((reputation >= (0)::numeric) AND (reputation <= (5)::numeric))),
+    CONSTRAINT workers_skills_check CHECK ((cardinality(skills) <= 20))
+);
+
+--
+-- Name: ledger_accounts id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_accounts ALTER COLUMN id SET DEFAULT nextval('public.ledger_accounts_id_seq'::regclass);
+
+--
+-- Name: ledger_journals id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_journals ALTER COLUMN id SET DEFAULT nextval('public.ledger_journals_id_seq'::regclass);
+
+--
+-- Name: ledger_postings id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_postings ALTER COLUMN id SET DEFAULT nextval('public.ledger_postings_id_seq'::regclass);
+
+--
+-- Name: schema_migrations id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.schema_migrations ALTER COLUMN id SET DEFAULT nextval('public.schema_migrations_id_seq'::regclass);
+
+--
+-- Name: schema_migrations PK_62441bec32630ced9e4cccae336; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.schema_migrations
+    ADD CONSTRAINT "PK_62441bec32630ced9e4cccae336" PRIMARY KEY (id);
+
+--
+-- Name: admin_credits admin_credits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admin_credits
+    ADD CONSTRAINT admin_credits_pkey PRIMARY KEY (journal_id);
+
+--
+-- Name: admins admins_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admins
+    ADD CONSTRAINT admins_pkey PRIMARY KEY (id);
+
+--
+-- Name: agent_callback_secrets agent_callback_secrets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_callback_secrets
+    ADD CONSTRAINT agent_callback_secrets_pkey PRIMARY KEY (agent_id);
+
+--
+-- Name: agent_rating_stats agent_rating_stats_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_rating_stats
+    ADD CONSTRAINT agent_rating_stats_pkey PRIMARY KEY (agent_id);
+
+--
+-- Name: agent_ratings agent_ratings_once; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_ratings
+    ADD CONSTRAINT agent_ratings_once UNIQUE (task_id, worker_id);
+
+--
+-- Name: agent_ratings agent_ratings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_ratings
+    ADD CONSTRAINT agent_ratings_pkey PRIMARY KEY (id);
+
+--
+-- Name: agents agents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agents
+    ADD CONSTRAINT agents_pkey PRIMARY KEY (id);
+
+--
+-- Name: api_keys api_keys_agent_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_agent_id_key UNIQUE (agent_id);
+
+--
+-- Name: api_keys api_keys_key_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
+
+--
+-- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+--
+-- Name: api_usage_daily api_usage_daily_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_usage_daily
+    ADD CONSTRAINT api_usage_daily_pkey PRIMARY KEY (agent_id, day);
+
+--
+-- Name: assignments assignments_one_per_worker; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignments
+    ADD CONSTRAINT assignments_one_per_worker UNIQUE (task_id, worker_id);
+
+--
+-- Name: assignments assignments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignments
+    ADD CONSTRAINT assignments_pkey PRIMARY KEY (id);
+
+--
+-- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.events
+    ADD CONSTRAINT events_pkey PRIMARY KEY (id);
+
+--
+-- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.idempotency_keys
+    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (agent_id, scope, key);
+
+--
+-- Name: ledger_accounts ledger_accounts_code_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_accounts
+    ADD CONSTRAINT ledger_accounts_code_key UNIQUE (code);
+
+--
+-- Name: ledger_accounts ledger_accounts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_accounts
+    ADD CONSTRAINT ledger_accounts_pkey PRIMARY KEY (id);
+
+--
+-- Name: ledger_journals ledger_journals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_journals
+    ADD CONSTRAINT ledger_journals_pkey PRIMARY KEY (id);
+
+--
+-- Name: ledger_journals ledger_journals_reference_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_journals
+    ADD CONSTRAINT ledger_journals_reference_key UNIQUE (reference);
+
+--
+-- Name: ledger_postings ledger_postings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_postings
+    ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
+
+--
+-- Name: payment_orders payment_orders_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payment_orders
+    ADD CONSTRAINT payment_orders_pkey PRIMARY KEY (id);
+
+--
+-- Name: payment_refunds payment_refunds_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payment_refunds
+    ADD CONSTRAINT payment_refunds_pkey PRIMARY KEY (id);
+
+--
+-- Name: refresh_tokens refresh_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.refresh_tokens
+    ADD CONSTRAINT refresh_tokens_pkey PRIMARY KEY (id);
+
+--
+-- Name: refresh_tokens refresh_tokens_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.refresh_tokens
+    ADD CONSTRAINT refresh_tokens_token_hash_key UNIQUE (token_hash);
+
+--
+-- Name: sms_codes sms_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sms_codes
+    ADD CONSTRAINT sms_codes_pkey PRIMARY KEY (id);
+
+--
+-- Name: task_feedback task_feedback_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_feedback
+    ADD CONSTRAINT task_feedback_pkey PRIMARY KEY (id);
+
+--
+-- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
+
+--
+-- Name: uploads uploads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.uploads
+    ADD CONSTRAINT uploads_pkey PRIMARY KEY (id);
+
+--
+-- Name: uploads uploads_storage_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.uploads
+    ADD CONSTRAINT uploads_storage_key_key UNIQUE (storage_key);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_delivery_attempts webhook_delivery_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_delivery_attempts
+    ADD CONSTRAINT webhook_delivery_attempts_pkey PRIMARY KEY (delivery_id, attempt);
+
+--
+-- Name: webhook_endpoints webhook_endpoints_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+
+--
+-- Name: withdrawals withdrawals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawals
+    ADD CONSTRAINT withdrawals_pkey PRIMARY KEY (id);
+
+--
+-- Name: worker_availability worker_availability_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_availability
+    ADD CONSTRAINT worker_availability_pkey PRIMARY KEY (worker_id);
+
+--
+-- Name: workers workers_phone_number_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workers
+    ADD CONSTRAINT workers_phone_number_key UNIQUE (phone_number);
+
+--
+-- Name: workers workers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workers
+    ADD CONSTRAINT workers_pkey PRIMARY KEY (id);
+
+--
+-- Name: admin_credits_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX admin_credits_agent_idx ON public.admin_credits USING btree (agent_id, created_at DESC);
+
+--
+-- Name: admins_email_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX admins_email_key ON public.admins USING btree (lower(email));
+
+--
+-- Name: agent_ratings_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX agent_ratings_agent_idx ON public.agent_ratings USING btree (agent_id, created_at DESC);
+
+--
+-- Name: agents_email_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (lower(email));
+
+--
+-- Name: assignments_live_offer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer_expires_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_submitted_idx ON public.assignments USING btree (submitted_at) WHERE (status = 'submitted'::text);
+
+--
+-- Name: assignments_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_task_idx ON public.assignments USING btree (task_id);
+
+--
+-- Name: assignments_worker_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_worker_idx ON public.assignments USING btree (worker_id, status, created_at DESC);
+
+--
+-- Name: assignments_worker_offers_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_worker_offers_idx ON public.assignments USING btree (worker_id, offered_at DESC) WHERE (offered_at IS NOT NULL);
+
+--
+-- Name: events_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_agent_idx ON public.events USING btree (agent_id, created_at DESC, id DESC);
+
+--
+-- Name: events_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX events_seq_idx ON public.events USING btree (seq);
+
+--
+-- Name: events_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_task_idx ON public.events USING btree (task_id, seq) WHERE (task_id IS NOT NULL);
+
+--
+-- Name: events_unpublished_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_unpublished_idx ON public.events USING btree (seq) WHERE (published_at IS NULL);
+
+--
+-- Name: events_worker_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_worker_idx ON public.events USING btree (worker_id, created_at DESC);
+
+--
+-- Name: idempotency_keys_expiry_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX idempotency_keys_expiry_idx ON public.idempotency_keys USING btree (expires_at);
+
+--
+-- Name: ledger_accounts_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_accounts_agent_idx ON public.ledger_accounts USING btree (agent_id, kind) WHERE (agent_id IS NOT NULL);
+
+--
+-- Name: ledger_accounts_owner_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_accounts_owner_idx ON public.ledger_accounts USING btree (owner_id) WHERE (owner_id IS NOT NULL);
+
+--
+-- Name: ledger_journals_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_journals_agent_idx ON public.ledger_journals USING btree (agent_id, created_at DESC, id DESC);
+
+--
+-- Name: ledger_journals_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_journals_task_idx ON public.ledger_journals USING btree (task_id);
+
+--
+-- Name: ledger_journals_worker_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_journals_worker_idx ON public.ledger_journals USING btree (worker_id, created_at DESC, id DESC);
+
+--
+-- Name: ledger_postings_account_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_postings_account_idx ON public.ledger_postings USING btree (account_id);
+
+--
+-- Name: ledger_postings_journal_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ledger_postings_journal_idx ON public.ledger_postings USING btree (journal_id);
+
+--
+-- Name: payment_orders_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX payment_orders_agent_idx ON public.payment_orders USING btree (agent_id, created_at DESC, id DESC);
+
+--
+-- Name: payment_orders_one_live_per_task; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX payment_orders_one_live_per_task ON public.payment_orders USING btree (task_id) WHERE ((task_id IS NOT NULL) AND (status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text])));
+
+--
+-- Name: payment_orders_open_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX payment_orders_open_idx ON public.payment_orders USING btree (expires_at) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
+
+--
+-- Name: payment_orders_provider_txn; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX payment_orders_provider_txn ON public.payment_orders USING btree (provider, provider_txn_id) WHERE (provider_txn_id IS NOT NULL);
+
+--
+-- Name: payment_refunds_order_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX payment_refunds_order_idx ON public.payment_refunds USING btree (order_id, created_at);
+
+--
+-- Name: payment_refunds_processing_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX payment_refunds_processing_idx ON public.payment_refunds USING btree (created_at) WHERE (status = 'processing'::text);
+
+--
+-- Name: refresh_tokens_expiry_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX refresh_tokens_expiry_idx ON public.refresh_tokens USING btree (expires_at);
+
+--
+-- Name: refresh_tokens_family_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX refresh_tokens_family_idx ON public.refresh_tokens USING btree (family_id);
+
+--
+-- Name: sms_codes_lookup_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sms_codes_lookup_idx ON public.sms_codes USING btree (phone_number, purpose, created_at DESC);
+
+--
+-- Name: sms_codes_one_open_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX sms_codes_one_open_idx ON public.sms_codes USING btree (phone_number, purpose) WHERE ((consumed_at IS NULL) AND (superseded_at IS NULL));
+
+--
+-- Name: task_feedback_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX task_feedback_task_idx ON public.task_feedback USING btree (task_id, created_at);
+
+--
+-- Name: tasks_agent_list_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_agent_list_idx ON public.tasks USING btree (agent_id, created_at DESC, id DESC);
+
+--
+-- Name: tasks_agent_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_agent_status_idx ON public.tasks USING btree (agent_id, status, created_at DESC, id DESC);
+
+--
+-- Name: tasks_deadline_due_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_deadline_due_idx ON public.tasks USING btree (deadline_at) WHERE ((deadline_processed_at IS NULL) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_live_deadline_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_live_deadline_idx ON public.tasks USING btree (deadline_at) WHERE (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text]));
+
+--
+-- Name: tasks_open_intake_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_intake_idx ON public.tasks USING btree (deadline_at) WHERE ((intake_closed_at IS NULL) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_open_nearby_gist; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_nearby_gist ON public.tasks USING gist (public.ll_to_earth(latitude, longitude)) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: uploads_worker_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX uploads_worker_idx ON public.uploads USING btree (worker_id, created_at DESC);
+
+--
+-- Name: webhook_deliveries_claim_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_claim_idx ON public.webhook_deliveries USING btree (next_attempt_at, event_seq) WHERE (status = 'pending'::text);
+
+--
+-- Name: webhook_deliveries_endpoint_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (endpoint_id, created_at DESC, id DESC);
+
+--
+-- Name: webhook_deliveries_event_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_event_idx ON public.webhook_deliveries USING btree (event_id);
+
+--
+-- Name: webhook_deliveries_order_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_order_idx ON public.webhook_deliveries USING btree (ordering_key, event_seq) WHERE ((status = 'pending'::text) AND (ordering_key IS NOT NULL));
+
+--
+-- Name: webhook_endpoints_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_endpoints_agent_idx ON public.webhook_endpoints USING btree (agent_id, created_at DESC) WHERE (status <> 'deleted'::text);
+
+--
+-- Name: withdrawals_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX withdrawals_status_idx ON public.withdrawals USING btree (status, created_at);
+
+--
+-- Name: withdrawals_worker_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX withdrawals_worker_idx ON public.withdrawals USING btree (worker_id, created_at DESC);
+
+--
+-- Name: worker_availability_online_gist; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_availability_online_gist ON public.worker_availability USING gist (public.ll_to_earth(latitude, longitude)) WHERE online;
+
+--
+-- Name: admin_credits admin_credits_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER admin_credits_append_only BEFORE DELETE OR UPDATE ON public.admin_credits FOR EACH ROW EXECUTE FUNCTION public.ledger_append_only();
+
+--
+-- Name: events events_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER events_notify AFTER INSERT ON public.events FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_events();
+
+--
+-- Name: ledger_journals ledger_journals_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER ledger_journals_append_only BEFORE DELETE OR UPDATE ON public.ledger_journals FOR EACH ROW EXECUTE FUNCTION public.ledger_append_only();
+
+--
+-- Name: ledger_postings ledger_postings_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER ledger_postings_append_only BEFORE DELETE OR UPDATE ON public.ledger_postings FOR EACH ROW EXECUTE FUNCTION public.ledger_append_only();
+
+--
+-- Name: ledger_postings ledger_postings_balance; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER ledger_postings_balance AFTER INSERT ON public.ledger_postings DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ledger_journal_balances();
+
+--
+-- Name: webhook_deliveries webhook_deliveries_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER webhook_deliveries_notify AFTER INSERT ON public.webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_deliveries();
+
+--
+-- Name: admin_credits admin_credits_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admin_credits
+    ADD CONSTRAINT admin_credits_admin_id_fkey FOREIGN KEY (admin_id) REFERENCES public.admins(id);
+
+--
+-- Name: admin_credits admin_credits_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admin_credits
+    ADD CONSTRAINT admin_credits_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: admin_credits admin_credits_journal_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admin_credits
+    ADD CONSTRAINT admin_credits_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: agent_callback_secrets agent_callback_secrets_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_callback_secrets
+    ADD CONSTRAINT agent_callback_secrets_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: agent_rating_stats agent_rating_stats_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_rating_stats
+    ADD CONSTRAINT agent_rating_stats_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: agent_ratings agent_ratings_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_ratings
+    ADD CONSTRAINT agent_ratings_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: agent_ratings agent_ratings_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_ratings
+    ADD CONSTRAINT agent_ratings_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: agent_ratings agent_ratings_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_ratings
+    ADD CONSTRAINT agent_ratings_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: api_keys api_keys_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: api_usage_daily api_usage_daily_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_usage_daily
+    ADD CONSTRAINT api_usage_daily_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: assignments assignments_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignments
+    ADD CONSTRAINT assignments_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: assignments assignments_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignments
+    ADD CONSTRAINT assignments_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: idempotency_keys idempotency_keys_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.idempotency_keys
+    ADD CONSTRAINT idempotency_keys_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: ledger_postings ledger_postings_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_postings
+    ADD CONSTRAINT ledger_postings_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.ledger_accounts(id);
+
+--
+-- Name: ledger_postings ledger_postings_journal_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ledger_postings
+    ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: payment_orders payment_orders_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payment_orders
+    ADD CONSTRAINT payment_orders_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: payment_orders payment_orders_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payment_orders
+    ADD CONSTRAINT payment_orders_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: payment_refunds payment_refunds_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payment_refunds
+    ADD CONSTRAINT payment_refunds_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: payment_refunds payment_refunds_order_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.payment_refunds
+    ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
+
+--
+-- Name: task_feedback task_feedback_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_feedback
+    ADD CONSTRAINT task_feedback_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: task_feedback task_feedback_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_feedback
+    ADD CONSTRAINT task_feedback_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: tasks tasks_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: uploads uploads_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.uploads
+    ADD CONSTRAINT uploads_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES public.webhook_endpoints(id);
+
+--
+-- Name: webhook_delivery_attempts webhook_delivery_attempts_delivery_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_delivery_attempts
+    ADD CONSTRAINT webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES public.webhook_deliveries(id);
+
+--
+-- Name: webhook_endpoints webhook_endpoints_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: withdrawals withdrawals_reviewed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawals
+    ADD CONSTRAINT withdrawals_reviewed_by_fkey FOREIGN KEY (reviewed_by) REFERENCES public.admins(id);
+
+--
+-- Name: withdrawals withdrawals_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawals
+    ADD CONSTRAINT withdrawals_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: worker_availability worker_availability_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_availability
+    ADD CONSTRAINT worker_availability_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+
+--
+-- PostgreSQL database dump complete
+--

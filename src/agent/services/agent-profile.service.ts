@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { sqlRows } from '../../database/sql';
+import { Balances } from '../../escrow/services/balances';
+import type { AgentRow, ApiKeyRow } from '../agent.repository';
+import type { AgentProfileResponse } from '../dtos/agent-profile.dto';
+
+type ProfileRow = Pick<
+  AgentRow,
+  | 'id'
+  | 'email'
+  | 'organization_name'
+  | 'company_name'
+  | 'tier'
+  | 'rate_limit_per_minute'
+  | 'rate_limit_per_day'
+  | 'max_concurrent_tasks'
+  | 'account_status'
+  | 'created_at'
+  | 'last_used_at'
+> & { prefix: ApiKeyRow['prefix'] | null };
+
+@Injectable()
+export class AgentProfileService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly balances: Balances,
+  ) {}
+
+  async profile(agentId: string): Promise<AgentProfileResponse> {
+    const rows = await sqlRows<ProfileRow>(
+      this.ds,
+      `SELECT a.id, a.email, a.organization_name, a.company_name, a.tier, a.rate_limit_per_minute,
+              a.rate_limit_per_day, a.max_concurrent_tasks, a.account_status, a.created_at, a.last_used_at, k.prefix
+         FROM agents a LEFT JOIN api_keys k ON k.agent_id = a.id
+        WHERE a.id = $1`,
+      [agentId],
+    );
+    const a = rows[0];
+    if (!a) throw new ApiError('not_found', 'Agent not found.');
+    const balanceCents = (await this.balances.agentFunds(a.id)).availableCents;
+    return {
+      agent_id: a.id,
+      email: a.email,
+      organization_name: a.organization_name,
+      company_name: a.company_name,
+      balance_cents: balanceCents,
+      balance_rmb: balanceCents / 100,
+      api_key_prefix: a.prefix ?? '',
+      tier: a.tier,
+      rate_limit_per_minute: a.rate_limit_per_minute,
+      rate_limit_per_day: a.rate_limit_per_day,
+      max_concurrent_tasks: a.max_concurrent_tasks,
+      account_status: a.account_status,
+      created_at: a.created_at,
+      last_used_at: a.last_used_at,
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import type { AccountStatus, ActorKind } from '../common/actor';
+
+/**
+ * The rows of the tables authentication owns. It also reads and writes the credential and lock-out columns of the
+ * account tables (agents, api_keys, workers, admins): those modules sit above this one, so the shapes it needs are
+ * declared here rather than imported from them.
+ */
+
+/** A refresh_tokens row: one issued refresh JWT, stored by its jti with a hash of the token. */
+export interface RefreshTokenRow {
+  id: string;
+  family_id: string;
+  subject_kind: ActorKind;
+  subject_id: string;
+  token_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+/** An api_usage_daily row: authenticated requests per agent and UTC day, flushed by the UsageTracker. */
+export interface ApiUsageDailyRow {
+  agent_id: string;
+  /** A date column: 'YYYY-MM-DD'. */
+  day: string;
+  requests: number;
+}
+
+/** What authentication reads of an account: its status and, for agents, its rate limits (0 for the others). */
+export interface AccountAccessRow {
+  account_status: AccountStatus;
+  rate_limit_per_minute: number;
+  rate_limit_per_day: number;
+}
+
+/** An API key as authentication sees it, with its agent's access columns. */
+export interface KeyAccessRow extends AccountAccessRow {
+  id: string;
+  agent_id: string;
+  permissions: string[];
+  is_active: boolean;
+}
+
+/** The lock-out columns every account table has. */
+export interface LoginThrottleRow {
+  failed_login_count: number;
+  failed_login_window_start: Date | null;
+  locked_until: Date | null;
+}

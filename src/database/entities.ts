@@ -1,9 +1,0 @@
-import { Admin } from '../admin/entities/admin.entity';
-import { Agent } from '../agent/entities/agent.entity';
-import { ApiKey } from '../agent/entities/api-key.entity';
-import { RefreshToken } from '../auth/entities/refresh-token.entity';
-import { SmsCode } from '../worker/entities/sms-code.entity';
-import { Worker } from '../worker/entities/worker.entity';
-
-/** Every TypeORM entity. Listed explicitly (no globs) so all runtimes load the same set. */
-export const ENTITIES = [Agent, ApiKey, Worker, SmsCode, Admin, RefreshToken];

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events.module';
+import { EventsGateway } from './events.gateway';
+
+/**
+ * The socket.io endpoint (/ws), apart from EventsModule so that only the API process loads it: it authenticates
+ * connections with AuthModule's Authenticator, which the job runner (no HTTP, no sockets) does not load. The
+ * runner still publishes to sockets through EventsModule's SocketFanout and the Redis bus.
+ */
+@Module({
+  imports: [EventsModule],
+  providers: [EventsGateway],
+})
+export class EventsGatewayModule {}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * Whether this process is shutting down. From SIGTERM on, /readyz answers 503 so load balancers and Kubernetes stop
+ * sending new requests, while the listener keeps serving whatever still arrives until the drain window ends
+ * (SHUTDOWN_DRAIN_SECONDS; see main.ts).
+ */
+@Injectable()
+export class Drain {
+  private since: Date | null = null;
+
+  get draining(): boolean {
+    return this.since !== null;
+  }
+
+  begin(): void {
+    this.since ??= new Date();
+  }
+}
+
+/**
+ * While draining, every response carries `Connection: close`, so a client's keep-alive connection is not reused for a
+ * next request that could reach this instance just as its listener closes (a reset the client cannot retry safely).
+ */
+export function closeConnectionsWhileDraining(drain: Drain) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    if (drain.draining) res.setHeader('Connection', 'close');
+    next();
+  };
+}

@@ -1,0 +1,97 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import PgBoss from 'pg-boss';
+import { DataSource } from 'typeorm';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { Logger } from '../common/logging/logger';
+import type { AppConfig } from '../config/config';
+import { WebhookDelivery } from '../events/delivery/webhook-delivery';
+import { OutboxPublisher } from '../events/delivery/outbox-publisher';
+import { APP_CONFIG } from '../config/config.module';
+import { PaymentExpiry } from '../payment/services/payment-expiry';
+import { PaymentReconciliation } from '../payment/services/payment-reconciliation';
+import { TaskTimers } from '../task/services/task-timers';
+
+export interface ScheduledJob {
+  /** pg-boss queue name (letters, digits, hyphens). */
+  name: string;
+  cron: string;
+  run(): Promise<unknown>;
+}
+
+/**
+ * Background work on pg-boss, in the API process (JOBS_IN_PROCESS=true) or in `npm run start:jobs` runners.
+ * Every job is a cron schedule: pg-boss sends each minute's job once however many runners are up (its schedule
+ * sends carry a singleton key per minute), and `stately` queues keep at most one queued and one running, so a slow
+ * sweep never piles up. The handlers only call service methods whose work is safe to run concurrently anyway
+ * (FOR UPDATE SKIP LOCKED, conditions re-checked under the lock), which is also how tests drive them directly.
+ */
+@Injectable()
+export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private boss: PgBoss | null = null;
+  private stopping = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly logger: Logger,
+    private readonly timers: TaskTimers,
+    private readonly idempotency: IdempotencyStore,
+    private readonly paymentExpiry: PaymentExpiry,
+    private readonly reconciliation: PaymentReconciliation,
+    private readonly outbox: OutboxPublisher,
+    private readonly webhooks: WebhookDelivery,
+  ) {}
+
+  jobs(): ScheduledJob[] {
+    return [
+      { name: 'task-deadline-sweep', cron: '* * * * *', run: () => this.timers.sweepDeadlines() },
+      { name: 'task-offer-expiry', cron: '* * * * *', run: () => this.timers.expireOffers() },
+      { name: 'task-auto-approve', cron: '* * * * *', run: () => this.timers.autoApprove() },
+      { name: 'idempotency-key-purge', cron: '*/15 * * * *', run: () => this.idempotency.purgeExpired() },
+      { name: 'payment-order-expiry', cron: '* * * * *', run: () => this.paymentExpiry.expireDue() },
+      { name: 'payment-reconciliation', cron: '*/5 * * * *', run: () => this.reconciliation.reconcile() },
+      // Safety nets: the events module's runner (LISTEN/NOTIFY, then a 1 s poll) publishes and delivers within
+      // moments in these same processes; these sweeps keep both moving should that loop ever stall.
+      { name: 'events-publish', cron: '* * * * *', run: () => this.outbox.drain() },
+      // Stops claiming once shutdown begins, so a backlog cannot outlast the graceful stop below.
+      { name: 'webhook-delivery', cron: '* * * * *', run: () => this.webhooks.drain(() => !this.stopping) },
+    ];
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.runJobsInProcess) await this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    const boss = this.boss;
+    this.boss = null;
+    // Before the DataSource closes (onApplicationShutdown): running handlers finish first.
+    await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
+  }
+
+  get running(): boolean {
+    return this.boss !== null;
+  }
+
+  async start(): Promise<void> {
+    if (this.boss) return;
+    const url = (this.ds.options as { url?: string }).url;
+    if (!url) throw new Error('the job runner needs the database URL of the DataSource');
+    const boss = new PgBoss({ connectionString: url, max: 3, application_name: 'legwork-jobs' });
+    boss.on('error', (err) => this.logger.error({ err, component: 'jobs' }, 'pg-boss error'));
+    await boss.start();
+    for (const job of this.jobs()) {
+      await boss.createQueue(job.name, { name: job.name, policy: 'stately', expireInSeconds: 600 });
+      await boss.schedule(job.name, job.cron, {}, { singletonKey: job.name });
+      await boss.work(job.name, async () => {
+        const started = Date.now();
+        const result = await job.run();
+        this.logger.debug({ job: job.name, result, ms: Date.now() - started }, 'job done');
+      });
+    }
+    this.boss = boss;
+    this.logger.info({ jobs: this.jobs().map((j) => j.name) }, 'background jobs started');
+  }
+}

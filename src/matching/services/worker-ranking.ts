@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { sqlRows } from '../../database/sql';
+import {
+  LIVE_ASSIGNMENT_CAP,
+  LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
+  LOW_REPUTATION_THRESHOLD,
+} from '../live-assignment-cap';
+import { distanceSql, EARTH_BOX_MARGIN } from '../../common/geo';
+import {
+  OfferCandidate,
+  ONLINE_LAPSE_MINUTES,
+  OFFER_WINDOW_SECONDS,
+  rankCandidates,
+  RESPONSE_HISTORY,
+} from '../offer-policy';
+
+/** What the matcher needs to know about a task with an open slot. */
+export interface OfferTarget {
+  taskId: string;
+  latitude: number;
+  longitude: number;
+  maxDistanceMeters: number;
+  requiredSkills: string[];
+  minReputation: number | null;
+}
+
+const DISTANCE = distanceSql('$1::float8', '$2::float8', 'av.latitude', 'av.longitude');
+
+/** Nearest first before scoring; more candidates than this within one task's radius are not worth ranking. */
+const CANDIDATE_LIMIT = 200;
+
+/**
+ * Online workers who may be offered a slot of the task: online (a report in the last 10 minutes) within the task's
+ * max_distance_meters (GiST on worker_availability), active, holding every required skill, reputation at least
+ * min_reputation, never involved with this task before (so nobody is offered the same task twice), no other offer
+ * waiting for their answer, and below their live-assignment cap. `median_answer` is the median time the worker took
+ * to answer its last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do
+ * not count).
+ */
+const CANDIDATES_SQL = `
+  SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
+         (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
+            SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $11::float8) AS s
+              FROM assignments o
+             WHERE o.worker_id = w.id AND o.offered_at IS NOT NULL AND o.status <> 'pending'
+               AND NOT (o.status = 'cancelled' AND o.accepted_at IS NULL)
+             ORDER BY o.offered_at DESC LIMIT $12::int) r) AS median_answer
+    FROM worker_availability av
+    JOIN workers w ON w.id = av.worker_id
+   WHERE av.online AND av.last_seen_at > $3::timestamptz
+     AND earth_box(ll_to_earth($1::float8, $2::float8), $4::float8 * ${EARTH_BOX_MARGIN})
+         @> ll_to_earth(av.latitude, av.longitude)
+     AND ${DISTANCE} <= $4::float8
+     AND w.account_status = 'active'
+     AND w.skills @> $5::text[]
+     AND w.reputation >= $6::numeric
+     AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = $7::uuid AND m.worker_id = w.id)
+     AND NOT EXISTS (SELECT 1 FROM assignments p WHERE p.worker_id = w.id AND p.status = 'pending')
+     AND (SELECT count(*) FROM assignments l WHERE l.worker_id = w.id AND l.status IN ('accepted', 'in_progress'))
+         < CASE WHEN w.reputation < $8::numeric THEN $9::int ELSE $10::int END
+   ORDER BY distance, w.id
+   LIMIT ${CANDIDATE_LIMIT}`;
+
+/** Ranks online eligible workers for one open slot (score in offer-policy.ts). */
+@Injectable()
+export class WorkerRanking {
+  async candidates(em: EntityManager, target: OfferTarget, now: Date): Promise<OfferCandidate[]> {
+    const rows = await sqlRows<Record<string, string | number | null>>(em, CANDIDATES_SQL, [
+      target.latitude,
+      target.longitude,
+      new Date(now.getTime() - ONLINE_LAPSE_MINUTES * 60_000),
+      target.maxDistanceMeters,
+      target.requiredSkills,
+      target.minReputation ?? 0,
+      target.taskId,
+      LOW_REPUTATION_THRESHOLD,
+      LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
+      LIVE_ASSIGNMENT_CAP,
+      OFFER_WINDOW_SECONDS,
+      RESPONSE_HISTORY,
+    ]);
+    const candidates = rows.map((r) => ({
+      workerId: String(r.worker_id),
+      distanceMeters: Number(r.distance),
+      reputation: Number(r.reputation),
+      medianAnswerSeconds: r.median_answer === null ? null : Number(r.median_answer),
+    }));
+    return rankCandidates(candidates, target.maxDistanceMeters);
+  }
+}

@@ -1,0 +1,153 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
+import { LIVE_TASK_STATUSES } from '../domain/task-status';
+import { TaskRepository, TaskRow } from '../task.repository';
+import { TaskDispatch } from './task-dispatch';
+import { TaskEvents } from './task-events';
+import { TaskSettlement } from './task-settlement';
+
+const BATCH = 20;
+
+export interface SweepCounts {
+  deadlines: number;
+  offers: number;
+  autoApproved: number;
+}
+
+/**
+ * The time-based rules, run by the job queue every minute (and called directly by tests with a moved clock).
+ * Each sweep picks due tasks in small batches and handles every task in its own transaction under
+ * `FOR UPDATE SKIP LOCKED`: a task that a request or another runner holds is left for the next pass, and the
+ * due condition is re-checked under the lock, so several runners never double-process.
+ */
+@Injectable()
+export class TaskTimers {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly settlement: TaskSettlement,
+    private readonly dispatch: TaskDispatch,
+    private readonly events: TaskEvents,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async runDue(): Promise<SweepCounts> {
+    return {
+      deadlines: await this.sweepDeadlines(),
+      offers: await this.expireOffers(),
+      autoApproved: await this.autoApprove(),
+    };
+  }
+
+  /**
+   * At the deadline: open slots close (100 % refund), accepted and in-progress work expires (100 % refund,
+   * counts against the worker), pending offers lapse; submitted results stay and wait for review.
+   */
+  sweepDeadlines(): Promise<number> {
+    const now = this.clock.now();
+    return this.forEachDue(
+      (seen, limit) =>
+        `SELECT id FROM tasks WHERE deadline_processed_at IS NULL AND status = ANY($1) AND deadline_at <= $2
+            AND id <> ALL(${seen}) ORDER BY deadline_at LIMIT ${limit}`,
+      [LIVE_TASK_STATUSES, now],
+      async (em, task) => {
+        const due =
+          !task.deadline_processed_at && LIVE_TASK_STATUSES.includes(task.status) && task.deadline_at <= now;
+        if (!due) return false;
+        for (const a of await TaskRepository.assignments(em, task.id)) {
+          if (a.status === 'accepted' || a.status === 'in_progress') {
+            await this.settlement.refund(em, task, a, now, 'expired');
+          } else if (a.status === 'pending') {
+            await this.lapseOffer(em, a.id, now);
+          }
+        }
+        await this.settlement.reconcileTask(em, task, now, { closeIntake: true, deadlineProcessed: true });
+        return true;
+      },
+    );
+  }
+
+  /**
+   * Offers not answered in time lapse and their slots go to the next best online worker (never one who had this
+   * task before), or reopen for anyone to take when nobody is left.
+   */
+  expireOffers(): Promise<number> {
+    const now = this.clock.now();
+    return this.forEachDue(
+      (seen, limit) =>
+        `SELECT DISTINCT task_id AS id FROM assignments
+          WHERE status = 'pending' AND offer_expires_at <= $1 AND task_id <> ALL(${seen}) LIMIT ${limit}`,
+      [now],
+      async (em, task) => {
+        const lapsed = (await TaskRepository.assignments(em, task.id)).filter(
+          (a) => a.status === 'pending' && a.offer_expires_at && a.offer_expires_at <= now,
+        );
+        for (const a of lapsed) await this.lapseOffer(em, a.id, now);
+        if (!lapsed.length) return false;
+        await this.dispatch.offerOpenSlots(em, task, now);
+        await this.settlement.reconcileTask(em, task, now);
+        return true;
+      },
+    );
+  }
+
+  /** Results nobody reviewed within AUTO_APPROVE_HOURS are approved, so workers are always paid. */
+  autoApprove(): Promise<number> {
+    const now = this.clock.now();
+    const cutoff = new Date(now.getTime() - this.config.autoApproveHours * 3_600_000);
+    return this.forEachDue(
+      (seen, limit) =>
+        `SELECT DISTINCT task_id AS id FROM assignments
+          WHERE status = 'submitted' AND submitted_at <= $1 AND task_id <> ALL(${seen}) LIMIT ${limit}`,
+      [cutoff],
+      async (em, task) => {
+        const due = (await TaskRepository.assignments(em, task.id)).filter(
+          (a) => a.status === 'submitted' && a.submitted_at && a.submitted_at <= cutoff,
+        );
+        for (const a of due) await this.settlement.approve(em, task, a, now, null);
+        if (due.length) await this.settlement.reconcileTask(em, task, now);
+        return due.length > 0;
+      },
+    );
+  }
+
+  private async lapseOffer(em: EntityManager, assignmentId: string, now: Date): Promise<void> {
+    const moved = await TaskRepository.moveAssignment(em, assignmentId, ['pending'], 'expired', now, {
+      closed_at: now,
+    });
+    if (moved) await this.events.assignment(em, 'assignment.expired', moved, now);
+  }
+
+  /**
+   * Selects due task ids (`select` gets the placeholders of the ids already seen and of the batch size, which
+   * follow `params`) and runs `handle` for each in its own transaction with the task row locked, skipping tasks locked elsewhere. Returns how many
+   * tasks were changed.
+   */
+  private async forEachDue(
+    select: (seen: string, limit: string) => string,
+    params: unknown[],
+    handle: (em: EntityManager, task: TaskRow) => Promise<boolean>,
+  ): Promise<number> {
+    const seen: string[] = [];
+    let changed = 0;
+    for (;;) {
+      const sql = select(`$${params.length + 1}::uuid[]`, `$${params.length + 2}`);
+      const ids = await sqlRows<{ id: string }>(this.ds, sql, [...params, seen, BATCH]);
+      if (ids.length === 0) return changed;
+      for (const { id } of ids) {
+        seen.push(id);
+        const did = await inTransaction(this.ds, async (em) => {
+          const task = await TaskRepository.lockIfFree(em, id);
+          return task ? handle(em, task) : false;
+        });
+        if (did) changed++;
+      }
+    }
+  }
+}

@@ -1,0 +1,236 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { WorkerActor } from '../../common/actor';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
+import type { LatLng } from '../../common/geo';
+import type { UploadResponse } from '../dtos/upload.dto';
+import { imageProblem } from '../image-check';
+import { ACCEPTED_MIME_TYPES, MediaType, PHOTO_MIME_TYPES, sniffMediaType } from '../media-type';
+import { MAX_FILE_BYTES } from '../multipart';
+import { readPhotoMetadata } from '../photo-metadata';
+import { FileStorage, isStorageKey, UploadCategory } from '../storage/file-storage';
+
+/** A file that passed every check, not stored yet. */
+export interface CheckedFile {
+  bytes: Buffer;
+  type: MediaType;
+  sha256: string;
+  originalName: string | null;
+  gps: LatLng | null;
+  takenAt: Date | null;
+}
+
+export interface StoredFile extends CheckedFile {
+  key: string;
+  category: UploadCategory;
+}
+
+export interface UploadRecord {
+  id: string;
+  worker_id: string;
+  category: UploadCategory;
+  storage_key: string;
+  original_name: string | null;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  latitude: number | null;
+  longitude: number | null;
+  taken_at: Date | null;
+  created_at: Date;
+}
+
+/** A multer file as the service needs it (memory storage: the bytes are in `buffer`). */
+export interface IncomingFile {
+  buffer: Buffer;
+  originalname?: string;
+}
+
+/**
+ * Uploaded proof files (decisions §9): the type is decided by the bytes (JPG, PNG, PDF, MP4, MOV), images must be
+ * structurally whole, EXIF is kept as sent (it is the proof) and its GPS position and capture time are recorded.
+ * Files are checked completely before any is stored; bytes go to FileStorage first and the row is written in a
+ * transaction after, so a failed transaction removes the bytes again and a row never points at nothing.
+ */
+@Injectable()
+export class UploadService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly storage: FileStorage,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The upload endpoints: all files checked first, then all stored, or none. */
+  async upload(actor: WorkerActor, files: IncomingFile[], field: string): Promise<UploadResponse[]> {
+    if (files.length === 0) throw ApiError.field(field, 'at least one file is required');
+    const checked: CheckedFile[] = [];
+    for (const [i, f] of files.entries()) {
+      checked.push(await this.check(f, { field: files.length > 1 ? `${field}[${i}]` : field }));
+    }
+    const now = this.clock.now();
+    const stored: StoredFile[] = [];
+    try {
+      for (const c of checked) stored.push(await this.put('task-proofs', c, now));
+      const records = await inTransaction(this.ds, async (em) => {
+        const out: UploadRecord[] = [];
+        for (const s of stored) out.push(await this.record(em, actor.id, s, now));
+        return out;
+      });
+      return records.map((r) => this.view(r));
+    } catch (err) {
+      await this.discard(stored);
+      throw err;
+    }
+  }
+
+  /**
+   * Checks one file. 415 unsupported_media_type when the bytes are none of the accepted types (or, with
+   * `photoOnly`, not a JPEG or PNG); 400 invalid_photo when they start like a JPEG or PNG but are not a whole image.
+   */
+  async check(f: IncomingFile, opts: { field: string; photoOnly?: boolean }): Promise<CheckedFile> {
+    const bytes = f.buffer;
+    if (!bytes || bytes.length === 0) throw ApiError.field(opts.field, 'the file is empty');
+    if (bytes.length > MAX_FILE_BYTES) {
+      throw new ApiError('payload_too_large', 'Each file may be at most 10 MB.', {
+        max_bytes: MAX_FILE_BYTES,
+      });
+    }
+    const accepted = opts.photoOnly ? PHOTO_MIME_TYPES : ACCEPTED_MIME_TYPES;
+    const type = sniffMediaType(bytes);
+    if (!type || !accepted.includes(type.mime)) {
+      throw new ApiError(
+        'unsupported_media_type',
+        opts.photoOnly
+          ? 'The photo must be a JPEG or PNG image (judged by its content, not its name).'
+          : 'Accepted files are JPG, PNG, PDF, MP4 and MOV (judged by their content, not their names).',
+        { field: opts.field, detected_type: type?.mime ?? null, accepted_types: accepted },
+      );
+    }
+    const problem = imageProblem(bytes, type);
+    if (problem) {
+      throw new ApiError('invalid_photo', `The image cannot be read: ${problem}.`, { field: opts.field });
+    }
+    const meta = type.mime.startsWith('image/')
+      ? await readPhotoMetadata(bytes)
+      : { gps: null, takenAt: null };
+    return {
+      bytes,
+      type,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      originalName: cleanName(f.originalname),
+      gps: meta.gps,
+      takenAt: meta.takenAt,
+    };
+  }
+
+  /** Writes the bytes under a new random key (24 base64url characters: 144 bits, unguessable). */
+  async put(category: UploadCategory, c: CheckedFile, now: Date): Promise<StoredFile> {
+    const key = `${category}/${now.toISOString().slice(0, 10)}/${randomBytes(18).toString('base64url')}.${c.type.ext}`;
+    await this.storage.put(key, c.bytes, c.type.mime);
+    return { ...c, key, category };
+  }
+
+  async record(em: EntityManager, workerId: string, s: StoredFile, now: Date): Promise<UploadRecord> {
+    const [row] = await sqlRows<UploadRecord>(
+      em,
+      `INSERT INTO uploads (worker_id, category, storage_key, original_name, content_type, size_bytes, sha256,
+                            latitude, longitude, taken_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+      [
+        workerId,
+        s.category,
+        s.key,
+        s.originalName,
+        s.type.mime,
+        s.bytes.length,
+        s.sha256,
+        s.gps?.latitude ?? null,
+        s.gps?.longitude ?? null,
+        s.takenAt,
+        now,
+      ],
+    );
+    return row;
+  }
+
+  /** Best effort: a file left behind by a failed request is harmless (unreferenced, unguessable). */
+  async discard(stored: StoredFile[]): Promise<void> {
+    for (const s of stored) await this.storage.remove(s.key).catch(() => undefined);
+  }
+
+  url(key: string): string {
+    return `${this.config.publicBaseUrl}/uploads/${key}`;
+  }
+
+  /**
+   * The worker's own uploads behind submitted photo URLs (ours, absolute or as a path), in the given order. Any
+   * URL that is not one of this worker's uploads is 400 validation_error on photo_urls.
+   */
+  async ownedByUrls(em: EntityManager, workerId: string, urls: string[]): Promise<UploadRecord[]> {
+    const keys = urls.map((u) => this.keyOf(u));
+    const rows = await sqlRows<UploadRecord>(
+      em,
+      `SELECT * FROM uploads WHERE worker_id = $1 AND storage_key = ANY($2)`,
+      [workerId, keys.filter((k): k is string => k !== null)],
+    );
+    const byKey = new Map(rows.map((r) => [r.storage_key, r]));
+    const problems = keys.flatMap((k, i) =>
+      k && byKey.has(k) ? [] : [{ field: `photo_urls[${i}]`, message: 'is not one of your uploads' }],
+    );
+    if (problems.length > 0) {
+      throw ApiError.validation(problems, 'photo_urls must be URLs of files you uploaded.');
+    }
+    return keys.map((k) => byKey.get(k!)!);
+  }
+
+  async findByKey(key: string): Promise<UploadRecord | null> {
+    const rows = await sqlRows<UploadRecord>(this.ds, `SELECT * FROM uploads WHERE storage_key = $1`, [key]);
+    return rows[0] ?? null;
+  }
+
+  view(r: UploadRecord): UploadResponse {
+    return {
+      upload_id: r.id,
+      url: this.url(r.storage_key),
+      category: r.category,
+      content_type: r.content_type,
+      size_bytes: Number(r.size_bytes),
+      sha256: r.sha256,
+      original_name: r.original_name,
+      gps:
+        r.latitude === null || r.longitude === null ? null : { latitude: r.latitude, longitude: r.longitude },
+      taken_at: r.taken_at ? r.taken_at.toISOString() : null,
+      created_at: r.created_at.toISOString(),
+    };
+  }
+
+  /** `{base}/uploads/{key}` or `/uploads/{key}` to the key; anything else is null. */
+  private keyOf(url: string): string | null {
+    const base = `${this.config.publicBaseUrl}/uploads/`;
+    const key = url.startsWith(base)
+      ? url.slice(base.length)
+      : url.startsWith('/uploads/')
+        ? url.slice(9)
+        : null;
+    return key !== null && isStorageKey(key) ? key : null;
+  }
+}
+
+/** The client's file name, kept for display only: control characters removed, at most 255 characters. */
+function cleanName(name: string | undefined): string | null {
+  if (!name) return null;
+  const clean = [...name]
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim()
+    .slice(0, 255);
+  return clean.length ? clean : null;
+}

@@ -1,0 +1,64 @@
+import type { AccountStatus } from '../common/actor';
+import { numericColumns, sqlRows, type SqlRunner } from '../database/sql';
+import type { SmsPurpose } from './sms/sms-codes';
+
+/**
+ * A workers row. The lock-out columns are kept by auth's LoginThrottle; the reputation columns are recomputed in
+ * the transaction of every assignment outcome that feeds them (WorkerReputation.recompute).
+ */
+export interface WorkerRow {
+  id: string;
+  phone_number: string;
+  password_hash: string;
+  display_name: string | null;
+  skills: string[];
+  account_status: AccountStatus;
+  failed_login_count: number;
+  failed_login_window_start: Date | null;
+  locked_until: Date | null;
+  reputation: number;
+  finished_tasks: number;
+  approved_tasks: number;
+  rating_count: number;
+  rating_average: number | null;
+  median_response_seconds: number | null;
+  reputation_updated_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** An sms_codes row: a verification code, stored only as a keyed hash (sms-codes.ts). */
+export interface SmsCodeRow {
+  id: string;
+  phone_number: string;
+  purpose: SmsPurpose;
+  code_hash: string;
+  attempts: number;
+  expires_at: Date;
+  consumed_at: Date | null;
+  /** Set when a newer code for the same phone and purpose was sent. */
+  superseded_at: Date | null;
+  created_at: Date;
+}
+
+/** reputation and rating_average are numeric (text from pg). Takes any selection of workers columns. */
+export function toWorker<T extends Partial<WorkerRow> = WorkerRow>(row: Record<string, unknown>): T {
+  return numericColumns<T>(row, ['reputation', 'rating_average']);
+}
+
+/** The workers table for the modules above this one. */
+export const WorkerRepository = {
+  /**
+   * Locks the worker for an accept and returns what eligibility needs. Callers hold the task row lock: always
+   * task, then worker, so accepts never deadlock; NO KEY UPDATE leaves foreign-key checks on the row unblocked.
+   */
+  async lockForAccept(
+    db: SqlRunner,
+    workerId: string,
+  ): Promise<Pick<WorkerRow, 'skills' | 'reputation'> | null> {
+    const rows = await sqlRows(db, `SELECT skills, reputation FROM workers WHERE id = $1 FOR NO KEY UPDATE`, [
+      workerId,
+    ]);
+    return rows.length ? toWorker<Pick<WorkerRow, 'skills' | 'reputation'>>(rows[0]) : null;
+  },
+};
