@@ -286,7 +286,9 @@ CREATE TABLE public.idempotency_keys (
     expires_at timestamp with time zone NOT NULL,
     owner bigint,
     claim_token uuid,
-    CONSTRAINT idempotency_keys_key_check CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255)))
+    scope text DEFAULT 'request'::text NOT NULL,
+    CONSTRAINT idempotency_keys_key_check CHECK (((char_length(key) >= 1) AND (char_length(key) <= 255))),
+    CONSTRAINT idempotency_keys_scope_check CHECK ((scope = ANY (ARRAY['request'::text, 'task'::text, 'admin_credit'::text])))
 );
 
 --
@@ -573,7 +575,6 @@ CREATE TABLE public.tasks (
     min_reputation numeric(2,1),
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     status text DEFAULT 'pending'::text NOT NULL,
-    idempotency_key text,
     deadline_at timestamp with time zone NOT NULL,
     estimated_completion_at timestamp with time zone NOT NULL,
     completed_at timestamp with time zone,
@@ -583,7 +584,6 @@ CREATE TABLE public.tasks (
     intake_closed_at timestamp with time zone,
     deadline_processed_at timestamp with time zone,
     cancelled_at timestamp with time zone,
-    idempotency_request_hash text,
     open_slots integer DEFAULT 0 NOT NULL,
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
     CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
@@ -925,7 +925,7 @@ ALTER TABLE ONLY public.events
 --
 
 ALTER TABLE ONLY public.idempotency_keys
-    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (agent_id, key);
+    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (agent_id, scope, key);
 
 --
 -- Name: ledger_accounts ledger_accounts_code_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1289,12 +1289,6 @@ CREATE INDEX tasks_agent_status_idx ON public.tasks USING btree (agent_id, statu
 --
 
 CREATE INDEX tasks_deadline_due_idx ON public.tasks USING btree (deadline_at) WHERE ((deadline_processed_at IS NULL) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
-
---
--- Name: tasks_idempotency_key; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE UNIQUE INDEX tasks_idempotency_key ON public.tasks USING btree (agent_id, idempotency_key) WHERE (idempotency_key IS NOT NULL);
 
 --
 -- Name: tasks_live_deadline_idx; Type: INDEX; Schema: public; Owner: -

@@ -10,6 +10,7 @@ import { Matching1732200010000 } from './1732200010000-matching';
 import { Uploads1732200010100 } from './1732200010100-uploads';
 import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
 import { DeliveryClaimIndex1732200030000 } from './1732200030000-delivery-claim-index';
+import { IdempotencyScopes1732200040000 } from './1732200040000-idempotency-scopes';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Uploads1732200010100,
   IdempotencyOwner1732200020000,
   DeliveryClaimIndex1732200030000,
+  IdempotencyScopes1732200040000,
 ];

@@ -15,6 +15,8 @@ import { BENCH_JWT } from './server';
 export interface BenchAgent {
   id: string;
   apiKey: string;
+  /** The key's secret (X-API-Secret), for the reference payment surface. */
+  apiSecret: string;
 }
 
 export interface BenchWorker {
@@ -50,7 +52,7 @@ export async function createAgents(db: Pool, count: number, balanceCents: number
     rows.map((r) => r.id),
     balanceCents,
   );
-  return rows.map((r, i) => ({ id: r.id, apiKey: keys[i].apiKey }));
+  return rows.map((r, i) => ({ id: r.id, apiKey: keys[i].apiKey, apiSecret: keys[i].apiSecret }));
 }
 
 /** A bank deposit per agent (provider:bank:clearing -> agent available), as an operator credit would post it. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { AccountViewsService } from './services/account-views.service';
 import { AdminCreditService } from './services/admin-credit.service';
 import { AgentTransactions } from './services/agent-transactions';
@@ -16,6 +17,7 @@ import { Ledger } from './services/ledger';
  * and transaction history) that other modules reuse through Balances and AgentTransactions.
  */
 @Module({
+  imports: [IdempotencyModule],
   controllers: [
     AdminLedgerController,
     PaymentBalanceController,

@@ -1,6 +1,6 @@
 import { numericColumns } from '../database/sql';
 import type { AccountKind } from './accounts';
-import type { JournalKind } from './services/ledger';
+import type { JournalKind } from './journal';
 
 /**
  * The rows of the tables the escrow module owns. Ids of the ledger tables are bigint and stay strings (they are

@@ -4,11 +4,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
 import { sqlExec, sqlRows } from '../database/sql';
-import { idempotencyClaims } from './idempotency-context';
+import type { IdempotencyClaim, KeyRef, KeyScope } from './idempotency-context';
 import { InstanceLease } from './instance-lease';
 
 /** Decisions §4: stored responses are kept 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Keys that name an effect for good (a task's body key, an operator credit's key) never expire. */
+const KEPT_FOR_GOOD: ReadonlySet<KeyScope> = new Set(['task', 'admin_credit']);
 /**
  * A claim still in progress after this long is taken over even if its process looks alive (a hung request).
  * Far above any request's duration; token fencing keeps a late original from committing anyway.
@@ -18,6 +20,8 @@ export const CLAIM_LEASE_MS = 5 * 60_000;
 /** An idempotency_keys row: a claim while status_code is null, then the stored answer, kept until expires_at. */
 export interface IdempotencyKeyRow {
   agent_id: string;
+  /** What the key guards (KeyScope): a client may use one key string in two scopes for two effects. */
+  scope: KeyScope;
   key: string;
   request_hash: string;
   status_code: number | null;
@@ -67,32 +71,33 @@ export class IdempotencyStore {
   ) {}
 
   /**
-   * Claims the key for this request: `{ token }` when the caller now owns it (a new key, one whose 24 hours are
-   * over, or the same request abandoned by a process that died or hung past CLAIM_LEASE_MS), otherwise the stored
+   * Claims the key for this request: `{ token }` when the caller now owns it (a new key, one whose time is over,
+   * or the same request abandoned by a process that died or hung past CLAIM_LEASE_MS), otherwise the stored
    * row (null if it vanished meanwhile: claim again).
    */
-  async claim(agentId: string, key: string, hash: string): Promise<{ token: string } | StoredKey | null> {
+  async claim(ref: KeyRef, hash: string): Promise<{ token: string } | StoredKey | null> {
     const now = this.clock.now();
     const claimed = await sqlRows<{ claim_token: string }>(
       this.ds,
-      `INSERT INTO idempotency_keys (agent_id, key, request_hash, created_at, expires_at, owner, claim_token)
-       VALUES ($1, $2, $3, $4, $5, $6, gen_random_uuid())
-       ON CONFLICT (agent_id, key) DO UPDATE
+      `INSERT INTO idempotency_keys (agent_id, scope, key, request_hash, created_at, expires_at, owner, claim_token)
+       VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, 'infinity'), $7, gen_random_uuid())
+       ON CONFLICT (agent_id, scope, key) DO UPDATE
           SET request_hash = EXCLUDED.request_hash, status_code = NULL, response = NULL,
               created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
               owner = EXCLUDED.owner, claim_token = EXCLUDED.claim_token
-        WHERE idempotency_keys.expires_at <= $4
+        WHERE idempotency_keys.expires_at <= $5
            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
-               AND (idempotency_keys.created_at <= $7
-                    OR (idempotency_keys.owner = $6 AND idempotency_keys.claim_token = ANY($8::uuid[]))
+               AND (idempotency_keys.created_at <= $8
+                    OR (idempotency_keys.owner = $7 AND idempotency_keys.claim_token = ANY($9::uuid[]))
                     OR ${OWNER_GONE}))
        RETURNING claim_token`,
       [
-        agentId,
-        key,
+        ref.agentId,
+        ref.scope,
+        ref.key,
         hash,
         now,
-        new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        KEPT_FOR_GOOD.has(ref.scope) ? null : new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
         this.lease.key,
         new Date(now.getTime() - CLAIM_LEASE_MS),
         [...this.givenUp],
@@ -101,28 +106,43 @@ export class IdempotencyStore {
     if (claimed.length) return { token: claimed[0].claim_token };
     const rows = await sqlRows<StoredKey>(
       this.ds,
-      `SELECT request_hash, status_code, response FROM idempotency_keys WHERE agent_id = $1 AND key = $2`,
-      [agentId, key],
+      `SELECT request_hash, status_code, response FROM idempotency_keys
+        WHERE agent_id = $1 AND scope = $2 AND key = $3`,
+      [ref.agentId, ref.scope, ref.key],
     );
     return rows[0] ?? null;
   }
 
-  async complete(agentId: string, key: string, token: string, status: number, body: unknown): Promise<void> {
+  /** Stores the answer of a claim still in progress (a no-op once the claim was taken over or answered). */
+  async complete(claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
     await sqlExec(
       this.ds,
-      `UPDATE idempotency_keys SET status_code = $4, response = $5
-        WHERE agent_id = $1 AND key = $2 AND claim_token = $3 AND status_code IS NULL`,
-      [agentId, key, token, status, JSON.stringify(body ?? null)],
+      `UPDATE idempotency_keys SET status_code = $5, response = $6
+        WHERE agent_id = $1 AND scope = $2 AND key = $3 AND claim_token = $4 AND status_code IS NULL`,
+      [...keyParams(claim), status, JSON.stringify(body ?? null)],
+    );
+  }
+
+  /**
+   * Replaces the answer the request stored inside its transaction with the one it finally gave: they differ when the
+   * request went on after its commit (a refund asks the provider). The claim token still fences it.
+   */
+  async replaceAnswer(claim: IdempotencyClaim, body: unknown): Promise<void> {
+    await sqlExec(
+      this.ds,
+      `UPDATE idempotency_keys SET response = $5
+        WHERE agent_id = $1 AND scope = $2 AND key = $3 AND claim_token = $4 AND status_code IS NOT NULL`,
+      [...keyParams(claim), JSON.stringify(body ?? null)],
     );
   }
 
   /** Gives the key back after a server error, so a retry runs again (unless the effect committed its answer). */
-  async release(agentId: string, key: string, token: string): Promise<void> {
+  async release(claim: IdempotencyClaim): Promise<void> {
     await sqlExec(
       this.ds,
       `DELETE FROM idempotency_keys
-        WHERE agent_id = $1 AND key = $2 AND claim_token = $3 AND status_code IS NULL`,
-      [agentId, key, token],
+        WHERE agent_id = $1 AND scope = $2 AND key = $3 AND claim_token = $4 AND status_code IS NULL`,
+      keyParams(claim),
     );
   }
 
@@ -168,27 +188,27 @@ export class IdempotencyStore {
 }
 
 /**
- * Stores the answer of the current request's Idempotency-Key inside the transaction that makes its effect, so the
- * effect and its stored answer commit together: a crash between the commit and the interceptor's own write cannot
- * leave an effect whose key then runs again, and an ambiguous commit (connection lost during COMMIT) is settled by
- * whether the answer is there. The claim token fences it: if this claim was taken over (its process looked dead),
- * nothing is written and the transaction is refused, so only one of the two ever commits. Without a claim (no
- * header) it does nothing. Safe to call again when inTransaction retries the work.
+ * Stores `body` as the answer of `claim` inside the transaction that makes its effect, so the effect and its stored
+ * answer commit together: a crash between the commit and a later write cannot leave an effect whose key then runs
+ * again, and an ambiguous commit (connection lost during COMMIT) is settled by whether the answer is there. The claim
+ * token fences it: if the claim was taken over (its process looked dead), nothing is written and the transaction is
+ * refused, so only one of the two ever commits. Safe to run again when inTransaction retries the work.
  */
-export async function recordIdempotentResponse(em: EntityManager, body: unknown): Promise<void> {
-  const claim = idempotencyClaims.getStore();
-  if (!claim) return;
+export async function recordAnswer(em: EntityManager, claim: IdempotencyClaim, body: unknown): Promise<void> {
   const rows = await sqlRows(
     em,
-    `UPDATE idempotency_keys SET status_code = $4, response = $5
-      WHERE agent_id = $1 AND key = $2 AND claim_token = $3 AND status_code IS NULL RETURNING 1`,
-    [claim.agentId, claim.key, claim.token, claim.successStatus, JSON.stringify(body ?? null)],
+    `UPDATE idempotency_keys SET status_code = $5, response = $6
+      WHERE agent_id = $1 AND scope = $2 AND key = $3 AND claim_token = $4 AND status_code IS NULL RETURNING 1`,
+    [...keyParams(claim), claim.successStatus, JSON.stringify(body ?? null)],
   );
   if (rows.length === 0) {
     throw new ApiError(
       'idempotency_conflict',
-      'Another request with this Idempotency-Key finished first; retry to get its answer.',
+      'Another request with this idempotency key finished first; retry to get its answer.',
     );
   }
-  claim.recorded = true;
+}
+
+function keyParams(claim: IdempotencyClaim): [string, KeyScope, string, string] {
+  return [claim.ref.agentId, claim.ref.scope, claim.ref.key, claim.token];
 }

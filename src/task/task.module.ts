@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
 import { UploadModule } from '../upload/upload.module';
@@ -23,7 +24,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
  * accept/start/submit/abandon, and the time-based rules (TaskTimers, run by the JobsModule).
  */
 @Module({
-  imports: [EscrowModule, MatchingModule, UploadModule],
+  imports: [IdempotencyModule, EscrowModule, MatchingModule, UploadModule],
   controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
   providers: [
     TaskEvents,

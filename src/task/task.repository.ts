@@ -25,8 +25,6 @@ export interface TaskRow {
   min_reputation: number | null;
   metadata: Record<string, unknown>;
   status: TaskStatus;
-  idempotency_key: string | null;
-  idempotency_request_hash: string | null;
   closed_slots: number;
   /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
   open_slots: number;

@@ -6,6 +6,8 @@ import { createTestApp, TEST_ENV, TestApp } from '../support/app';
 import { databaseUrl } from '../support/databases';
 import { createAgent, createWorker, TestAgent, uniqueKey } from '../support/actors';
 import { createAdmin, TestAdmin } from './support';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
+import { taskBody } from '../task/task-helpers';
 
 const run = promisify(execFile);
 
@@ -140,7 +142,7 @@ describe('operator credits and the ledger report', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
     expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
-    expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    for (const r of results) expect(r.body).toEqual(results[0].body);
     expect(results[0].body.balance_cents).toBe(7000);
     expect(await balanceOf(agent)).toBe(7000);
     expect(await depositsOf(agent)).toHaveLength(1);
@@ -165,6 +167,36 @@ describe('operator credits and the ledger report', () => {
     await credit(b.id, { amount_cents: 300, reason: 'y' }, key).expect(201);
     expect(await balanceOf(a)).toBe(500);
     expect(await balanceOf(b)).toBe(300);
+  });
+
+  it("a credit's key is kept for good and is not one of the agent's own Idempotency-Keys", async () => {
+    const agent = await createAgent(t, { balanceCents: 5000 });
+    const key = uniqueKey();
+    const first = await credit(agent.id, { amount_cents: 400, reason: 'wire 7' }, key).expect(201);
+    // The agent's own request with the same key string is its own key: it runs.
+    await t.http
+      .post('/v1/tasks/create')
+      .set('Authorization', agent.key)
+      .set('Idempotency-Key', key)
+      .send(taskBody(t))
+      .expect(201);
+    // Past the 24 hours of request keys, and after their purge, the credit still replays.
+    t.clock.advance(25 * 3_600_000);
+    try {
+      await t.app.get(IdempotencyStore).purgeExpired();
+      const operator = await createAdmin(t);
+      const again = await t.http
+        .post(`/v1/admin/agents/${agent.id}/credit`)
+        .set('Authorization', operator.bearer)
+        .set('Idempotency-Key', key)
+        .send({ amount_cents: 400, reason: 'wire 7' })
+        .expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+    } finally {
+      t.clock.advance(-25 * 3_600_000);
+    }
+    expect(await balanceOf(agent)).toBe(400);
   });
 
   it('refuses an Idempotency-Key over 255 characters', async () => {

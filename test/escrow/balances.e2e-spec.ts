@@ -164,8 +164,8 @@ describe('balances on each surface', () => {
       await inTransaction(t.db, (em) =>
         ledger.startWithdrawal(em, {
           workerId: worker.id,
+          withdrawalId: `wd_${randomUUID()}`,
           amountCents: 1234,
-          reference: `withdrawal:${randomUUID()}`,
           description: 'test withdrawal',
         }),
       );

@@ -105,30 +105,22 @@ export async function seedTask(
   const ledger = t.app.get(Ledger);
   let spentCents = 0;
   await atTime(t, createdAt, () =>
-    inTransaction(t.db, (em) =>
-      ledger.holdTaskEscrow(em, {
-        agentId,
-        taskId: id,
-        amountCents: totalCents,
-        reference: `task:${id}:hold`,
-        description: `Escrow for task ${title}`,
-      }),
-    ),
+    inTransaction(t.db, (em) => ledger.holdTaskEscrow(em, { agentId, taskId: id, amountCents: totalCents })),
   );
   if (finished) {
     await atTime(t, new Date(createdAt.getTime() + 3_600_000), () =>
       inTransaction(t.db, async (em) => {
         for (let slot = 0; slot < maxWorkers; slot++) {
-          const base = { agentId, taskId: id, reference: `slot:${id}:${slot}`, workerId };
+          const base = { agentId, taskId: id, assignmentId: randomUUID(), workerId };
           if (status === 'completed') {
-            await ledger.releaseSlot(em, { ...base, payoutCents, feeCents, description: 'Approved' });
+            await ledger.releaseSlot(em, { ...base, payoutCents, feeCents });
             spentCents += budgetCents;
           } else if (status === 'cancelled' && slot === 0) {
             const split = cancellationSplit(budgetCents);
-            await ledger.compensateCancellation(em, { ...base, ...split, description: 'Cancelled task' });
+            await ledger.compensateCancellation(em, { ...base, ...split });
             spentCents += split.workerCents;
           } else {
-            await ledger.refundSlot(em, { ...base, amountCents: budgetCents, description: 'Refund' });
+            await ledger.refundSlot(em, { ...base, amountCents: budgetCents, cause: 'rejected' });
           }
         }
       }),

@@ -84,7 +84,6 @@ describe('transaction history', () => {
           provider: 'alipay',
           orderId,
           taskId: pending.id,
-          reference: `order:${orderId}:paid`,
           description: 'Order paid',
         }),
       ),
@@ -101,11 +100,10 @@ describe('transaction history', () => {
       inTransaction(t.db, (em) =>
         ledger.refundToPayer(em, {
           agentId: agent.id,
+          refundId: `rfd_${randomUUID()}`,
           amountCents: 3000,
           provider: 'alipay',
           orderId,
-          reference: `order:${orderId}:refund:1`,
-          description: 'Refund to payer',
         }),
       ),
     );

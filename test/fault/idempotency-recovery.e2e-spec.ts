@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { AgentActor } from '../../src/common/actor';
 import { PERMISSIONS } from '../../src/common/actor';
-import { idempotencyClaims } from '../../src/idempotency/idempotency-context';
+import { type KeyRef, withClaim } from '../../src/idempotency/idempotency-context';
 import { requestHash } from '../../src/idempotency/canonical-json';
 import { CLAIM_LEASE_MS, IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import type { CreateTaskRequest } from '../../src/task/dtos/create-task.dto';
@@ -43,6 +43,8 @@ describe('idempotency claims after a crash', () => {
   }
 
   const DEAD_OWNER = '1234567890123';
+
+  const ref = (agent: TestAgent, key: string): KeyRef => ({ agentId: agent.id, scope: 'request', key });
 
   it('a claim whose process died is taken over by the retry, which runs once', async () => {
     const agent = await createAgent(t, { balanceCents: 20_000 });
@@ -99,9 +101,9 @@ describe('idempotency claims after a crash', () => {
     await leftBehind(agent, key, body, otherKey);
     const store = t.app.get(IdempotencyStore);
     const hash = requestHash('POST', PATH, body);
-    expect(await store.claim(agent.id, key, hash)).toMatchObject({ status_code: null });
+    expect(await store.claim(ref(agent, key), hash)).toMatchObject({ status_code: null });
     await other.end();
-    expect(await store.claim(agent.id, key, hash)).toEqual({ token: expect.any(String) });
+    expect(await store.claim(ref(agent, key), hash)).toEqual({ token: expect.any(String) });
     expect(await tasksOf(agent)).toBe(0);
   });
 
@@ -111,13 +113,13 @@ describe('idempotency claims after a crash', () => {
     const body = taskBody(t);
     const hash = requestHash('POST', PATH, body);
     const store = t.app.get(IdempotencyStore);
-    const claim = await store.claim(agent.id, key, hash);
+    const claim = await store.claim(ref(agent, key), hash);
     expect(claim).toEqual({ token: expect.any(String) });
     // Still executing: a repeat waits.
-    expect(await store.claim(agent.id, key, hash)).toMatchObject({ status_code: null });
+    expect(await store.claim(ref(agent, key), hash)).toMatchObject({ status_code: null });
     // Its request failed and the release did not reach the database: the claim is given up.
     store.settleLater((claim as { token: string }).token, async () => undefined, 'release');
-    expect(await store.claim(agent.id, key, hash)).toEqual({ token: expect.any(String) });
+    expect(await store.claim(ref(agent, key), hash)).toEqual({ token: expect.any(String) });
   });
 
   it('a live claim past the lease is taken over (a hung request)', async () => {
@@ -130,7 +132,7 @@ describe('idempotency claims after a crash', () => {
     try {
       await leftBehind(agent, key, body, '987654321987655');
       t.clock.advance(CLAIM_LEASE_MS + 1000);
-      const claim = await t.app.get(IdempotencyStore).claim(agent.id, key, requestHash('POST', PATH, body));
+      const claim = await t.app.get(IdempotencyStore).claim(ref(agent, key), requestHash('POST', PATH, body));
       expect(claim).toEqual({ token: expect.any(String) });
     } finally {
       await other.end();
@@ -156,7 +158,7 @@ describe('idempotency claims after a crash', () => {
     const body = taskBody(t);
     const hash = requestHash('POST', PATH, body);
     const store = t.app.get(IdempotencyStore);
-    const original = await store.claim(agent.id, key, hash);
+    const original = await store.claim(ref(agent, key), hash);
     expect(original).toEqual({ token: expect.any(String) });
     // The original looked dead to someone: its claim was taken over (a new token).
     await t.db.query(
@@ -171,14 +173,9 @@ describe('idempotency claims after a crash', () => {
       permissions: PERMISSIONS,
       limits: { perMinute: 1000, perDay: 100_000 },
     };
-    const claim = {
-      agentId: agent.id,
-      key,
-      token: (original as { token: string }).token,
-      successStatus: 201,
-    };
+    const claim = { ref: ref(agent, key), token: (original as { token: string }).token, successStatus: 201 };
     await expect(
-      idempotencyClaims.run({ ...claim, recorded: false }, () =>
+      withClaim(claim, () =>
         t.app.get(TaskCreationService).create(actor, body as unknown as CreateTaskRequest),
       ),
     ).rejects.toMatchObject({ code: 'idempotency_conflict' });

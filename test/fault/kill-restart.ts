@@ -4,6 +4,7 @@ import {
   createUntilFinal,
   creations,
   effects,
+  killDuringBurst,
   mapLimit,
   ProcessRig,
   startProcessRig,
@@ -36,19 +37,6 @@ export function killRestartSuite(rounds: number[], perRound: number, timeoutMs: 
       return rows[0].n;
     }
 
-    /** Returns how many requests the kill cut off and how many claims it left in progress. */
-    async function killDuringBurst(batch: Creation[], afterTasks: number): Promise<[number, number]> {
-      const inFlight = batch.map((c) => create(rig.server, c));
-      while ((await countTasks()) < afterTasks) await new Promise((r) => setTimeout(r, 5));
-      await rig.server.kill9();
-      const answers = await Promise.all(inFlight);
-      const { rows } = await rig.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM idempotency_keys WHERE status_code IS NULL`,
-      );
-      await rig.server.spawn();
-      return [answers.filter((a) => a.status === 0).length, rows[0].n];
-    }
-
     it(
       'every Idempotency-Key has exactly one effect after kill -9, restart and retries',
       async () => {
@@ -60,7 +48,8 @@ export function killRestartSuite(rounds: number[], perRound: number, timeoutMs: 
           const batch = creations(rig.agents, perRound);
           all.push(...batch);
           const before = await countTasks();
-          const [cut, left] = await killDuringBurst(batch, before + progress);
+          const burst = batch.map((c) => () => create(rig.server, c));
+          const [cut, left] = await killDuringBurst(rig, burst, countTasks, before + progress);
           cutOff += cut;
           abandoned += left;
         }

@@ -19,7 +19,12 @@ export interface ProcessRig {
   close(): Promise<void>;
 }
 
-export async function startProcessRig(agents: number, env: Record<string, string> = {}): Promise<ProcessRig> {
+/** `port` fixes the server's port, for an environment that names it (a payment notification URL). */
+export async function startProcessRig(
+  agents: number,
+  env: Record<string, string> = {},
+  port?: number,
+): Promise<ProcessRig> {
   const name = await createTestDatabase();
   const url = databaseUrl(name);
   const db = new Pool({ connectionString: url, max: 3, application_name: 'legwork-fault-test' });
@@ -27,6 +32,7 @@ export async function startProcessRig(agents: number, env: Record<string, string
   const server = await ServerProcess.start({
     databaseUrl: url,
     dataDir: mkdtempSync(join(tmpdir(), 'legwork-fault-')),
+    port,
     poolSize: 10,
     env: { JOBS_IN_PROCESS: 'false', ...env },
   });
@@ -75,16 +81,23 @@ export interface Answer {
 }
 
 /** One creation request; a dropped connection or refused connect is `status: 0`. */
-export async function create(server: ServerProcess, c: Creation): Promise<Answer> {
+export function create(server: ServerProcess, c: Creation): Promise<Answer> {
+  return send(server, '/v1/tasks/create', { authorization: `Bearer ${c.agent.apiKey}` }, c.key, c.body);
+}
+
+/** One POST with an Idempotency-Key; a dropped connection or refused connect is `status: 0`. */
+export async function send(
+  server: ServerProcess,
+  path: string,
+  headers: Record<string, string>,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<Answer> {
   try {
-    const res = await fetch(`${server.baseUrl}/v1/tasks/create`, {
+    const res = await fetch(`${server.baseUrl}${path}`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${c.agent.apiKey}`,
-        'content-type': 'application/json',
-        'idempotency-key': c.key,
-      },
-      body: JSON.stringify(c.body),
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
     });
     const text = await res.text();
     return {
@@ -97,15 +110,19 @@ export async function create(server: ServerProcess, c: Creation): Promise<Answer
   }
 }
 
+export function createUntilFinal(server: ServerProcess, c: Creation): Promise<Answer> {
+  return untilFinal(() => create(server, c));
+}
+
 /**
  * What a careful client does after a failure: retry with the same key until the answer is final. Network errors,
  * 5xx (503 when the server is saturated) and 409 "still in progress" are retried with a growing pause (0.1 s
  * doubling to 2 s, about a minute in all); anything else is the answer.
  */
-export async function createUntilFinal(server: ServerProcess, c: Creation, attempts = 35): Promise<Answer> {
+export async function untilFinal(attempt: () => Promise<Answer>, attempts = 35): Promise<Answer> {
   let last: Answer = { status: 0, body: {}, replayed: false };
   for (let i = 0; i < attempts; i++) {
-    last = await create(server, c);
+    last = await attempt();
     const error = last.body.error as { code?: string; in_progress?: boolean } | undefined;
     const retry =
       last.status === 0 || last.status >= 500 || (last.status === 409 && error?.in_progress === true);
@@ -113,6 +130,27 @@ export async function createUntilFinal(server: ServerProcess, c: Creation, attem
     await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** i, 2_000)));
   }
   return last;
+}
+
+/**
+ * Sends a burst, SIGKILLs the server once `committed()` (effects in the database) reaches `after`, and restarts it.
+ * Returns how many requests the kill cut off and how many idempotency claims it left in progress.
+ */
+export async function killDuringBurst(
+  rig: ProcessRig,
+  burst: (() => Promise<Answer>)[],
+  committed: () => Promise<number>,
+  after: number,
+): Promise<[number, number]> {
+  const inFlight = burst.map((send) => send());
+  while ((await committed()) < after) await new Promise((r) => setTimeout(r, 5));
+  await rig.server.kill9();
+  const answers = await Promise.all(inFlight);
+  const { rows } = await rig.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM idempotency_keys WHERE status_code IS NULL`,
+  );
+  await rig.server.spawn();
+  return [answers.filter((a) => a.status === 0).length, rows[0].n];
 }
 
 /**

@@ -255,6 +255,46 @@ describe('refunds', () => {
     ).toBe(600);
   });
 
+  it('with an Idempotency-Key, on both surfaces: the answer commits with the refund before the provider is asked', async () => {
+    for (const reference of [false, true]) {
+      const agent = await createAgent(rig.t);
+      const orderId = await paidOrder(agent, 'alipay', 3000);
+      const key = `refund-${orderId}`;
+      // The provider answers after a second: the request is between its commit and its final answer meanwhile.
+      await rig.api('alipay', 'POST', '/__sandbox/faults', {
+        target: 'response',
+        kind: 'timeout',
+        delay_ms: 1000,
+        match: 'alipay.trade.refund',
+      });
+      const send = () =>
+        (reference
+          ? refundRef(agent, { order_id: orderId, amount: 1000, reason: 'other' })
+          : refundV1(agent, { order_id: orderId, refund_amount_cents: 1000, refund_reason: 'other' })
+        ).set('Idempotency-Key', key);
+      const pending = send().then((r) => r);
+      const stored = await eventually(async () => {
+        const rows: { status_code: number | null; response: { status: string; refund_id: string } }[] =
+          await rig.t.db.query(
+            `SELECT status_code, response FROM idempotency_keys WHERE agent_id = $1 AND key = $2`,
+            [agent.id, key],
+          );
+        return rows[0]?.status_code ? rows[0] : undefined;
+      }, 'the answer stored with the refund');
+      expect(stored).toMatchObject({ status_code: 200, response: { status: 'processing' } });
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ refund_id: stored.response.refund_id, status: 'completed' });
+      // A repeat replays the answer given (the final one), and refunds nothing more.
+      const again = await send();
+      expect(again.status).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(res.body);
+      expect(await agentBalance(rig.t, agent.id)).toBe(2000);
+      expect((await journalsOf(rig.t, orderId)).map((j) => j.kind)).toEqual(['deposit', 'payer_refund']);
+    }
+  });
+
   describe('refused refunds', () => {
     it('refund_method balance is refund_not_allowed; so is a refund of an unpaid order', async () => {
       const agent = await createAgent(rig.t);

@@ -65,12 +65,11 @@ export async function createAgent(
 export async function fundAgent(t: TestApp, agentId: string, amountCents: number): Promise<void> {
   const ledger = t.app.get(Ledger);
   await inTransaction(t.db, (em) =>
-    ledger.deposit(em, {
+    ledger.manualCredit(em, {
       agentId,
       amountCents,
-      provider: 'bank',
-      reference: `fixture:${randomUUID()}`,
-      description: 'test funding',
+      creditKey: `fixture:${randomUUID()}`,
+      reason: 'test funding',
     }),
   );
 }

@@ -1,6 +1,7 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { firstValueFrom, throwError } from 'rxjs';
 import { IdempotencyInterceptor } from '../../src/idempotency/idempotency.interceptor';
+import { IdempotencyKeys } from '../../src/idempotency/idempotency-keys';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import { createAgent, createWorker, fundAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
@@ -90,6 +91,129 @@ describe('idempotency', () => {
       expect(await taskCount(agent)).toBe(1);
       expect(await holdCount(agent)).toBe(1);
       expect(await agentBalance(t, agent.id)).toBe(95_000);
+    });
+  });
+
+  describe('body idempotency_key in the idempotency store', () => {
+    const create = (agent: TestAgent, body: Record<string, unknown>, header?: string) => {
+      const req = SURFACES.v1.create(t).set('Authorization', agent.key);
+      if (header !== undefined) req.set('Idempotency-Key', header);
+      return req.send(body);
+    };
+
+    async function storedKeys(
+      agent: TestAgent,
+    ): Promise<{ scope: string; key: string; status_code: number }[]> {
+      return t.db.query(
+        `SELECT scope, key, status_code FROM idempotency_keys WHERE agent_id = $1 ORDER BY scope, key`,
+        [agent.id],
+      );
+    }
+
+    it('the answer commits with the task under the body key, kept for good (no expiry)', async () => {
+      const agent = await createAgent(t, { balanceCents: 5000 });
+      const key = uniqueKey();
+      const res = await create(agent, taskBody(t, { idempotency_key: key })).expect(201);
+      const [row]: { status_code: number; response: unknown; expires_at: string; same_tx: boolean }[] =
+        await t.db.query(
+          `SELECT k.status_code, k.response, k.expires_at::text, k.xmin = t.xmin AS same_tx
+             FROM idempotency_keys k, tasks t
+            WHERE k.agent_id = $1 AND k.scope = 'task' AND k.key = $2 AND t.id = $3`,
+          [agent.id, key, res.body.task_id],
+        );
+      expect(row).toEqual({ status_code: 201, response: res.body, expires_at: 'infinity', same_tx: true });
+    });
+
+    it('a refused creation (402) leaves the body key free: once funded, the same key creates the task', async () => {
+      const agent = await createAgent(t, { balanceCents: 1000 });
+      const body = taskBody(t, { idempotency_key: uniqueKey() });
+      expectError(await create(agent, body), 402, 'insufficient_balance');
+      await fundAgent(t, agent.id, 10_000);
+      const res = await create(agent, body).expect(201);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(await taskCount(agent)).toBe(1);
+    });
+
+    it('a repeat replays its task even once the deadline it asked for has passed', async () => {
+      const agent = await createAgent(t, { balanceCents: 5000 });
+      const body = taskBody(t, { idempotency_key: uniqueKey() });
+      const first = await create(agent, body).expect(201);
+      t.clock.advance(25 * HOUR);
+      try {
+        const again = await create(agent, body).expect(201);
+        expect(again.body).toEqual(first.body);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+      } finally {
+        t.clock.advance(-25 * HOUR);
+      }
+    });
+
+    it('the conflict names the task the key created', async () => {
+      const agent = await createAgent(t, { balanceCents: 20_000 });
+      const key = uniqueKey();
+      const first = await create(agent, taskBody(t, { idempotency_key: key })).expect(201);
+      const res = await create(agent, taskBody(t, { idempotency_key: key, budget_cents: 6000 }));
+      expectError(res, 409, 'idempotency_conflict');
+      expect(res.body.error.task_id).toBe(first.body.task_id);
+    });
+
+    it("with both keys: one task; the answer is stored under both, in the task's transaction", async () => {
+      const agent = await createAgent(t, { balanceCents: 20_000 });
+      const [header, key] = [uniqueKey('hdr'), uniqueKey('body')];
+      const body = taskBody(t, { idempotency_key: key });
+      const first = await create(agent, body, header).expect(201);
+      expect(await storedKeys(agent)).toEqual([
+        { scope: 'request', key: header, status_code: 201 },
+        { scope: 'task', key, status_code: 201 },
+      ]);
+      const again = await create(agent, body, header).expect(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await taskCount(agent)).toBe(1);
+    });
+
+    it('with both keys: a new header key over a used body key answers the task the body key made', async () => {
+      const agent = await createAgent(t, { balanceCents: 20_000 });
+      const body = taskBody(t, { idempotency_key: uniqueKey() });
+      const first = await create(agent, body).expect(201);
+      const header = uniqueKey('hdr');
+      const viaHeader = await create(agent, body, header).expect(201);
+      expect(viaHeader.body).toEqual(first.body);
+      expect(viaHeader.headers['idempotent-replayed']).toBe('true');
+      // The header key now stores that answer: its own repeat replays it too.
+      const again = await create(agent, body, header).expect(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await taskCount(agent)).toBe(1);
+      expect(await agentBalance(t, agent.id)).toBe(15_000);
+    });
+
+    it('with both keys: the header key guards its exact request, so another body key under it is 409', async () => {
+      const agent = await createAgent(t, { balanceCents: 20_000 });
+      const header = uniqueKey('hdr');
+      await create(agent, taskBody(t, { idempotency_key: uniqueKey() }), header).expect(201);
+      const res = await create(agent, taskBody(t, { idempotency_key: uniqueKey() }), header);
+      expectError(res, 409, 'idempotency_conflict');
+      expect(await taskCount(agent)).toBe(1);
+    });
+
+    it('with both keys: 20 concurrent requests, each its own header key, one body key: one task', async () => {
+      const agent = await createAgent(t, { balanceCents: 100_000 });
+      const body = taskBody(t, { idempotency_key: uniqueKey() });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => create(agent, body, uniqueKey('hdr'))),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+      expect(new Set(results.map((r) => r.body.task_id as string)).size).toBe(1);
+      expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
+      expect(await taskCount(agent)).toBe(1);
+      expect(await holdCount(agent)).toBe(1);
+      // Every header key stored the one answer.
+      const rows: { n: number }[] = await t.db.query(
+        `SELECT count(*)::int AS n FROM idempotency_keys WHERE agent_id = $1 AND scope = 'request' AND status_code = 201`,
+        [agent.id],
+      );
+      expect(rows[0].n).toBe(20);
     });
   });
 
@@ -300,8 +424,7 @@ describe('idempotency', () => {
 
     it('a server error is not stored: the key is released so a retry runs again', async () => {
       const agent = await createAgent(t);
-      const store = t.app.get(IdempotencyStore);
-      const interceptor = new IdempotencyInterceptor(store);
+      const interceptor = new IdempotencyInterceptor(t.app.get(IdempotencyKeys));
       const key = uniqueKey();
       const req = {
         method: 'POST',

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
-import { inTransaction } from '../../database/transaction';
+import { requestHash } from '../../idempotency/canonical-json';
+import { IdempotencyKeys } from '../../idempotency/idempotency-keys';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { AdminCreditRequest, AdminCreditResponse } from '../dtos/admin-credit.dto';
 import { toAdminCredit, type AdminCreditRow } from '../ledger.rows';
 import { centsToRmb } from '../money';
@@ -21,9 +23,11 @@ export interface CreditResult {
 
 /**
  * Operator credits: a manual deposit (money received outside the payment providers, e.g. a bank transfer) posted
- * through the ledger, with an audit row naming the operator. The Idempotency-Key makes the ledger reference
- * (`admin-credit:<agent>:<key>`), so any number of repeats, concurrent or not, credit once; without a key every call
- * is a new credit.
+ * through the ledger, with an audit row naming the operator. An Idempotency-Key makes it exactly-once: the key (scope
+ * `admin_credit` among the credited agent's keys, kept for good) goes through IdempotencyKeys, and the credit runs in
+ * an idempotentTransaction that stores its answer with the journal. Any number of repeats, concurrent or not, credit
+ * once and answer the original body; the same key with another amount or reason is 409. The journal reference is
+ * made from the key too, so even a lost key row could not credit twice. Without a key every call is a new credit.
  */
 @Injectable()
 export class AdminCreditService {
@@ -31,6 +35,7 @@ export class AdminCreditService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly balances: Balances,
+    private readonly keys: IdempotencyKeys,
     private readonly clock: Clock,
   ) {}
 
@@ -43,18 +48,43 @@ export class AdminCreditService {
     if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 255)) {
       throw ApiError.field('Idempotency-Key', 'must be 1 to 255 characters');
     }
-    return inTransaction(this.ds, async (em) => {
-      const agents = await sqlRows(em, `SELECT 1 FROM agents WHERE id = $1`, [agentId]);
-      if (agents.length === 0) throw new ApiError('not_found', 'No agent with this id.');
-      const reference = `admin-credit:${agentId}:${idempotencyKey ?? randomUUID()}`;
-      const posted = await this.ledger.deposit(em, {
+    // Before the key: its row belongs to the agent.
+    const agents = await sqlRows(this.ds, `SELECT 1 FROM agents WHERE id = $1`, [agentId]);
+    if (agents.length === 0) throw new ApiError('not_found', 'No agent with this id.');
+    if (idempotencyKey === undefined) {
+      return { body: await this.post(adminId, agentId, dto, null), replayed: false };
+    }
+    const outcome = await this.keys.run(
+      {
+        ref: { agentId, scope: 'admin_credit', key: idempotencyKey },
+        name: 'Idempotency-Key',
+        hash: creditHash(dto),
+        successStatus: 201,
+        keepRefusals: false,
+        mismatch: () =>
+          new ApiError(
+            'idempotency_conflict',
+            'This Idempotency-Key was already used for a credit with a different amount or reason.',
+          ),
+      },
+      () => this.post(adminId, agentId, dto, idempotencyKey),
+    );
+    return { body: outcome.body as AdminCreditResponse, replayed: outcome.replayed };
+  }
+
+  private post(
+    adminId: string,
+    agentId: string,
+    dto: AdminCreditRequest,
+    idempotencyKey: string | null,
+  ): Promise<AdminCreditResponse> {
+    return idempotentTransaction(this.ds, async (em) => {
+      const { journalId } = await this.ledger.manualCredit(em, {
         agentId,
         amountCents: dto.amount_cents,
-        provider: 'bank',
-        reference,
-        description: `Manual credit: ${dto.reason}`,
+        creditKey: idempotencyKey ?? randomUUID(),
+        reason: dto.reason,
       });
-      if (!posted.posted) return { body: await this.replay(em, reference, dto), replayed: true };
       const { availableCents } = await this.balances.agentFunds(agentId, em);
       const [row] = await sqlRows(
         em,
@@ -62,41 +92,24 @@ export class AdminCreditService {
                                     balance_after_cents, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
         [
-          posted.journalId,
+          journalId,
           adminId,
           agentId,
           dto.amount_cents,
           dto.reason,
-          idempotencyKey ?? null,
+          idempotencyKey,
           availableCents,
           this.clock.now(),
         ],
       );
-      return { body: toResponse(toAdminCredit(row)), replayed: false };
+      return toResponse(toAdminCredit(row));
     });
   }
+}
 
-  /** The credit an earlier request with this key made; the same key with another amount or reason is a conflict. */
-  private async replay(
-    em: EntityManager,
-    reference: string,
-    dto: AdminCreditRequest,
-  ): Promise<AdminCreditResponse> {
-    const rows = await sqlRows(
-      em,
-      `SELECT c.* FROM admin_credits c JOIN ledger_journals j ON j.id = c.journal_id WHERE j.reference = $1`,
-      [reference],
-    );
-    if (!rows[0]) throw new Error(`admin credit journal ${reference} has no audit row`);
-    const row = toAdminCredit(rows[0]);
-    if (row.amount_cents !== dto.amount_cents || row.reason !== dto.reason) {
-      throw new ApiError(
-        'idempotency_conflict',
-        'This Idempotency-Key was already used for a credit with a different amount or reason.',
-      );
-    }
-    return toResponse(row);
-  }
+/** What a credit's key guards: its amount and reason (the agent is the key's scope). */
+export function creditHash(dto: AdminCreditRequest): string {
+  return requestHash('admin-credit', { amount_cents: dto.amount_cents, reason: dto.reason });
 }
 
 function toResponse(row: AdminCreditRow): AdminCreditResponse {

@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { Accounts } from '../accounts';
+import type { JournalKind } from '../journal';
 import type { LedgerJournalRow } from '../ledger.rows';
 import { LEDGER_CURRENCY } from '../money';
-import type { JournalKind } from './ledger';
 
 export const TRANSACTION_TYPES = ['payment', 'refund', 'deposit'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];

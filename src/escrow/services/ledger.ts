@@ -4,120 +4,107 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { AccountRef, Accounts, Provider } from '../accounts';
+import { DuplicateJournalError, InsufficientFundsError, JournalInput, Posting, PostResult } from '../journal';
+import { JournalRefs } from '../journal-refs';
 import { applyJournal, claimJournal } from '../journal-writer';
 import { toLedgerAccount, type LedgerAccountRow } from '../ledger.rows';
 
-export type JournalKind =
-  | 'deposit'
-  | 'escrow_hold'
-  | 'slot_release'
-  | 'slot_refund'
-  | 'cancel_compensation'
-  | 'withdrawal_start'
-  | 'withdrawal_complete'
-  | 'withdrawal_fail'
-  | 'payer_refund'
-  | 'payer_refund_reversal';
-
-export interface Posting {
-  account: AccountRef;
-  amount: number;
+interface TaskSlot {
+  agentId: string;
+  taskId: string;
 }
 
-export interface JournalInput {
-  /** Deterministic and unique per business event (e.g. `task:<id>:hold`): a retry with it posts nothing. */
-  reference: string;
-  kind: JournalKind;
+interface AssignmentSlot extends TaskSlot {
+  assignmentId: string;
+  workerId: string;
+}
+
+interface PayerRefund {
+  agentId: string;
+  refundId: string;
+  orderId: string;
+  amountCents: number;
+  provider: Provider;
+}
+
+interface WithdrawalMove {
+  workerId: string;
+  withdrawalId: string;
+  amountCents: number;
   description: string;
-  agentId?: string | null;
-  workerId?: string | null;
-  taskId?: string | null;
-  orderId?: string | null;
-  postings: Posting[];
-}
-
-export interface PostResult {
-  /** false when a journal with this reference already existed: the transfer had happened before. */
-  posted: boolean;
-  journalId: string | null;
-}
-
-/** Raised when a debit would take a non-negative account below zero; callers turn it into their own error. */
-export class InsufficientFundsError extends Error {
-  constructor(
-    readonly account: AccountRef,
-    readonly balance: number,
-    readonly required: number,
-  ) {
-    super(`insufficient funds in ${account.code}: balance ${balance}, required ${required}`);
-  }
 }
 
 /**
  * The only code that moves money. Every transfer is one journal whose postings sum to zero, written inside the
- * caller's transaction (so the state change that causes it commits or rolls back with it). Named verbs below
- * describe each movement; `post` is the mechanism.
+ * caller's transaction (so the state change that causes it commits or rolls back with it). The named verbs below
+ * take ids and build the journal's reference (JournalRefs) and, where the ids say it all, its description; `post`
+ * is the mechanism.
  */
 @Injectable()
 export class Ledger {
   constructor(private readonly clock: Clock) {}
 
+  /** A payment order paid: its amount, from the provider's clearing account, becomes the agent's balance. */
   deposit(
     em: EntityManager,
     a: {
       agentId: string;
+      orderId: string;
       amountCents: number;
       provider: Provider;
-      reference: string;
-      description: string;
-      orderId?: string;
       taskId?: string;
+      description: string;
     },
   ): Promise<PostResult> {
     return this.post(em, {
-      reference: a.reference,
+      reference: JournalRefs.payment(a.orderId),
       kind: 'deposit',
       description: a.description,
       agentId: a.agentId,
       orderId: a.orderId,
       taskId: a.taskId,
-      postings: [
-        { account: Accounts.providerClearing(a.provider), amount: -a.amountCents },
-        { account: Accounts.agentAvailable(a.agentId), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.providerClearing(a.provider),
+        Accounts.agentAvailable(a.agentId),
+        a.amountCents,
+      ),
+    });
+  }
+
+  /** An operator's manual credit: money received outside the providers (a bank transfer), as a deposit. */
+  manualCredit(
+    em: EntityManager,
+    a: { agentId: string; amountCents: number; creditKey: string; reason: string },
+  ): Promise<PostResult> {
+    return this.post(em, {
+      reference: JournalRefs.adminCredit(a.agentId, a.creditKey),
+      kind: 'deposit',
+      description: `Manual credit: ${a.reason}`,
+      agentId: a.agentId,
+      postings: fromTo(Accounts.providerClearing('bank'), Accounts.agentAvailable(a.agentId), a.amountCents),
     });
   }
 
   /** Moves a task's whole cost from the agent's balance into the task's escrow; 402 when the balance is short. */
-  holdTaskEscrow(
-    em: EntityManager,
-    a: { agentId: string; taskId: string; amountCents: number; reference: string; description: string },
-  ): Promise<PostResult> {
+  holdTaskEscrow(em: EntityManager, a: TaskSlot & { amountCents: number }): Promise<PostResult> {
     return this.postOrRefuse(em, 'task cost', {
-      reference: a.reference,
+      reference: JournalRefs.taskHold(a.taskId),
       kind: 'escrow_hold',
-      description: a.description,
+      description: `Escrow for task ${a.taskId}`,
       agentId: a.agentId,
       taskId: a.taskId,
-      postings: [
-        { account: Accounts.agentAvailable(a.agentId), amount: -a.amountCents },
-        { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.agentAvailable(a.agentId),
+        Accounts.taskEscrow(a.taskId, a.agentId),
+        a.amountCents,
+      ),
     });
   }
 
   /** An approved slot: payout to the worker, fee to the platform, both out of the task's escrow. */
   releaseSlot(
     em: EntityManager,
-    a: {
-      agentId: string;
-      taskId: string;
-      workerId: string;
-      payoutCents: number;
-      feeCents: number;
-      reference: string;
-      description: string;
-    },
+    a: AssignmentSlot & { payoutCents: number; feeCents: number },
   ): Promise<PostResult> {
     const postings: Posting[] = [
       { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: -(a.payoutCents + a.feeCents) },
@@ -125,50 +112,36 @@ export class Ledger {
     ];
     if (a.feeCents > 0) postings.push({ account: Accounts.platformFees(), amount: a.feeCents });
     return this.post(em, {
-      ...journalIds(a),
-      reference: a.reference,
+      ...slotJournal(a),
       kind: 'slot_release',
-      description: a.description,
+      description: `Approved result on task ${a.taskId}`,
       postings,
     });
   }
 
-  /** Escrow back to the agent (rejected result, unfilled or expired slot, cancelled open slot). */
+  /** A held slot's budget back to the agent: its result was rejected, or its work expired at the deadline. */
   refundSlot(
     em: EntityManager,
-    a: {
-      agentId: string;
-      taskId: string;
-      amountCents: number;
-      reference: string;
-      description: string;
-      workerId?: string;
-    },
+    a: AssignmentSlot & { amountCents: number; cause: 'rejected' | 'expired' },
   ): Promise<PostResult> {
-    return this.post(em, {
-      ...journalIds(a),
-      reference: a.reference,
-      kind: 'slot_refund',
-      description: a.description,
-      postings: [
-        { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: -a.amountCents },
-        { account: Accounts.agentAvailable(a.agentId), amount: a.amountCents },
-      ],
-    });
+    const why = a.cause === 'rejected' ? 'Rejected result' : 'Deadline passed';
+    return this.escrowToAgent(em, { ...slotJournal(a), description: `${why} on task ${a.taskId}` }, a);
+  }
+
+  /** The n-th slot closed without a holder (unfilled at the deadline, intake closed, task cancelled). */
+  refundOpenSlot(
+    em: EntityManager,
+    a: TaskSlot & { slotNumber: number; amountCents: number },
+  ): Promise<PostResult> {
+    const reference = JournalRefs.openSlotRefund(a.taskId, a.slotNumber);
+    const description = `Unfilled slot of task ${a.taskId} closed`;
+    return this.escrowToAgent(em, { reference, description, agentId: a.agentId, taskId: a.taskId }, a);
   }
 
   /** Cancelling an accepted slot: part back to the agent, part to the worker who had taken it; no fee. */
   compensateCancellation(
     em: EntityManager,
-    a: {
-      agentId: string;
-      taskId: string;
-      workerId: string;
-      agentRefundCents: number;
-      workerCents: number;
-      reference: string;
-      description: string;
-    },
+    a: AssignmentSlot & { agentRefundCents: number; workerCents: number },
   ): Promise<PostResult> {
     const postings: Posting[] = [
       { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: -(a.agentRefundCents + a.workerCents) },
@@ -178,36 +151,26 @@ export class Ledger {
     if (a.workerCents > 0)
       postings.push({ account: Accounts.workerAvailable(a.workerId), amount: a.workerCents });
     return this.post(em, {
-      ...journalIds(a),
-      reference: a.reference,
+      ...slotJournal(a),
       kind: 'cancel_compensation',
-      description: a.description,
+      description: `Task ${a.taskId} cancelled after acceptance`,
       postings,
     });
   }
 
   /** Money the platform holds for an agent goes back to the payer through the provider (a payment refund). */
-  refundToPayer(
-    em: EntityManager,
-    a: {
-      agentId: string;
-      amountCents: number;
-      provider: Provider;
-      orderId: string;
-      reference: string;
-      description: string;
-    },
-  ): Promise<PostResult> {
+  refundToPayer(em: EntityManager, a: PayerRefund): Promise<PostResult> {
     return this.postOrRefuse(em, 'refund', {
-      reference: a.reference,
+      reference: JournalRefs.refundToPayer(a.refundId),
       kind: 'payer_refund',
-      description: a.description,
+      description: `Refund ${a.refundId} of order ${a.orderId} to the payer`,
       agentId: a.agentId,
       orderId: a.orderId,
-      postings: [
-        { account: Accounts.agentAvailable(a.agentId), amount: -a.amountCents },
-        { account: Accounts.providerClearing(a.provider), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.agentAvailable(a.agentId),
+        Accounts.providerClearing(a.provider),
+        a.amountCents,
+      ),
     });
   }
 
@@ -215,78 +178,63 @@ export class Ledger {
    * A refund to the payer that the provider refused or failed: the money posted by refundToPayer comes back to the
    * agent's available balance (the exact reverse of that journal; never a deposit, since nothing new came in).
    */
-  reverseRefundToPayer(
-    em: EntityManager,
-    a: {
-      agentId: string;
-      amountCents: number;
-      provider: Provider;
-      orderId: string;
-      reference: string;
-      description: string;
-    },
-  ): Promise<PostResult> {
+  reverseRefundToPayer(em: EntityManager, a: PayerRefund): Promise<PostResult> {
     return this.post(em, {
-      reference: a.reference,
+      reference: JournalRefs.refundReversal(a.refundId),
       kind: 'payer_refund_reversal',
-      description: a.description,
+      description: `Refund ${a.refundId} of order ${a.orderId} failed; returned to the balance`,
       agentId: a.agentId,
       orderId: a.orderId,
-      postings: [
-        { account: Accounts.providerClearing(a.provider), amount: -a.amountCents },
-        { account: Accounts.agentAvailable(a.agentId), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.providerClearing(a.provider),
+        Accounts.agentAvailable(a.agentId),
+        a.amountCents,
+      ),
     });
   }
 
   /** A withdrawal request: funds leave the worker's available balance at once and wait in `withdrawing`. */
-  startWithdrawal(
-    em: EntityManager,
-    a: { workerId: string; amountCents: number; reference: string; description: string },
-  ): Promise<PostResult> {
+  startWithdrawal(em: EntityManager, a: WithdrawalMove): Promise<PostResult> {
     return this.postOrRefuse(em, 'withdrawal', {
-      reference: a.reference,
+      reference: JournalRefs.withdrawalStart(a.withdrawalId),
       kind: 'withdrawal_start',
       description: a.description,
       workerId: a.workerId,
-      postings: [
-        { account: Accounts.workerAvailable(a.workerId), amount: -a.amountCents },
-        { account: Accounts.workerWithdrawing(a.workerId), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.workerAvailable(a.workerId),
+        Accounts.workerWithdrawing(a.workerId),
+        a.amountCents,
+      ),
     });
   }
 
   /** The provider confirmed the payout: the money has left the platform. */
-  completeWithdrawal(
-    em: EntityManager,
-    a: { workerId: string; amountCents: number; provider: Provider; reference: string; description: string },
-  ): Promise<PostResult> {
+  completeWithdrawal(em: EntityManager, a: WithdrawalMove & { provider: Provider }): Promise<PostResult> {
     return this.post(em, {
-      reference: a.reference,
+      reference: JournalRefs.withdrawalComplete(a.withdrawalId),
       kind: 'withdrawal_complete',
       description: a.description,
       workerId: a.workerId,
-      postings: [
-        { account: Accounts.workerWithdrawing(a.workerId), amount: -a.amountCents },
-        { account: Accounts.providerClearing(a.provider), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.workerWithdrawing(a.workerId),
+        Accounts.providerClearing(a.provider),
+        a.amountCents,
+      ),
     });
   }
 
   /** The payout failed or was rejected in review: the funds return to the worker's available balance. */
-  failWithdrawal(
-    em: EntityManager,
-    a: { workerId: string; amountCents: number; reference: string; description: string },
-  ): Promise<PostResult> {
+  failWithdrawal(em: EntityManager, a: WithdrawalMove): Promise<PostResult> {
     return this.post(em, {
-      reference: a.reference,
+      reference: JournalRefs.withdrawalReturn(a.withdrawalId),
       kind: 'withdrawal_fail',
       description: a.description,
       workerId: a.workerId,
-      postings: [
-        { account: Accounts.workerWithdrawing(a.workerId), amount: -a.amountCents },
-        { account: Accounts.workerAvailable(a.workerId), amount: a.amountCents },
-      ],
+      postings: fromTo(
+        Accounts.workerWithdrawing(a.workerId),
+        Accounts.workerAvailable(a.workerId),
+        a.amountCents,
+      ),
     });
   }
 
@@ -294,6 +242,19 @@ export class Ledger {
   async balance(em: EntityManager, account: AccountRef): Promise<number> {
     const rows = await sqlRows(em, `SELECT balance FROM ledger_accounts WHERE code = $1`, [account.code]);
     return rows.length ? toLedgerAccount<Pick<LedgerAccountRow, 'balance'>>(rows[0]).balance : 0;
+  }
+
+  private escrowToAgent(
+    em: EntityManager,
+    j: Omit<JournalInput, 'kind' | 'postings'>,
+    a: TaskSlot & { amountCents: number },
+  ): Promise<PostResult> {
+    const postings = fromTo(
+      Accounts.taskEscrow(a.taskId, a.agentId),
+      Accounts.agentAvailable(a.agentId),
+      a.amountCents,
+    );
+    return this.post(em, { ...j, kind: 'slot_refund', postings });
   }
 
   /** Posts a journal that spends an available balance; a short balance is 402 insufficient_balance naming `what`. */
@@ -312,8 +273,8 @@ export class Ledger {
   }
 
   /**
-   * Posts one journal. Order of work: claim the reference (a concurrent duplicate waits on the unique index and
-   * then finds it taken) while making sure the accounts exist, then apply balance changes under locks taken in
+   * Posts one journal. Order of work: claim the reference (a concurrent duplicate waits on the unique index, then
+   * finds it taken: DuplicateJournalError) while making sure the accounts exist, then apply balance changes under locks taken in
    * account-id order (so two journals touching the same accounts cannot deadlock) with a condition that refuses to
    * overdraw, and write the postings (journal-writer.ts: two round trips). Any failure rolls back the caller's
    * whole transaction.
@@ -340,7 +301,7 @@ export class Ledger {
       },
       postings.map((p) => p.account),
     );
-    if (journalId === null) return { posted: false, journalId: null };
+    if (journalId === null) throw new DuplicateJournalError(j.reference);
 
     const refused = await applyJournal(
       em,
@@ -354,10 +315,23 @@ export class Ledger {
         .reduce((sum, x) => sum + x.amount, 0);
       throw new InsufficientFundsError(p.account, await this.balance(em, p.account), required);
     }
-    return { posted: true, journalId };
+    return { journalId };
   }
 }
 
-function journalIds(a: { agentId?: string; taskId?: string; workerId?: string }) {
-  return { agentId: a.agentId ?? null, taskId: a.taskId ?? null, workerId: a.workerId ?? null };
+function fromTo(from: AccountRef, to: AccountRef, amountCents: number): Posting[] {
+  return [
+    { account: from, amount: -amountCents },
+    { account: to, amount: amountCents },
+  ];
+}
+
+/** An assignment's slot leaves escrow once, whichever way: one reference for release, refund and split. */
+function slotJournal(a: AssignmentSlot) {
+  return {
+    reference: JournalRefs.assignmentSettlement(a.assignmentId),
+    agentId: a.agentId,
+    taskId: a.taskId,
+    workerId: a.workerId,
+  };
 }

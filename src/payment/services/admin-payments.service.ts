@@ -12,7 +12,7 @@ import { OrderSettlement } from './order-settlement';
 
 /**
  * Bank transfers have no provider to notify us: an operator who sees the money arrive confirms the order, which
- * completes it exactly as a provider notification would (same conditional update, same `payment:<id>` deposit,
+ * completes it exactly as a provider notification would (same conditional update, same deposit journal,
  * from the bank clearing account). The bank's reference becomes the order's transaction id.
  */
 @Injectable()

@@ -28,7 +28,7 @@ const METHOD_NAMES: Record<string, string> = {
 /**
  * The transitions of a payment order out of pending, whoever learns of them first: a provider notification, a
  * status query, the expiry sweep or reconciliation. Each is one conditional UPDATE (`WHERE status IN ('pending',
- * 'processing')`) and, for a payment, a ledger deposit with the deterministic reference `payment:<order id>`, in one
+ * 'processing')`) and, for a payment, a ledger deposit (one per order: its journal reference is the order's), in one
  * transaction: however many deliveries or sweeps race, the agent is credited once and one event is written.
  */
 @Injectable()
@@ -66,10 +66,9 @@ export class OrderSettlement {
       const order = toOrder(rows[0]);
       await this.ledger.deposit(em, {
         agentId: order.agent_id,
+        orderId: order.id,
         amountCents: order.provider_amount_cents,
         provider: order.provider,
-        reference: `payment:${order.id}`,
-        orderId: order.id,
         taskId: order.task_id ?? undefined,
         description: describe(order),
       });

@@ -14,7 +14,7 @@ import { findOrder, type OrderRow, type RefundRow, toOrder, toRefund } from '../
 
 /**
  * Where a refund ends: `completed` when the provider confirms it, `failed` when the provider refuses or fails it,
- * which returns its amount to the agent's balance (the reverse journal `refund:<id>:reversal`) and to the order's
+ * which returns its amount to the agent's balance (Ledger.reverseRefundToPayer) and to the order's
  * refundable amount. Each is a conditional UPDATE from `processing`, so a notification, the request itself and
  * reconciliation can all report the same outcome and it is applied once.
  */
@@ -107,11 +107,10 @@ export class RefundSettlement {
       const order = toOrder(orderRow);
       await this.ledger.reverseRefundToPayer(em, {
         agentId: order.agent_id,
+        refundId: refund.id,
+        orderId: order.id,
         amountCents: refund.provider_amount_cents,
         provider: order.provider,
-        orderId: order.id,
-        reference: `refund:${refund.id}:reversal`,
-        description: `Refund ${refund.id} of order ${order.id} failed; returned to the balance`,
       });
       await this.events.refund(em, 'refund.failed', order, refund, now);
       return true;

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
-import { inTransaction } from '../../database/transaction';
 import { Ledger } from '../../escrow/services/ledger';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
 import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
@@ -38,9 +38,10 @@ export interface RefundInput {
 /**
  * Refunds of completed orders back to the payer through the provider. In one transaction, under the order's row
  * lock (so concurrent refunds queue and their sum can never pass the order): the amount is reserved on the order,
- * the refund is recorded, and the agent's available balance is debited (Ledger.refundToPayer, 402 when it
- * does not cover it: the money is already balance, and spent balance cannot be refunded). The provider is asked
- * after commit; its answer completes or fails the refund (RefundSettlement).
+ * the refund is recorded, and the agent's available balance is debited (Ledger.refundToPayer, 402 when it does
+ * not cover it: the money is already balance, and spent balance cannot be refunded), all with the request's answer
+ * (idempotentTransaction). The provider is asked after commit; its answer completes or fails the refund
+ * (RefundSettlement).
  */
 @Injectable()
 export class RefundService {
@@ -54,15 +55,15 @@ export class RefundService {
   ) {}
 
   /** POST /v1/payment/refund */
-  async refundV1(agentId: string, dto: RefundRequest): Promise<RefundResponse> {
-    const { order, refund } = await this.refund(agentId, {
+  refundV1(agentId: string, dto: RefundRequest): Promise<RefundResponse> {
+    const input = {
       orderId: dto.order_id,
       amount: dto.refund_amount_cents,
       reason: dto.refund_reason,
       paymentMethod: dto.payment_method,
       amountField: 'refund_amount_cents',
-    });
-    return refundView(order, refund);
+    };
+    return this.refund(agentId, input, refundView);
   }
 
   /** POST /api/v1/payment/refund. A completed order's money is already balance: refund_method balance is refused. */
@@ -73,22 +74,27 @@ export class RefundService {
         "A completed payment is already in your balance; refund_method balance has nothing to do. Use 'original'.",
       );
     }
-    const { order, refund } = await this.refund(agentId, {
-      orderId: dto.order_id,
-      amount: dto.amount,
-      reason: dto.reason,
-      amountField: 'amount',
-    });
-    return referenceRefundView(order, refund);
+    const input = { orderId: dto.order_id, amount: dto.amount, reason: dto.reason, amountField: 'amount' };
+    return this.refund(agentId, input, referenceRefundView);
   }
 
-  async refund(agentId: string, input: RefundInput): Promise<{ order: OrderRow; refund: RefundRow }> {
-    const { order, refund } = await inTransaction(this.ds, (em) => this.reserve(em, agentId, input));
+  /**
+   * The refund commits with its answer as of the commit (`view` of a processing refund), then the provider is asked
+   * and the answer given is the refund as it stands after. A process killed in between leaves the first answer,
+   * which a retry with the same Idempotency-Key replays; reconciliation then sends the refund on.
+   */
+  private async refund<V>(
+    agentId: string,
+    input: RefundInput,
+    view: (o: OrderRow, r: RefundRow) => V,
+  ): Promise<V> {
+    const { order, refund } = await idempotentTransaction(
+      this.ds,
+      (em) => this.reserve(em, agentId, input),
+      (reserved) => view(reserved.order, reserved.refund),
+    );
     await this.settlement.send(order, refund);
-    return {
-      order: (await findOrder(this.ds, order.id))!,
-      refund: (await findRefund(this.ds, refund.id))!,
-    };
+    return view((await findOrder(this.ds, order.id))!, (await findRefund(this.ds, refund.id))!);
   }
 
   /** Under the order lock: checks the refund against what is left of the order, then records it. */
@@ -150,11 +156,10 @@ export class RefundService {
     const refund = toRefund(refundRow);
     await this.ledger.refundToPayer(em, {
       agentId: order.agent_id,
+      refundId: id,
+      orderId: order.id,
       amountCents: providerCents,
       provider: order.provider,
-      orderId: order.id,
-      reference: `refund:${id}`,
-      description: `Refund ${id} of order ${order.id} to the payer`,
     });
     await this.events.refund(em, 'refund.created', updated, refund, now);
     return { order: updated, refund };

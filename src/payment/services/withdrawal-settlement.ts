@@ -69,9 +69,9 @@ export class WithdrawalSettlement {
       const w = toWithdrawal(rows[0]);
       await this.ledger.completeWithdrawal(em, {
         workerId: w.worker_id,
+        withdrawalId: w.id,
         amountCents: w.amount_cents,
         provider: w.provider,
-        reference: `withdrawal:${w.id}:complete`,
         description: `Withdrawal ${w.id} paid to Alipay account ${w.payee_account}`,
       });
       return true;
@@ -91,8 +91,8 @@ export class WithdrawalSettlement {
       const w = toWithdrawal(rows[0]);
       await this.ledger.failWithdrawal(em, {
         workerId: w.worker_id,
+        withdrawalId: w.id,
         amountCents: w.amount_cents,
-        reference: `withdrawal:${w.id}:return`,
         description: `Withdrawal ${w.id} failed (${reason}); returned to the balance`,
       });
       return true;

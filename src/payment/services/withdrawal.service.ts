@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
-import { inTransaction } from '../../database/transaction';
 import { Ledger } from '../../escrow/services/ledger';
 import type {
   AdminWithdrawalListResponse,
@@ -44,47 +44,50 @@ export class WithdrawalService {
     if (!ALIPAY_USER_ID.test(dto.alipay_account) && !dto.real_name) {
       throw ApiError.field('real_name', 'is required unless alipay_account is an Alipay user id (2088...)');
     }
-    const w = await inTransaction(this.ds, async (em) => {
-      const now = this.clock.now();
-      // Counting completed withdrawals (not all of them) means concurrent first requests are all reviewed.
-      const paidBefore = await sqlRows(
-        em,
-        `SELECT 1 FROM withdrawals WHERE worker_id = $1 AND status = 'completed' LIMIT 1`,
-        [workerId],
-      );
-      const reviewReason =
-        dto.amount_cents >= LIMITS.withdrawalReviewCents
-          ? 'large_amount'
-          : paidBefore.length === 0
-            ? 'first_withdrawal'
-            : null;
-      const [row] = await sqlRows(
-        em,
-        `INSERT INTO withdrawals (id, worker_id, amount_cents, provider, payee_account, payee_name, status,
-                                  review_reason, created_at, updated_at)
-         VALUES ($1, $2, $3, 'alipay', $4, $5, $6, $7, $8, $8) RETURNING *`,
-        [
-          newWithdrawalId(),
-          workerId,
-          dto.amount_cents,
-          dto.alipay_account,
-          dto.real_name ?? null,
-          reviewReason ? 'pending_review' : 'processing',
-          reviewReason,
-          now,
-        ],
-      );
-      const created = toWithdrawal(row);
-      await this.ledger.startWithdrawal(em, {
-        workerId,
-        amountCents: created.amount_cents,
-        reference: `withdrawal:${created.id}:start`,
-        description: `Withdrawal ${created.id} to Alipay account ${created.payee_account}`,
-      });
-      return created;
-    });
+    const w = await idempotentTransaction(this.ds, (em) => this.record(em, workerId, dto), withdrawalView);
     if (w.status === 'processing') await this.settlement.transfer(w);
     return withdrawalView((await findWithdrawal(this.ds, w.id))!);
+  }
+
+  /** The withdrawal row and the debit of the available balance (402 when short), in the request's transaction. */
+  private async record(em: EntityManager, workerId: string, dto: WithdrawalRequest): Promise<WithdrawalRow> {
+    const now = this.clock.now();
+    // Counting completed withdrawals (not all of them) means concurrent first requests are all reviewed.
+    const paidBefore = await sqlRows(
+      em,
+      `SELECT 1 FROM withdrawals WHERE worker_id = $1 AND status = 'completed' LIMIT 1`,
+      [workerId],
+    );
+    const reviewReason =
+      dto.amount_cents >= LIMITS.withdrawalReviewCents
+        ? 'large_amount'
+        : paidBefore.length === 0
+          ? 'first_withdrawal'
+          : null;
+    const [row] = await sqlRows(
+      em,
+      `INSERT INTO withdrawals (id, worker_id, amount_cents, provider, payee_account, payee_name, status,
+                                review_reason, created_at, updated_at)
+       VALUES ($1, $2, $3, 'alipay', $4, $5, $6, $7, $8, $8) RETURNING *`,
+      [
+        newWithdrawalId(),
+        workerId,
+        dto.amount_cents,
+        dto.alipay_account,
+        dto.real_name ?? null,
+        reviewReason ? 'pending_review' : 'processing',
+        reviewReason,
+        now,
+      ],
+    );
+    const created = toWithdrawal(row);
+    await this.ledger.startWithdrawal(em, {
+      workerId,
+      withdrawalId: created.id,
+      amountCents: created.amount_cents,
+      description: `Withdrawal ${created.id} to Alipay account ${created.payee_account}`,
+    });
+    return created;
   }
 
   async list(q: ListWithdrawalsQuery): Promise<AdminWithdrawalListResponse> {
@@ -110,38 +113,50 @@ export class WithdrawalService {
     };
   }
 
+  /** The approval commits, then the transfer is sent (WithdrawalSettlement, which posts what the provider says). */
   async approve(adminId: string, id: string): Promise<AdminWithdrawalResponse> {
-    const rows = await sqlRows(
+    const approved = await idempotentTransaction(
       this.ds,
-      `UPDATE withdrawals SET status = 'processing', reviewed_by = $2, reviewed_at = $3, updated_at = $3
-        WHERE id = $1 AND status = 'pending_review' RETURNING *`,
-      [id, adminId, this.clock.now()],
+      async (em) => {
+        const rows = await sqlRows(
+          em,
+          `UPDATE withdrawals SET status = 'processing', reviewed_by = $2, reviewed_at = $3, updated_at = $3
+            WHERE id = $1 AND status = 'pending_review' RETURNING *`,
+          [id, adminId, this.clock.now()],
+        );
+        if (rows.length === 0) throw await this.notReviewable(id);
+        return toWithdrawal(rows[0]);
+      },
+      adminWithdrawalView,
     );
-    if (rows.length === 0) throw await this.notReviewable(id);
-    await this.settlement.transfer(toWithdrawal(rows[0]));
+    await this.settlement.transfer(approved);
     return adminWithdrawalView((await findWithdrawal(this.ds, id))!);
   }
 
   async reject(adminId: string, id: string, reason: string): Promise<AdminWithdrawalResponse> {
-    const w = await inTransaction(this.ds, async (em) => {
-      const now = this.clock.now();
-      const rows = await sqlRows(
-        em,
-        `UPDATE withdrawals SET status = 'rejected', rejection_reason = $4, reviewed_by = $2, reviewed_at = $3,
+    const w = await idempotentTransaction(
+      this.ds,
+      async (em) => {
+        const now = this.clock.now();
+        const rows = await sqlRows(
+          em,
+          `UPDATE withdrawals SET status = 'rejected', rejection_reason = $4, reviewed_by = $2, reviewed_at = $3,
                 updated_at = $3
           WHERE id = $1 AND status = 'pending_review' RETURNING *`,
-        [id, adminId, now, reason],
-      );
-      if (rows.length === 0) throw await this.notReviewable(id);
-      const rejected = toWithdrawal(rows[0]);
-      await this.ledger.failWithdrawal(em, {
-        workerId: rejected.worker_id,
-        amountCents: rejected.amount_cents,
-        reference: `withdrawal:${rejected.id}:return`,
-        description: `Withdrawal ${rejected.id} rejected in review; returned to the balance`,
-      });
-      return rejected;
-    });
+          [id, adminId, now, reason],
+        );
+        if (rows.length === 0) throw await this.notReviewable(id);
+        const rejected = toWithdrawal(rows[0]);
+        await this.ledger.failWithdrawal(em, {
+          workerId: rejected.worker_id,
+          withdrawalId: rejected.id,
+          amountCents: rejected.amount_cents,
+          description: `Withdrawal ${rejected.id} rejected in review; returned to the balance`,
+        });
+        return rejected;
+      },
+      adminWithdrawalView,
+    );
     return adminWithdrawalView(w);
   }
 

@@ -10,7 +10,7 @@ export const CreateTaskDocs = () =>
     ApiOperation({
       summary: 'Create a task; its whole cost is held in escrow at once',
       description:
-        'Costs budget_cents × max_workers from the available balance. A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true.',
+        'Costs budget_cents × max_workers from the available balance. A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true. With both, the header guards the exact request and the body key the task: one task, and both keys answer it.',
     }),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Any agent write may carry one.' }),
     ApiCreatedResponse({ type: TaskResponse }),

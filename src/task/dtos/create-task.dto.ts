@@ -161,7 +161,7 @@ export class CreateTaskRequest {
     minLength: 1,
     maxLength: 255,
     description:
-      'Repeating a key returns the original 201 response of the task it created; the same key with a different body is 409 idempotency_conflict.',
+      'Repeating a key (on either surface) returns the original 201 response of the task it created; the same key with a different body is 409 idempotency_conflict. Kept with the task for good; a refused creation leaves the key free.',
   })
   @IsOptional()
   @IsString()

@@ -4,8 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { inTransaction } from '../../database/transaction';
 import type { AssignmentEventName } from '../../events/event-catalog';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type {
   AssignmentResponse,
   TaskSubmissionRequest,
@@ -163,7 +163,8 @@ export class AssignmentService {
     assignmentId: string,
     work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentResponse>,
   ): Promise<AssignmentResponse> {
-    return inTransaction(this.ds, async (em) => {
+    // A slot freed once the task takes no more workers is refunded (settle): money, so idempotentTransaction.
+    return idempotentTransaction(this.ds, async (em) => {
       // Lock the assignment's task first, then read the assignment under that lock (its current state).
       const task = await TaskRepository.lockByAssignment(em, assignmentId);
       const a = task ? await TaskRepository.assignment(em, assignmentId) : null;

@@ -6,11 +6,11 @@ import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { requestHash } from '../../idempotency/canonical-json';
-import { recordIdempotentResponse } from '../../idempotency/idempotency.store';
+import { IdempotencyKeys } from '../../idempotency/idempotency-keys';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
-import { inTransaction } from '../../database/transaction';
 import { splitSlot, taskCost } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
 import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
@@ -26,8 +26,14 @@ type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 
 /**
  * Task creation: validation the DTO cannot express, the agent's concurrent-task limit, the fee split and the
- * escrow hold, all in one transaction that starts by locking the agent row. That lock makes the limit check and
- * the body idempotency key race-free: concurrent creations by one agent run one after another.
+ * escrow hold, all in one idempotentTransaction that starts by locking the agent row (so the limit check is
+ * race-free: concurrent creations by one agent run one after another).
+ *
+ * The body idempotency_key is a key of its own (scope `task`, kept for good) in the same store as the
+ * Idempotency-Key header, hashed over the body alone, so it names one task whichever surface repeats it. With both,
+ * the header is claimed first (it guards the exact request, by the interceptor), then the body key (it guards the
+ * task); the answer commits with the task under both. A body key already used answers its task, and the header key
+ * then stores that same answer.
  */
 @Injectable()
 export class TaskCreationService {
@@ -36,6 +42,7 @@ export class TaskCreationService {
     private readonly ledger: Ledger,
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,
+    private readonly keys: IdempotencyKeys,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -45,38 +52,45 @@ export class TaskCreationService {
     actor: AgentActor,
     dto: CreateTaskRequest,
   ): Promise<{ body: TaskResponse; replayed: boolean }> {
-    const key = dto.idempotency_key ?? null;
-    const hash = key ? requestHash('create-task', dto) : null;
-    if (key) {
-      // Fast path for repeats: no lock needed to read a committed task.
-      const earlier = await this.findByKey(this.ds.manager, actor.id, key);
-      if (earlier) return { body: replay(earlier, hash!), replayed: true };
-    }
+    const key = dto.idempotency_key;
+    if (key === undefined) return { body: await this.createTask(actor, dto), replayed: false };
+    const outcome = await this.keys.run(
+      {
+        ref: { agentId: actor.id, scope: 'task', key },
+        name: 'idempotency_key',
+        hash: requestHash('create-task', dto),
+        successStatus: 201,
+        keepRefusals: false,
+        mismatch: (stored) =>
+          new ApiError(
+            'idempotency_conflict',
+            'This idempotency_key was already used for a task created with a different body.',
+            taskOf(stored.response),
+          ),
+      },
+      () => this.createTask(actor, dto),
+    );
+    return { body: outcome.body as TaskResponse, replayed: outcome.replayed };
+  }
+
+  /** Checked after the key: a repeat of an earlier creation replays it even once its deadline has passed. */
+  private async createTask(actor: AgentActor, dto: CreateTaskRequest): Promise<TaskResponse> {
     const now = this.clock.now();
     const deadline = checkDeadline(dto.deadline_at, now);
-    return inTransaction(this.ds, async (em) => {
+    return idempotentTransaction(this.ds, async (em) => {
       const agent = await this.lockAgent(em, actor.id);
-      if (key) {
-        const earlier = await this.findByKey(em, actor.id, key);
-        if (earlier) return { body: replay(earlier, hash!), replayed: true };
-      }
       // The insert counts the agent's live tasks itself (under the agent lock, so the count is current).
-      const task = await this.insert(em, actor.id, dto, agent, now, deadline, key, hash);
+      const task = await this.insert(em, actor.id, dto, agent, now, deadline);
       await this.ledger.holdTaskEscrow(em, {
         agentId: actor.id,
         taskId: task.id,
         amountCents: task.total_cents,
-        reference: `task:${task.id}:hold`,
-        description: `Escrow for task ${task.id}`,
       });
       // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
       if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
         await this.settlement.reconcileTask(em, task, now);
       }
-      const body = taskCreatedResponse(task);
-      // With an Idempotency-Key header, the answer commits with the task and its hold (exactly once after a crash).
-      await recordIdempotentResponse(em, body);
-      return { body, replayed: false };
+      return taskCreatedResponse(task);
     });
   }
 
@@ -87,8 +101,6 @@ export class TaskCreationService {
     agent: AgentLimits,
     now: Date,
     deadline: Date,
-    key: string | null,
-    hash: string | null,
   ): Promise<TaskRow> {
     const maxWorkers = dto.max_workers ?? 1;
     const feeBps = agent.fee_bps ?? this.config.platformFeeBps;
@@ -98,14 +110,12 @@ export class TaskCreationService {
       em,
       `INSERT INTO tasks (agent_id, title, description, task_type, latitude, longitude, address,
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
-                          total_cents, required_skills, min_reputation, metadata, status, idempotency_key,
-                          idempotency_request_hash, deadline_at, estimated_completion_at, created_at, updated_at,
-                          open_slots)
+                          total_cents, required_skills, min_reputation, metadata, status, deadline_at,
+                          estimated_completion_at, created_at, updated_at, open_slots)
        SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
               $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
-              'pending', $18::text, $19::text, $20::timestamptz, $21::timestamptz, $22::timestamptz,
-              $22::timestamptz, $10::int
-        WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($23::text[])) < $24::int
+              'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int
+        WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($21::text[])) < $22::int
        RETURNING *`,
       [
         agentId,
@@ -125,8 +135,6 @@ export class TaskCreationService {
         [...new Set(dto.requirements?.skills ?? [])],
         dto.requirements?.min_reputation ?? null,
         JSON.stringify(dto.metadata ?? {}),
-        key,
-        hash,
         deadline,
         estimateCompletion(now, deadline, dto.task_type),
         now,
@@ -157,25 +165,12 @@ export class TaskCreationService {
       { max_concurrent_tasks: limit, active_tasks: live },
     );
   }
-
-  private async findByKey(em: EntityManager, agentId: string, key: string): Promise<TaskRow | null> {
-    const rows = await sqlRows(em, `SELECT * FROM tasks WHERE agent_id = $1 AND idempotency_key = $2`, [
-      agentId,
-      key,
-    ]);
-    return rows.length ? mapTask(rows[0]) : null;
-  }
 }
 
-function replay(task: TaskRow, hash: string): TaskResponse {
-  if (task.idempotency_request_hash !== hash) {
-    throw new ApiError(
-      'idempotency_conflict',
-      'This idempotency_key was already used for a task created with a different body.',
-      { task_id: task.id },
-    );
-  }
-  return taskCreatedResponse(task);
+/** The task an earlier creation with this key made, for the 409 (unknown while that creation still runs). */
+function taskOf(response: unknown): Record<string, unknown> {
+  const taskId = (response as { task_id?: unknown } | null)?.task_id;
+  return typeof taskId === 'string' ? { task_id: taskId } : {};
 }
 
 function checkDeadline(value: string, now: Date): Date {

@@ -5,8 +5,7 @@ import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
-import { inTransaction } from '../../database/transaction';
-import { recordIdempotentResponse } from '../../idempotency/idempotency.store';
+import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
 import { AssignmentRow, TaskFeedbackRow, TaskRepository, TaskRow } from '../task.repository';
@@ -15,9 +14,9 @@ import { taskNotFound } from './task-query.service';
 import { Review, TaskSettlement } from './task-settlement';
 
 /**
- * The agent's decisions on a task: the verdict on submitted results and cancellation. Each runs in one
- * transaction that first locks the task row, so a verdict, a cancellation and the sweeps on the same task happen
- * one after another and money moves once.
+ * The agent's decisions on a task: the verdict on submitted results and cancellation. Each moves money, so each
+ * runs in one idempotentTransaction (its answer commits with the effect under the request's Idempotency-Key) that
+ * first locks the task row, so a verdict, a cancellation and the sweeps on the same task happen one after another.
  */
 @Injectable()
 export class TaskReviewService {
@@ -33,7 +32,7 @@ export class TaskReviewService {
    * workers (open slots are refunded); rejecting refunds the slot, which is not reopened.
    */
   async feedback(actor: AgentActor, taskId: string, dto: TaskFeedbackRequest): Promise<FeedbackResponse> {
-    return inTransaction(this.ds, async (em) => {
+    return idempotentTransaction(this.ds, async (em) => {
       const task = await this.lockOwned(em, actor, taskId);
       const now = this.clock.now();
       const targets = pickTargets(task, await TaskRepository.assignments(em, task.id), dto.assignment_id);
@@ -61,7 +60,6 @@ export class TaskReviewService {
         status: outcome.status,
         assignment_ids: ids,
       };
-      await recordIdempotentResponse(em, response);
       return response;
     });
   }
@@ -72,7 +70,7 @@ export class TaskReviewService {
    * slots refund 100 %); slots already approved or rejected stay as they were.
    */
   async cancel(actor: AgentActor, taskId: string): Promise<CancelTaskResponse> {
-    return inTransaction(this.ds, async (em) => {
+    return idempotentTransaction(this.ds, async (em) => {
       const task = await this.lockOwned(em, actor, taskId);
       const now = this.clock.now();
       const assignments = await TaskRepository.assignments(em, task.id);
@@ -105,7 +103,6 @@ export class TaskReviewService {
         refund_cents: refund,
         worker_compensation_cents: compensation,
       };
-      await recordIdempotentResponse(em, response);
       return response;
     });
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { sqlExec } from '../../database/sql';
 import { cancellationSplit } from '../../escrow/fees';
-import { Ledger, PostResult } from '../../escrow/services/ledger';
+import { Ledger } from '../../escrow/services/ledger';
 import {
   AssignmentStatus,
   countSlots,
@@ -38,10 +38,10 @@ export interface TaskReconciliation {
  * The money side of assignment transitions and the recomputation of task status. Callers hold the task row lock
  * (TaskRepository.lock) and pass the task they locked; everything here runs in their transaction.
  *
- * Ledger references are deterministic: an assignment's slot money leaves escrow once, as `assignment:<id>:settle`
- * (release, refund or cancellation split, whichever happened), and the n-th slot closed without a holder is
- * refunded as `task:<id>:slot-refund:<n>`, with n counted by tasks.closed_slots under the same lock. A reference
- * that already exists means the state machine is wrong, so it aborts the transaction instead of moving on.
+ * An assignment's slot money leaves escrow once (release, refund or cancellation split, whichever happened: one
+ * journal reference per assignment), and the n-th slot closed without a holder is refunded under its own reference,
+ * with n counted by tasks.closed_slots under the same lock. The ledger refuses a reference that is taken
+ * (DuplicateJournalError), so a transition that ran twice aborts the transaction instead of moving money again.
  */
 @Injectable()
 export class TaskSettlement {
@@ -58,17 +58,11 @@ export class TaskSettlement {
       closed_at: now,
       ...reviewColumns(review),
     });
-    once(
-      await this.ledger.releaseSlot(em, {
-        agentId: task.agent_id,
-        taskId: task.id,
-        workerId: a.worker_id,
-        payoutCents: task.payout_cents,
-        feeCents: task.fee_cents,
-        reference: `assignment:${a.id}:settle`,
-        description: `Approved result on task ${task.id}`,
-      }),
-    );
+    await this.ledger.releaseSlot(em, {
+      ...slotOf(task, a),
+      payoutCents: task.payout_cents,
+      feeCents: task.fee_cents,
+    });
     await this.events.assignment(em, 'assignment.approved', moved, now, { payment_cents: task.payout_cents });
     await this.reputation.recompute(em, a.worker_id, now);
     return moved;
@@ -89,16 +83,7 @@ export class TaskSettlement {
       closed_at: now,
       ...(to === 'rejected' ? { reviewed_at: now, ...reviewColumns(review) } : {}),
     });
-    once(
-      await this.ledger.refundSlot(em, {
-        agentId: task.agent_id,
-        taskId: task.id,
-        workerId: a.worker_id,
-        amountCents: task.budget_cents,
-        reference: `assignment:${a.id}:settle`,
-        description: `${to === 'rejected' ? 'Rejected result' : 'Deadline passed'} on task ${task.id}`,
-      }),
-    );
+    await this.ledger.refundSlot(em, { ...slotOf(task, a), amountCents: task.budget_cents, cause: to });
     await this.events.assignment(
       em,
       to === 'rejected' ? 'assignment.rejected' : 'assignment.expired',
@@ -116,17 +101,11 @@ export class TaskSettlement {
       closed_at: now,
     });
     const split = cancellationSplit(task.budget_cents);
-    once(
-      await this.ledger.compensateCancellation(em, {
-        agentId: task.agent_id,
-        taskId: task.id,
-        workerId: a.worker_id,
-        agentRefundCents: split.agentRefundCents,
-        workerCents: split.workerCents,
-        reference: `assignment:${a.id}:settle`,
-        description: `Task ${task.id} cancelled after acceptance`,
-      }),
-    );
+    await this.ledger.compensateCancellation(em, {
+      ...slotOf(task, a),
+      agentRefundCents: split.agentRefundCents,
+      workerCents: split.workerCents,
+    });
     await this.events.assignment(em, 'assignment.cancelled', moved, now, {
       compensation_cents: split.workerCents,
     });
@@ -155,15 +134,12 @@ export class TaskSettlement {
     let closedSlots = task.closed_slots;
     if (intakeClosedAt && slots.open > 0) {
       for (let n = closedSlots + 1; n <= closedSlots + slots.open; n++) {
-        once(
-          await this.ledger.refundSlot(em, {
-            agentId: task.agent_id,
-            taskId: task.id,
-            amountCents: task.budget_cents,
-            reference: `task:${task.id}:slot-refund:${n}`,
-            description: `Unfilled slot of task ${task.id} closed`,
-          }),
-        );
+        await this.ledger.refundOpenSlot(em, {
+          agentId: task.agent_id,
+          taskId: task.id,
+          slotNumber: n,
+          amountCents: task.budget_cents,
+        });
       }
       closedSlots += slots.open;
     }
@@ -211,7 +187,6 @@ function reviewColumns(review: Review | null): Record<string, unknown> {
   return { rating: review.rating, quality_score: review.quality_score, feedback_text: review.feedback_text };
 }
 
-/** Every settlement reference is used once; finding it taken means a transition ran twice. */
-function once(result: PostResult): void {
-  if (!result.posted) throw new Error('ledger reference already used: a slot would be settled twice');
+function slotOf(task: TaskRow, a: AssignmentRow) {
+  return { agentId: task.agent_id, taskId: task.id, assignmentId: a.id, workerId: a.worker_id };
 }
