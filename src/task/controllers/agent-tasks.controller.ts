@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
+import { CreateTaskRequest } from '../dtos/create-task.dto';
+import { TaskQuoteResponse } from '../dtos/task-quote.dto';
 import { ListTasksQuery, TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import {
   FeedbackResponse,
@@ -11,6 +13,7 @@ import {
   TaskStatusResponse,
 } from '../dtos/task-response.dto';
 import { TaskQueryService } from '../services/task-query.service';
+import { TaskQuoteService } from '../services/task-quote.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
@@ -21,7 +24,22 @@ export class AgentTasksController {
   constructor(
     private readonly query: TaskQueryService,
     private readonly review: TaskReviewService,
+    private readonly quotes: TaskQuoteService,
   ) {}
+
+  @Post('quote')
+  @HttpCode(200)
+  @Auth({ actors: ['agent'], permission: 'task:create' })
+  @ApiOperation({
+    summary: 'Price a task without creating it',
+    description:
+      'Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and how many eligible workers are online within the radius. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.',
+  })
+  @ApiOkResponse({ type: TaskQuoteResponse })
+  @ApiErrors({ 400: ['validation_error'] })
+  quote(@CurrentActor() actor: AgentActor, @Body() dto: CreateTaskRequest): Promise<TaskQuoteResponse> {
+    return this.quotes.quote(actor, dto);
+  }
 
   @Get()
   @Auth({ actors: ['agent'], permission: 'task:read' })
