@@ -147,7 +147,18 @@ describe('event history, redelivery and payment events', () => {
           .expect(404);
         expect(res.body.error.code).toBe('not_found');
       }
-      await t.http.post(`/v1/agent/events/${foreign}/redeliver`).set('Authorization', other.key).expect(403);
+      // Its owner's API key may redeliver it with webhook:manage, not without.
+      const narrow = await createAgent(t, { permissions: ['task:read'] });
+      const own = await writeTaskEvent(t, 'task.assigned', narrow.id, await insertTask(t, narrow.id), {});
+      const refused = await t.http
+        .post(`/v1/agent/events/${own}/redeliver`)
+        .set('Authorization', narrow.key)
+        .expect(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'webhook:manage',
+      });
+      await t.http.post(`/v1/agent/events/${foreign}/redeliver`).set('Authorization', other.key).expect(202);
     });
   });
 

@@ -12,6 +12,7 @@ import {
   Receiver,
   registerWebhook,
   signatureValid,
+  timestampedSignatureValid,
   startReceiver,
   writeEventsTogether,
   writeTaskEvent,
@@ -98,6 +99,16 @@ describe('webhook delivery', () => {
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
       expect(signatureValid(secret, r.raw + ' ', r.headers['x-signature'])).toBe(false);
+      // The replay-proof signature: valid now, not for a changed body, a changed t, or five minutes too late.
+      const stamped = r.headers['legwork-signature'] as string;
+      expect(stamped).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(timestampedSignatureValid(secret, r.raw, stamped)).toBe(true);
+      expect(timestampedSignatureValid(secret, r.raw + ' ', stamped)).toBe(false);
+      const t0 = Number(/^t=(\d+)/.exec(stamped)![1]);
+      expect(timestampedSignatureValid(secret, r.raw, stamped.replace(`t=${t0}`, `t=${t0 + 1}`), t0)).toBe(
+        false,
+      );
+      expect(timestampedSignatureValid(secret, r.raw, stamped, t0 + 301)).toBe(false);
       expect(r.headers['x-event-id']).toBe(stored[i].id);
       expect(r.headers['x-event-timestamp']).toBe(stored[i].created_at.toISOString());
       expect(r.headers['user-agent']).toBe('Legwork-Webhooks/1');

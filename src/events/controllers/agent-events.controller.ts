@@ -26,7 +26,7 @@ export class AgentEventsController {
 
   @Post(':event_id/redeliver')
   @HttpCode(202)
-  @Auth({ actors: ['agent'], schemes: ['jwt'] })
+  @Auth({ actors: ['agent'], permission: 'webhook:manage' })
   @ApiOperation({ summary: 'Queue the event again for every active endpoint subscribed to it' })
   @ApiAcceptedResponse({ type: RedeliveryResponse })
   @ApiErrors({ 404: ['not_found'] })

@@ -22,9 +22,12 @@ import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
-/** Webhook endpoint management: the agent's console session (JWT) only, never an API key. */
+/**
+ * Webhook endpoint management: the agent's console session (JWT), or an API key holding `webhook:manage`, so a
+ * backend can register and rotate its own receivers without the account password.
+ */
 @ApiTags('webhooks')
-@Auth({ actors: ['agent'], schemes: ['jwt'] })
+@Auth({ actors: ['agent'], permission: 'webhook:manage' })
 @Controller(['v1/agent/webhooks', 'api/v1/agent/webhooks'])
 export class WebhooksController {
   constructor(
