@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_SECRET_SCHEME } from '../auth/auth.decorators';
 import { VERSION } from '../common/version';
+import { addEventSchemas, EVENT_DATA_MODELS } from './event-schemas';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -41,6 +42,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
+    extraModels: EVENT_DATA_MODELS,
     // A controller mounted on several prefixes gets method keys like `list[1]`; the index is dropped here and the
     // /api/v1 copy is told apart by the `_api` suffix below.
     operationIdFactory: (controllerKey, methodKey) =>
@@ -55,6 +57,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (path.startsWith('/api/')) op.operationId += '_api';
     }
   }
+  addEventSchemas(document);
   return document;
 }
 

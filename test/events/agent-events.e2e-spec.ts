@@ -6,6 +6,7 @@ import { Logger } from '../../src/common/logging/logger';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { databaseUrl } from '../support/databases';
 import {
   insertTask,
@@ -202,6 +203,7 @@ describe('event history, redelivery and payment events', () => {
           data,
         });
         expect(signatureValid(key, got.raw, got.headers['x-signature'])).toBe(true);
+        expect(eventSchemaProblems(got.json)).toEqual([]);
       }
       expect(callback.received[0].path).toBe('/orders/callback');
       await rx.close();

@@ -1,6 +1,7 @@
 import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { CLAIM_LEASE_MS, MAX_ATTEMPTS, maxRetryDelayMs } from '../../src/events/delivery/backoff';
 import { deliveryHeaders, WebhookDelivery } from '../../src/events/delivery/webhook-delivery';
 import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher';
@@ -98,6 +99,7 @@ describe('webhook delivery', () => {
         data: { task_id: taskId, status, previous_status: previous },
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
+      expect(eventSchemaProblems(r.json)).toEqual([]);
       expect(signatureValid(secret, r.raw + ' ', r.headers['x-signature'])).toBe(false);
       // The replay-proof signature: valid now, not for a changed body, a changed t, or five minutes too late.
       const stamped = r.headers['legwork-signature'] as string;
@@ -358,6 +360,7 @@ describe('webhook delivery', () => {
     expect(watcher.received.map((r) => r.json.event)).toEqual(['webhook.disabled']);
     const notice = watcher.received[0];
     expect(signatureValid(watcherSecret, notice.raw, notice.headers['x-signature'])).toBe(true);
+    expect(eventSchemaProblems(notice.json)).toEqual([]);
     expect(notice.json).toEqual({
       event: 'webhook.disabled',
       event_id: expect.any(String),

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { MAX_ENDPOINTS_PER_AGENT } from '../../src/events/webhooks/webhook-endpoints.service';
 import {
   registerWebhook,
@@ -234,6 +235,12 @@ describe('webhook endpoints (/v1/agent/webhooks)', () => {
       expect(got.headers['content-type']).toBe('application/json');
       expect(got.headers['x-event-id']).toBe(res.body.event_id);
       expect(signatureValid(secret, got.raw, got.headers['x-signature'])).toBe(true);
+      expect(eventSchemaProblems(got.json)).toEqual([]);
+      // The check is strict: an undocumented field, a missing one or a wrong name fails it.
+      const data = got.json.data as Record<string, unknown>;
+      expect(eventSchemaProblems({ ...got.json, data: { ...data, extra: 1 } })).not.toEqual([]);
+      expect(eventSchemaProblems({ ...got.json, data: { message: data.message } })).not.toEqual([]);
+      expect(eventSchemaProblems({ ...got.json, event: 'task.completed' })).not.toEqual([]);
       expect(timestampedSignatureValid(secret, got.raw, got.headers['legwork-signature'])).toBe(true);
       expect(got.json).toEqual({
         event: 'webhook.test',
