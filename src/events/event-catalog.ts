@@ -74,14 +74,12 @@ interface CatalogEntry {
   when: string;
 }
 
-const taskEntry = (status: string): CatalogEntry => ({
+const taskEntry = (status: string) => ({
   data: TaskEventData,
   when: `The task's status became \`${status}\`.`,
 });
-const assignmentEntry = (when: string, data: CatalogEntry['data'] = AssignmentEventData): CatalogEntry => ({
-  data,
-  when,
-});
+/** Generic in the class, so each entry keeps its own data type (never widened to CatalogEntry's `object`). */
+const assignmentEntry = <D extends CatalogEntry['data']>(when: string, data: D) => ({ data, when });
 
 /**
  * The one table of events: name, when it is sent and the class of its data. writeEvent's types (EventData), the
@@ -108,14 +106,17 @@ export const EVENT_CATALOG = {
   },
   'webhook.test': { data: WebhookTestData, when: 'Only from POST /v1/agent/webhooks/{id}/test.' },
   'assignment.offered': assignmentEntry('A slot was offered to the worker.', AssignmentOfferedData),
-  'assignment.declined': assignmentEntry('The worker declined the offer.'),
+  'assignment.declined': assignmentEntry('The worker declined the offer.', AssignmentEventData),
   'assignment.accepted': assignmentEntry('The worker took a slot.', AssignmentPaidData),
-  'assignment.started': assignmentEntry('The worker started work.'),
-  'assignment.submitted': assignmentEntry('The worker submitted a result.'),
+  'assignment.started': assignmentEntry('The worker started work.', AssignmentEventData),
+  'assignment.submitted': assignmentEntry('The worker submitted a result.', AssignmentEventData),
   'assignment.approved': assignmentEntry('The result was approved and paid.', AssignmentPaidData),
-  'assignment.rejected': assignmentEntry('The result was rejected.'),
-  'assignment.abandoned': assignmentEntry('The worker gave the assignment up.'),
-  'assignment.expired': assignmentEntry('The offer lapsed, or the deadline passed before a result.'),
+  'assignment.rejected': assignmentEntry('The result was rejected.', AssignmentEventData),
+  'assignment.abandoned': assignmentEntry('The worker gave the assignment up.', AssignmentEventData),
+  'assignment.expired': assignmentEntry(
+    'The offer lapsed, or the deadline passed before a result.',
+    AssignmentEventData,
+  ),
   'assignment.cancelled': assignmentEntry('The agent cancelled the task.', AssignmentCancelledData),
 } as const satisfies Record<OutboxEventName | TestEventName, CatalogEntry>;
 

@@ -45,6 +45,51 @@ function envelope(name: CatalogEventName): SchemaObject {
   };
 }
 
+const DELIVERY_HEADERS: [string, string][] = [
+  [
+    'Legwork-Signature',
+    '`t=<unix seconds>,v1=<hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret. Refuse a `t` more than 5 minutes from your clock.',
+  ],
+  [
+    'X-Signature',
+    '`sha256=<hex>`: HMAC-SHA256 of the raw body keyed with the endpoint secret (the spec’s header).',
+  ],
+  ['X-Event-Id', 'The event_id: de-duplicate by it.'],
+  ['X-Event-Type', 'The event name.'],
+  ['X-Event-Timestamp', 'The event’s timestamp.'],
+  ['X-Delivery-Id', 'This delivery.'],
+  ['X-Delivery-Attempt', 'The attempt number, from 1.'],
+];
+
+/** One `x-webhooks` entry per event an agent's endpoint receives (OpenAPI 3.0's extension; 3.1 calls it webhooks). */
+function webhookOperation(name: CatalogEventName): Record<string, unknown> {
+  return {
+    post: {
+      operationId: `webhook_${name.replace('.', '_')}`,
+      summary: name,
+      description: `${EVENT_CATALOG[name].when} Sent as a signed POST to every active endpoint subscribed to it (see the webhooks guide).`,
+      security: [],
+      parameters: DELIVERY_HEADERS.map(([header, description]) => ({
+        name: header,
+        in: 'header',
+        required: true,
+        description,
+        schema: { type: 'string' },
+      })),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: ref(eventSchemaName(name)) } } },
+      },
+      responses: {
+        '200': {
+          description:
+            'Received. Answer any 2xx within 5 seconds; anything else is a failed attempt and retried.',
+        },
+      },
+    },
+  };
+}
+
 /**
  * Adds one schema per event name (`TaskAssignedEvent`, …) and the two unions discriminated on `event`, all from
  * EVENT_CATALOG, to a document built with EVENT_DATA_MODELS as extra models.
@@ -67,4 +112,7 @@ export function addEventSchemas(document: OpenAPIObject): void {
       },
     };
   }
+  (document as unknown as Record<string, unknown>)['x-webhooks'] = Object.fromEntries(
+    names.filter((n) => audienceOf(n) === 'agent').map((n) => [n, webhookOperation(n)]),
+  );
 }

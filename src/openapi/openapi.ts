@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_SECRET_SCHEME } from '../auth/auth.decorators';
 import { VERSION } from '../common/version';
 import { addEventSchemas, EVENT_DATA_MODELS } from './event-schemas';
+import { layoutReference } from './reference-layout';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -58,6 +59,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     }
   }
   addEventSchemas(document);
+  layoutReference(document);
   return document;
 }
 
