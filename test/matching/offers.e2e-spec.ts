@@ -5,7 +5,7 @@ import { offset, spot } from '../support/photos';
 import { accept, act, createTask, expectError, taskStatus } from '../task/task-helpers';
 import { decline, goOnline, offersOf, pendingOffer, setReputation } from './matching-helpers';
 
-/** Push offers (decisions §5): the best online eligible worker is offered an open slot for 120 s, then the next. */
+/** Push offers (product-decisions §5): the best online eligible worker is offered an open slot for 120 s, then the next. */
 describe('push offers', () => {
   let t: TestApp;
   let agent: TestAgent;

@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from '../support/app';
 import { spot } from '../support/photos';
 import { accept, act, createTask, expectError, feedback, submit } from '../task/task-helpers';
 
-/** Reputation (decisions §5) is stored, recomputed on every outcome, shown, and enforced. */
+/** Reputation (product-decisions §5) is stored, recomputed on every outcome, shown, and enforced. */
 describe('worker reputation', () => {
   let t: TestApp;
   let agent: TestAgent;
