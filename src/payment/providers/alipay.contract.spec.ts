@@ -4,8 +4,8 @@ import {
   newId,
   outcomesFor as outcomesOf,
   startContractRig,
-  waitForNotification,
 } from '../../../test/support/provider-contract';
+import { waitForNotification } from '../../../test/support/waiters';
 import { AlipayProvider } from './alipay.provider';
 import { ProviderError } from './provider-error';
 import type { CreateOrderInput, NotificationResult } from './provider.types';
