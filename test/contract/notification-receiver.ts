@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { waitFor } from './waiters';
+import { waitFor } from '../support/waiters';
 
 /**
  * A real HTTP endpoint on loopback that receives provider notifications in tests. Each request is recorded with its
