@@ -2,7 +2,9 @@ import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { offset, spot } from '../support/photos';
 import { goOnline, pendingOffer, setReputation } from '../matching/matching-helpers';
-import { agentBalance, createTask, expectError, HOUR, SURFACES, taskBody } from './task-helpers';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { createTask, HOUR, SURFACES, taskBody } from '../support/tasks';
 
 const QUOTE_PATHS = ['/v1/tasks/quote', '/api/v1/tasks/quote'];
 

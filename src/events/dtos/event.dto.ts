@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { type EventPayload, WEBHOOK_EVENTS } from '../event-catalog';
+import { OptionalInt } from '../../common/http/validators';
 
 export class EventListResponse {
   @ApiProperty({
@@ -21,12 +21,7 @@ export class EventListResponse {
 }
 
 export class ListEventsQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The event_id of the last item of the previous page.' })
