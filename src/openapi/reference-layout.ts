@@ -141,10 +141,12 @@ export function layoutReference(doc: Doc): void {
     .filter((t) => twinTags.has(t.name));
   doc.tags = [...ordered, ...twins];
   const names = (g: (typeof GROUPS)[number]) => ({ name: g.name, tags: g.tags.map(([name]) => name) });
+  // The agent API first, then the worker app's; the /api/v1 twins, callbacks, operators and probes after them.
   doc['x-tagGroups'] = [
     names(GROUPS[0]),
+    names(GROUPS[1]),
     { name: 'Reference form (/api/v1)', tags: twins.map((t) => t.name) },
-    ...GROUPS.slice(1).map(names),
+    ...GROUPS.slice(2).map(names),
   ];
   const declared = new Set(doc.tags.map((t) => t.name));
   for (const item of Object.values(doc.paths)) {
