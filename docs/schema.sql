@@ -81,6 +81,14 @@ CREATE FUNCTION public.legwork_notify_events() RETURNS trigger
       END $$;
 
 --
+-- Name: nearby_cell(double precision, double precision); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.nearby_cell(latitude double precision, longitude double precision) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT (floor((latitude + 90) * 40) * 14401 + floor((longitude + 180) * 40))::integer $$;
+
+--
 -- Name: admin_credits; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1295,6 +1303,24 @@ CREATE INDEX tasks_deadline_due_idx ON public.tasks USING btree (deadline_at) WH
 --
 
 CREATE INDEX tasks_live_deadline_idx ON public.tasks USING btree (deadline_at) WHERE (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text]));
+
+--
+-- Name: tasks_open_cell_deadline_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_cell_deadline_idx ON public.tasks USING btree (public.nearby_cell(latitude, longitude), deadline_at, payout_cents DESC, id) INCLUDE (latitude, longitude, required_skills, min_reputation) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_open_cell_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_cell_id_idx ON public.tasks USING btree (public.nearby_cell(latitude, longitude), id) INCLUDE (payout_cents, deadline_at, latitude, longitude, required_skills, min_reputation) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_open_cell_payout_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_cell_payout_idx ON public.tasks USING btree (public.nearby_cell(latitude, longitude), payout_cents DESC, deadline_at, id) INCLUDE (latitude, longitude, required_skills, min_reputation) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
 
 --
 -- Name: tasks_open_intake_idx; Type: INDEX; Schema: public; Owner: -
