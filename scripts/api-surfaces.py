@@ -11,7 +11,7 @@ for path, item in doc['paths'].items():
         if method in ('get', 'post', 'put', 'patch', 'delete'):
             ops[(method.upper(), path)] = op
 
-AREAS = [('/admin', 'Operators'), ('/agent/api-keys', 'Agent API key'), ('/agent/stats', 'Statistics'),
+AREAS = [('/sandbox/', 'Sandbox (sandbox mode only)'), ('/admin', 'Operators'), ('/agent/api-keys', 'Agent API key'), ('/agent/stats', 'Statistics'),
          ('/agent/transactions', 'Transactions'), ('/agent/webhooks', 'Events'), ('/agent/events', 'Events'),
          ('/agent/payments', 'Payments'), ('/agent', 'Agent account'), ('/tasks', 'Agent tasks'),
          ('/worker/tasks', 'Worker tasks'), ('/worker/assignments', 'Worker tasks'),
@@ -20,7 +20,7 @@ AREAS = [('/admin', 'Operators'), ('/agent/api-keys', 'Agent API key'), ('/agent
          ('/payment', 'Payments'), ('/webhooks', 'Payment callbacks'), ('/ws', 'Events')]
 ORDER = ['System', 'Agent account', 'Agent API key', 'Agent tasks', 'Transactions', 'Statistics', 'Payments',
          'Payment callbacks', 'Worker account', 'Worker tasks', 'Matching', 'Uploads', 'Worker money', 'Events',
-         'Operators']
+         'Operators', 'Sandbox (sandbox mode only)']
 
 
 def area(path):

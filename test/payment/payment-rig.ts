@@ -6,7 +6,11 @@ import type { Response } from 'supertest';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
 import { Tokens } from '../../src/auth/tokens';
 import { Accounts } from '../../src/escrow/accounts';
-import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
+import {
+  type ProviderSandbox,
+  type ProviderSandboxOptions,
+  startProviderSandbox,
+} from '../../src/sandbox/provider-sandbox';
 import type { TestAgent } from '../support/actors';
 import { createTestApp, type TestApp } from '../support/app';
 import type { SandboxNotificationRecord } from '../support/provider-contract';
@@ -44,7 +48,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPaymentRig(env: Record<string, string> = {}): Promise<PaymentRig> {
+/** `sandboxOptions` overrides the provider sandbox's test settings (for example `autoCompleteMs: 5000`). */
+export async function startPaymentRig(
+  env: Record<string, string> = {},
+  sandboxOptions: Partial<ProviderSandboxOptions> = {},
+): Promise<PaymentRig> {
   const dataDir = mkdtempSync(join(tmpdir(), 'legwork-payments-'));
   const sandbox = await startProviderSandbox({
     dataDir,
@@ -55,6 +63,7 @@ export async function startPaymentRig(env: Record<string, string> = {}): Promise
     refundDelayMs: 30,
     deliveryTimeoutMs: 5000,
     onError: () => undefined,
+    ...sandboxOptions,
   });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -109,6 +109,8 @@ const EXPECTED = [
   ...both('GET', '/agent/events'),
   ...both('POST', '/agent/events/:event_id/redeliver'),
   'GET /v1/ws/stats',
+  // the sandbox that runs by itself (sandbox mode only; test/simulation/live-mode.e2e-spec.ts checks live mode)
+  ...both('POST', '/sandbox/balance'),
 ].sort();
 
 describe('route table', () => {

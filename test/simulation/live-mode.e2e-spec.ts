@@ -1,0 +1,38 @@
+import { createAgent } from '../support/actors';
+import { createTestApp, type TestApp } from '../support/app';
+import { liveTestEnv } from '../support/live-env';
+import { listRoutes } from '../support/routes';
+
+/**
+ * Decisions §12: the sandbox that runs by itself exists only in sandbox mode. In live mode (lw_live_ keys) every
+ * sandbox route answers 404 like an unknown path, on both surfaces, whoever asks.
+ */
+export const SANDBOX_ROUTES: [string, string][] = [['POST', '/sandbox/balance']];
+
+describe('sandbox routes in live mode', () => {
+  let live: TestApp;
+
+  beforeAll(async () => {
+    const { DATABASE_URL: _unused, ...env } = liveTestEnv({ JOBS_IN_PROCESS: 'false' });
+    live = await createTestApp(env);
+  });
+  afterAll(() => live.close());
+
+  it('are not mounted, and answer 404 not_found to an authenticated live agent', async () => {
+    expect(listRoutes(live.app).filter((r) => r.includes('/sandbox'))).toEqual([]);
+    const agent = await createAgent(live);
+    expect(agent.apiKey.startsWith('lw_live_')).toBe(true);
+    for (const [method, path] of SANDBOX_ROUTES) {
+      for (const prefix of ['/v1', '/api/v1']) {
+        const res = await live.http[method.toLowerCase() as 'post'](`${prefix}${path}`)
+          .set('Authorization', agent.key)
+          .send({ amount_cents: 1000 });
+        expect([`${method} ${prefix}${path}`, res.status, res.body.error?.code]).toEqual([
+          `${method} ${prefix}${path}`,
+          404,
+          'not_found',
+        ]);
+      }
+    }
+  });
+});
