@@ -7,7 +7,15 @@ import { listRoutes } from '../support/routes';
  * Decisions §12: the sandbox that runs by itself exists only in sandbox mode. In live mode (lw_live_ keys) every
  * sandbox route answers 404 like an unknown path, on both surfaces, whoever asks.
  */
-export const SANDBOX_ROUTES: [string, string][] = [['POST', '/sandbox/balance']];
+const ID = '7d6f5d0e-5a4b-4c3d-9e2f-1a0b9c8d7e6f';
+export const SANDBOX_ROUTES: [string, string][] = [
+  ['POST', '/sandbox/balance'],
+  ['POST', '/sandbox/workers'],
+  ['GET', '/sandbox/workers'],
+  ['GET', `/sandbox/workers/${ID}`],
+  ['PATCH', `/sandbox/workers/${ID}`],
+  ['DELETE', `/sandbox/workers/${ID}`],
+];
 
 describe('sandbox routes in live mode', () => {
   let live: TestApp;
@@ -24,7 +32,9 @@ describe('sandbox routes in live mode', () => {
     expect(agent.apiKey.startsWith('lw_live_')).toBe(true);
     for (const [method, path] of SANDBOX_ROUTES) {
       for (const prefix of ['/v1', '/api/v1']) {
-        const res = await live.http[method.toLowerCase() as 'post'](`${prefix}${path}`)
+        const res = await live.http[method.toLowerCase() as 'post' | 'get' | 'patch' | 'delete'](
+          `${prefix}${path}`,
+        )
           .set('Authorization', agent.key)
           .send({ amount_cents: 1000 });
         expect([`${method} ${prefix}${path}`, res.status, res.body.error?.code]).toEqual([

@@ -111,6 +111,11 @@ const EXPECTED = [
   'GET /v1/ws/stats',
   // the sandbox that runs by itself (sandbox mode only; test/simulation/live-mode.e2e-spec.ts checks live mode)
   ...both('POST', '/sandbox/balance'),
+  ...both('POST', '/sandbox/workers'),
+  ...both('GET', '/sandbox/workers'),
+  ...both('GET', '/sandbox/workers/:worker_id'),
+  ...both('PATCH', '/sandbox/workers/:worker_id'),
+  ...both('DELETE', '/sandbox/workers/:worker_id'),
 ].sort();
 
 describe('route table', () => {
