@@ -1,16 +1,8 @@
 import { createAgent, type TestAgent } from '../support/actors';
-import {
-  agentBalance,
-  clearing,
-  eventually,
-  expectError,
-  journalsOf,
-  orderStatus,
-  referenceAuth,
-  type PaymentRig,
-  startPaymentRig,
-  waitForOrder,
-} from '../payment/payment-rig';
+import { journalsOf, referenceAuth, type PaymentRig, startPaymentRig } from '../support/payment-rig';
+import { agentBalance, clearing } from '../support/balances';
+import { waitFor, orderStatus, waitForOrder } from '../support/waiters';
+import { expectError } from '../support/errors';
 
 /**
  * Sandbox money without a human (decisions §12): every sandbox order pays itself 5 seconds after creation, Alipay page
@@ -50,11 +42,7 @@ describe('sandbox funding', () => {
     const atProvider = await rig.api<SandboxOrderView>('alipay', 'GET', `/__sandbox/orders/${orderId}`);
     expect(atProvider).toMatchObject({ state: 'pending', channel: 'page' });
 
-    await eventually(
-      async () => ((await balance(agent)) === 12_345 ? true : undefined),
-      'the credit',
-      15_000,
-    );
+    await waitFor(async () => ((await balance(agent)) === 12_345 ? true : undefined), 'the credit', 15_000);
     console.log(`page recharge credited ${Date.now() - started} ms after creation`);
     expect(await orderStatus(rig.t, orderId)).toBe('completed');
     expect((await rig.api<SandboxOrderView>('alipay', 'GET', `/__sandbox/orders/${orderId}`)).state).toBe(
@@ -76,7 +64,7 @@ describe('sandbox funding', () => {
     await rig.api('alipay', 'POST', `/__sandbox/orders/${byHand.body.order_id}/pay`, {});
     await waitForOrder(rig.t, byHand.body.order_id, 'completed');
     await waitForOrder(rig.t, declined.body.order_id, 'failed');
-    await eventually(
+    await waitFor(
       async () => ((await orderStatus(rig.t, wap.body.order_id)) === 'completed' ? true : undefined),
       'the wap order to pay itself',
       15_000,

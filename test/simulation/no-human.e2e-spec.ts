@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestAgent } from '../support/actors';
 import { registerAgent } from '../support/agents';
-import { type NotificationReceiver, startNotificationReceiver } from '../support/notification-receiver';
+import { type NotificationReceiver, startNotificationReceiver } from '../contract/notification-receiver';
 import { offset, spot } from '../support/photos';
-import { agentBalance, type PaymentRig, startPaymentRig, workerBalance } from '../payment/payment-rig';
+import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
+import { agentBalance, workerBalance } from '../support/balances';
 import { photoTask, poll } from './simulation-helpers';
 
 interface TaskEvent {

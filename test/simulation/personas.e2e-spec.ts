@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent, type TestAgent } from '../support/actors';
 import { offset, spot } from '../support/photos';
-import {
-  agentBalance,
-  eventually,
-  type PaymentRig,
-  startPaymentRig,
-  workerBalance,
-} from '../payment/payment-rig';
+import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
+import { agentBalance, workerBalance } from '../support/balances';
+import { waitFor } from '../support/waiters';
 import { assignmentsOf, createTaskAt, reputationOf, simulatedWorker, taskEvents } from './simulation-helpers';
 
 interface Activity {
@@ -48,7 +44,7 @@ describe('personas', () => {
     const personaId = await simulatedWorker(t, agent, { persona, location: offset(at, 20) });
     const reliableId = await simulatedWorker(t, agent, { persona: 'reliable', location: offset(at, 600) });
     const taskId = await createTaskAt(t, agent, at);
-    await eventually(
+    await waitFor(
       async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
       `${persona}: a submitted result`,
       30_000,

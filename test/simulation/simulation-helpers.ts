@@ -1,7 +1,8 @@
-import type { Response } from 'supertest';
 import type { TestAgent } from '../support/actors';
 import type { TestApp } from '../support/app';
 import type { Point } from '../support/photos';
+
+export { expectError } from '../support/errors';
 
 export const HOUR = 3_600_000;
 
@@ -74,12 +75,6 @@ export async function reputationOf(t: TestApp, workerId: string): Promise<number
     workerId,
   ]);
   return Number(row.reputation);
-}
-
-export function expectError(res: Response, status: number, code: string): void {
-  if (res.status !== status || res.body?.error?.code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
 }
 
 /**
