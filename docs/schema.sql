@@ -621,6 +621,7 @@ CREATE TABLE public.tasks (
     deadline_processed_at timestamp with time zone,
     cancelled_at timestamp with time zone,
     open_slots integer DEFAULT 0 NOT NULL,
+    test_clock_id uuid,
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
     CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
     CONSTRAINT tasks_closed_slots_range CHECK (((closed_slots >= 0) AND (closed_slots <= max_workers))),
@@ -637,6 +638,24 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
     CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+);
+
+--
+-- Name: test_clocks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.test_clocks (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    agent_id uuid NOT NULL,
+    name text,
+    frozen_time timestamp with time zone NOT NULL,
+    status text DEFAULT 'ready'::text NOT NULL,
+    advancing_since timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT test_clocks_check CHECK (((status = 'advancing'::text) = (advancing_since IS NOT NULL))),
+    CONSTRAINT test_clocks_name_check CHECK (((name IS NULL) OR ((char_length(name) >= 1) AND (char_length(name) <= 100)))),
+    CONSTRAINT test_clocks_status_check CHECK ((status = ANY (ARRAY['ready'::text, 'advancing'::text])))
 );
 
 --
@@ -1070,6 +1089,13 @@ ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
 
 --
+-- Name: test_clocks test_clocks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.test_clocks
+    ADD CONSTRAINT test_clocks_pkey PRIMARY KEY (id);
+
+--
 -- Name: uploads uploads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1385,6 +1411,18 @@ CREATE INDEX tasks_open_intake_idx ON public.tasks USING btree (deadline_at) WHE
 CREATE INDEX tasks_open_nearby_gist ON public.tasks USING gist (public.ll_to_earth(latitude, longitude)) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
 
 --
+-- Name: tasks_test_clock; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_test_clock ON public.tasks USING btree (test_clock_id) WHERE (test_clock_id IS NOT NULL);
+
+--
+-- Name: test_clocks_agent; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX test_clocks_agent ON public.test_clocks USING btree (agent_id, created_at);
+
+--
 -- Name: uploads_worker_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1668,6 +1706,20 @@ ALTER TABLE ONLY public.task_feedback
 
 ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: tasks tasks_test_clock_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_test_clock_id_fkey FOREIGN KEY (test_clock_id) REFERENCES public.test_clocks(id);
+
+--
+-- Name: test_clocks test_clocks_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.test_clocks
+    ADD CONSTRAINT test_clocks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
 
 --
 -- Name: uploads uploads_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Simulated workers of the self-running sandbox (decisions §12). A simulated worker is a real `workers` row, so
+ * Simulated workers of the self-running sandbox (product-decisions §12). A simulated worker is a real `workers` row, so
  * matching, escrow, reputation and events treat it like anyone; `simulated_by_agent_id` names the sandbox agent
  * that made it, which is the only agent whose tasks it is offered. Its phone number is `sandbox:<uuid>` (it can
  * never log in: login takes mobile numbers only). `sandbox_workers` keeps its behaviour; `sandbox_actions` is its

@@ -1,5 +1,5 @@
 /**
- * What a simulated worker does (decisions §12): how long it waits before each step, how the assignment ends, and the
+ * What a simulated worker does (product-decisions §12): how long it waits before each step, how the assignment ends, and the
  * photo it sends. Personas are named presets; explicit `behavior` fields override the persona's.
  */
 export const PERSONAS = [

@@ -23,7 +23,7 @@ export interface WorkerRow {
   rating_average: number | null;
   median_response_seconds: number | null;
   reputation_updated_at: Date | null;
-  /** The sandbox agent whose simulated worker this is (decisions §12); null for people. */
+  /** The sandbox agent whose simulated worker this is (product-decisions §12); null for people. */
   simulated_by_agent_id: string | null;
   created_at: Date;
   updated_at: Date;

@@ -5,7 +5,7 @@ import { waitFor, orderStatus, waitForOrder } from '../support/waiters';
 import { expectError } from '../support/errors';
 
 /**
- * Sandbox money without a human (decisions §12): every sandbox order pays itself 5 seconds after creation, Alipay page
+ * Sandbox money without a human (product-decisions §12): every sandbox order pays itself 5 seconds after creation, Alipay page
  * and wap orders included (the service plays the buyer's browser, so the provider sandbox sees the order at all), and
  * POST /v1/sandbox/balance credits at once through the provider sandbox's own path. The provider sandbox runs with
  * its real 5-second automatic completion here.

@@ -4,7 +4,7 @@ import { liveTestEnv } from '../support/live-env';
 import { listRoutes } from '../support/routes';
 
 /**
- * Decisions §12: the sandbox that runs by itself exists only in sandbox mode. In live mode (lw_live_ keys) every
+ * Product-decisions §12: the sandbox that runs by itself exists only in sandbox mode. In live mode (lw_live_ keys) every
  * sandbox route answers 404 like an unknown path, on both surfaces, whoever asks.
  */
 const ID = '7d6f5d0e-5a4b-4c3d-9e2f-1a0b9c8d7e6f';
@@ -15,6 +15,11 @@ export const SANDBOX_ROUTES: [string, string][] = [
   ['GET', `/sandbox/workers/${ID}`],
   ['PATCH', `/sandbox/workers/${ID}`],
   ['DELETE', `/sandbox/workers/${ID}`],
+  ['POST', '/sandbox/clocks'],
+  ['GET', '/sandbox/clocks'],
+  ['GET', `/sandbox/clocks/${ID}`],
+  ['POST', `/sandbox/clocks/${ID}/advance`],
+  ['DELETE', `/sandbox/clocks/${ID}`],
 ];
 
 describe('sandbox routes in live mode', () => {
@@ -44,5 +49,28 @@ describe('sandbox routes in live mode', () => {
         ]);
       }
     }
+  });
+
+  it('refuse a task on a test clock, changing nothing', async () => {
+    const agent = await createAgent(live, { balanceCents: 10_000 });
+    const res = await live.http
+      .post('/v1/tasks/create')
+      .set('Authorization', agent.key)
+      .send({
+        title: 'x',
+        description: 'y',
+        location: { latitude: 31.23, longitude: 121.47 },
+        budget_cents: 5000,
+        deadline_at: new Date(Date.now() + 3_600_000).toISOString(),
+        task_type: 'photo',
+        test_clock: ID,
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    expect(res.body.error.details).toEqual([
+      { field: 'test_clock', message: 'test clocks exist only in sandbox mode' },
+    ]);
+    const tasks: unknown[] = await live.db.query(`SELECT 1 FROM tasks WHERE agent_id = $1`, [agent.id]);
+    expect(tasks).toHaveLength(0);
   });
 });

@@ -17,7 +17,7 @@ interface TaskEvent {
 }
 
 /**
- * Decisions §12, end to end through HTTP with nothing but the agent's own calls: register, recharge by Alipay page
+ * Product-decisions §12, end to end through HTTP with nothing but the agent's own calls: register, recharge by Alipay page
  * (the sandbox pays it 5 seconds later), add a `reliable` simulated worker near the task, create the task, receive
  * task.assigned, task.started and task.submitted by signed webhook, approve, read the result. The worker is paid,
  * the ledger is clean (checked after the file). Real time is printed, never asserted.

@@ -116,6 +116,11 @@ const EXPECTED = [
   ...both('GET', '/sandbox/workers/:worker_id'),
   ...both('PATCH', '/sandbox/workers/:worker_id'),
   ...both('DELETE', '/sandbox/workers/:worker_id'),
+  ...both('POST', '/sandbox/clocks'),
+  ...both('GET', '/sandbox/clocks'),
+  ...both('GET', '/sandbox/clocks/:clock_id'),
+  ...both('POST', '/sandbox/clocks/:clock_id/advance'),
+  ...both('DELETE', '/sandbox/clocks/:clock_id'),
 ].sort();
 
 describe('route table', () => {

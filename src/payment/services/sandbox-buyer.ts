@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../../config/config.module';
 const OPEN_TIMEOUT_MS = 5_000;
 
 /**
- * Sandbox mode only (decisions §12): plays the buyer's browser for Alipay page and wap payments. Such a payment is a
+ * Sandbox mode only (product-decisions §12): plays the buyer's browser for Alipay page and wap payments. Such a payment is a
  * signed URL; the provider learns of the order only when a browser opens it. In the sandbox nobody may ever open it
  * (an agent polling for its balance has no browser), so the order would never start the provider sandbox's
  * 5-second automatic completion. Opening the URL right after creation makes every sandbox order pay itself 5

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor, WorkerActor } from '../../common/actor';
-import { Clock } from '../../common/clock';
+import { atTime, Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { LatLng } from '../../common/geo';
 import { sqlRows } from '../../database/sql';
@@ -12,6 +12,7 @@ import { AvailabilityService } from '../../matching/services/availability.servic
 import { AssignmentService } from '../../task/services/assignment.service';
 import { TaskOffers } from '../../task/services/task-offers';
 import { TaskRepository } from '../../task/task.repository';
+import { TestClocks } from '../../task/test-clocks';
 import { WorkerRepository } from '../../worker/worker.repository';
 import { type Behavior, PERSONA_BEHAVIORS, resolveBehavior } from '../behaviors';
 import type {
@@ -24,7 +25,7 @@ import type {
 import { pointAtDistance } from '../sandbox-photo';
 import { SimulatedWorkerQueries, workerView } from '../simulation.queries';
 
-/** A new simulated worker's reputation unless given: what every new worker starts with (decisions §5). */
+/** A new simulated worker's reputation unless given: what every new worker starts with (product-decisions §5). */
 const DEFAULT_REPUTATION = 4.0;
 
 /**
@@ -71,7 +72,7 @@ export class SandboxWorkersService {
       );
     });
     await this.availability.update(workerActor(id), { online: true, ...position });
-    await this.offers.offerOpenSlotsOf(actor.id);
+    await this.offerWaitingTasks(actor.id);
     return this.get(actor, id);
   }
 
@@ -126,7 +127,7 @@ export class SandboxWorkersService {
       );
     });
     if (position) await this.availability.update(workerActor(workerId), { online: true, ...position });
-    await this.offers.offerOpenSlotsOf(actor.id);
+    await this.offerWaitingTasks(actor.id);
     return this.get(actor, workerId);
   }
 
@@ -156,6 +157,14 @@ export class SandboxWorkersService {
     }
     await this.availability.update(worker, { online: false });
     return { worker_id: workerId, deleted: true };
+  }
+
+  /** The agent's tasks waiting for workers, on real time and on each of its test clocks (at that clock's time). */
+  private async offerWaitingTasks(agentId: string): Promise<void> {
+    await this.offers.offerOpenSlotsOf(agentId, null);
+    for (const clock of await TestClocks.list(this.ds, agentId)) {
+      await atTime(clock.frozen_time, () => this.offers.offerOpenSlotsOf(agentId, clock.id));
+    }
   }
 
   private async position(actor: AgentActor, dto: UpdateSandboxWorkerRequest): Promise<LatLng | null> {

@@ -28,7 +28,11 @@ type Planned = AssignmentState & {
   worker_id: string;
   behavior: Behavior;
   deleted_at: Date | null;
+  /** The task's test clock: its steps wait for the clock's advance instead of a pg-boss job. */
+  test_clock_id: string | null;
 };
+
+type Target = Pick<Planned, 'id' | 'task_id' | 'worker_id' | 'test_clock_id'>;
 
 /**
  * The simulated workers' minds. Dispatch offers a slot to a simulated worker like to anyone; the offer's
@@ -69,8 +73,9 @@ export class WorkerSimulator implements OnModuleInit {
     const [a] = await sqlRows<Planned>(
       em,
       `SELECT a.id, a.task_id, a.worker_id, a.status, a.offered_at, a.accepted_at, a.started_at, sw.behavior,
-              sw.deleted_at
-         FROM assignments a JOIN sandbox_workers sw ON sw.worker_id = a.worker_id WHERE a.id = $1`,
+              sw.deleted_at, t.test_clock_id
+         FROM assignments a JOIN sandbox_workers sw ON sw.worker_id = a.worker_id JOIN tasks t ON t.id = a.task_id
+        WHERE a.id = $1`,
       [assignmentId],
     );
     if (!a || a.deleted_at) return null;
@@ -78,9 +83,23 @@ export class WorkerSimulator implements OnModuleInit {
     return next ? this.schedule(em, a, next.step, next.dueAt) : null;
   }
 
+  /** Plans the next steps of the simulated workers on a test clock's tasks (its advance calls this). */
+  async planClock(clockId: string): Promise<void> {
+    await inTransaction(this.ds, async (em) => {
+      const open = await sqlRows<{ id: string }>(
+        em,
+        `SELECT a.id FROM assignments a JOIN tasks t ON t.id = a.task_id
+           JOIN sandbox_workers sw ON sw.worker_id = a.worker_id
+          WHERE t.test_clock_id = $1 AND a.status IN ('pending', 'accepted', 'in_progress') AND sw.deleted_at IS NULL`,
+        [clockId],
+      );
+      for (const a of open) await this.plan(em, a.id);
+    });
+  }
+
   private async schedule(
     em: EntityManager,
-    a: Pick<Planned, 'id' | 'task_id' | 'worker_id'>,
+    a: Target,
     step: Step,
     dueAt: Date,
   ): Promise<SandboxActionRow | null> {
@@ -90,16 +109,19 @@ export class WorkerSimulator implements OnModuleInit {
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (assignment_id, step) DO NOTHING RETURNING *`,
       [a.worker_id, a.task_id, a.id, step, dueAt, this.clock.now()],
     );
-    if (action) await this.queue.send(em, action.id, dueAt);
+    // A step on a test clock's task runs when the clock is advanced past it, never in real time.
+    if (action && !a.test_clock_id) await this.queue.send(em, action.id, dueAt);
     return action ?? null;
   }
 
   /** Runs one planned step, records what the service answered, and plans what follows. */
   async perform(actionId: string): Promise<void> {
-    const [action] = await sqlRows<SandboxActionRow & Pick<SandboxWorkerRow, 'behavior' | 'agent_id'>>(
+    const [action] = await sqlRows<
+      SandboxActionRow & Pick<SandboxWorkerRow, 'behavior' | 'agent_id'> & Pick<Planned, 'test_clock_id'>
+    >(
       this.ds,
-      `SELECT sa.*, sw.behavior, sw.agent_id FROM sandbox_actions sa
-         JOIN sandbox_workers sw ON sw.worker_id = sa.worker_id
+      `SELECT sa.*, sw.behavior, sw.agent_id, t.test_clock_id FROM sandbox_actions sa
+         JOIN sandbox_workers sw ON sw.worker_id = sa.worker_id JOIN tasks t ON t.id = sa.task_id
         WHERE sa.id = $1 AND sa.done_at IS NULL AND sw.deleted_at IS NULL`,
       [actionId],
     );
@@ -122,7 +144,12 @@ export class WorkerSimulator implements OnModuleInit {
         detail ? JSON.stringify(detail) : null,
       ]);
       if (action.step === 'submit' && PHOTO_REFUSALS.includes(outcome)) {
-        const a = { id: action.assignment_id, task_id: action.task_id, worker_id: action.worker_id };
+        const a = {
+          id: action.assignment_id,
+          task_id: action.task_id,
+          worker_id: action.worker_id,
+          test_clock_id: action.test_clock_id,
+        };
         await this.schedule(em, a, 'abandon', this.clock.now());
       } else {
         await this.plan(em, action.assignment_id);
@@ -130,8 +157,9 @@ export class WorkerSimulator implements OnModuleInit {
     });
     this.logger.debug({ action: action.id, step: action.step, outcome }, 'simulated worker step');
     // A worker that finished or turned work down may take another of its agent's waiting tasks.
-    if (action.step !== 'accept' && action.step !== 'start')
-      await this.offers.offerOpenSlotsOf(action.agent_id);
+    if (action.step !== 'accept' && action.step !== 'start') {
+      await this.offers.offerOpenSlotsOf(action.agent_id, action.test_clock_id);
+    }
   }
 
   private async act(actor: WorkerActor, action: SandboxActionRow, b: Behavior): Promise<void> {

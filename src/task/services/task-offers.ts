@@ -27,13 +27,17 @@ export class TaskOffers {
     private readonly clock: Clock,
   ) {}
 
-  /** Returns how many offers were made. */
-  async offerOpenSlotsOf(agentId: string): Promise<number> {
+  /**
+   * Returns how many offers were made. `clockId` picks the tasks of one time: those on real time (null) or those on
+   * one sandbox test clock, whose caller runs this at the clock's time.
+   */
+  async offerOpenSlotsOf(agentId: string, clockId: string | null): Promise<number> {
     const tasks = await sqlRows<{ id: string }>(
       this.ds,
       `SELECT id FROM tasks WHERE agent_id = $1 AND status = ANY($2) AND open_slots > 0 AND intake_closed_at IS NULL
+          AND test_clock_id IS NOT DISTINCT FROM $4
         ORDER BY created_at LIMIT $3`,
-      [agentId, LIVE_TASK_STATUSES, AGENT_TASKS_LIMIT],
+      [agentId, LIVE_TASK_STATUSES, AGENT_TASKS_LIMIT, clockId],
     );
     let offers = 0;
     for (const { id } of tasks) {
