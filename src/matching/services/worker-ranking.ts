@@ -18,6 +18,8 @@ import {
 /** What the matcher needs to know about a task with an open slot. */
 export interface OfferTarget {
   taskId: string;
+  /** The task's agent: a sandbox agent's simulated workers are offered only that agent's tasks. */
+  agentId: string;
   latitude: number;
   longitude: number;
   maxDistanceMeters: number;
@@ -33,7 +35,8 @@ const CANDIDATE_LIMIT = 200;
 /**
  * Online workers who may be offered a slot of the task: online (a report in the last 10 minutes) within the task's
  * max_distance_meters (GiST on worker_availability), active, holding every required skill, reputation at least
- * min_reputation, never involved with this task before (so nobody is offered the same task twice), no other offer
+ * min_reputation, not a simulated worker of another sandbox agent (each agent's simulated workers serve only its
+ * own tasks, and stay online until their agent takes them offline or deletes them), never involved with this task before (so nobody is offered the same task twice), no other offer
  * waiting for their answer, and below their live-assignment cap. `median_answer` is the median time the worker took
  * to answer its last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do
  * not count).
@@ -48,11 +51,12 @@ const CANDIDATES_SQL = `
              ORDER BY o.offered_at DESC LIMIT $12::int) r) AS median_answer
     FROM worker_availability av
     JOIN workers w ON w.id = av.worker_id
-   WHERE av.online AND av.last_seen_at > $3::timestamptz
+   WHERE av.online AND (av.last_seen_at > $3::timestamptz OR w.simulated_by_agent_id IS NOT NULL)
      AND earth_box(ll_to_earth($1::float8, $2::float8), $4::float8 * ${EARTH_BOX_MARGIN})
          @> ll_to_earth(av.latitude, av.longitude)
      AND ${DISTANCE} <= $4::float8
      AND w.account_status = 'active'
+     AND (w.simulated_by_agent_id IS NULL OR w.simulated_by_agent_id = $13::uuid)
      AND w.skills @> $5::text[]
      AND w.reputation >= $6::numeric
      AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = $7::uuid AND m.worker_id = w.id)
@@ -79,6 +83,7 @@ export class WorkerRanking {
       LIVE_ASSIGNMENT_CAP,
       OFFER_WINDOW_SECONDS,
       RESPONSE_HISTORY,
+      target.agentId,
     ]);
     const candidates = rows.map((r) => ({
       workerId: String(r.worker_id),
