@@ -29,8 +29,9 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
     res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
     res.type('html').send(errorReference);
   });
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, {
+  // Built on the first request for /docs or /openapi.json, not at start-up (about 0.5 s of CPU in a start-up
+  // profile, and the document's memory in every process that never serves it).
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Legwork API',
