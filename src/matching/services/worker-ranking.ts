@@ -38,7 +38,7 @@ const CANDIDATE_LIMIT = 200;
  * to answer its last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do
  * not count).
  */
-const CANDIDATES_SQL = `
+export const CANDIDATES_SQL = `
   SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
          (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
             SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $11::float8) AS s
