@@ -19,6 +19,8 @@ import {
 export interface OfferTarget {
   /** Null before the task exists (a quote). */
   taskId: string | null;
+  /** The task's agent: a sandbox agent's simulated workers are offered (and quoted) only that agent's tasks. */
+  agentId: string;
   latitude: number;
   longitude: number;
   maxDistanceMeters: number;
@@ -34,18 +36,21 @@ const CANDIDATE_LIMIT = 200;
 /**
  * Online workers who could take a slot of the task: online (a report in the last 10 minutes) within the task's
  * max_distance_meters (GiST on worker_availability), active, holding every required skill, reputation at least
- * min_reputation, and never involved with this task before (so nobody is offered the same task twice; `$7` is null
- * for a task not created yet, as in a quote). Shared by the offer ranking and the quote's count, so the number a
+ * min_reputation, not a simulated worker of another sandbox agent (each agent's simulated workers serve only its
+ * own tasks, and stay online until their agent takes them offline or deletes them; `$11` is the agent), and never
+ * involved with this task before (so nobody is offered the same task twice; `$7` is null for a task not created yet,
+ * as in a quote). Shared by the offer ranking and the quote's count, so the number a
  * quote shows is the pool the offers are drawn from.
  */
 const ELIGIBLE_FROM = `
     FROM worker_availability av
     JOIN workers w ON w.id = av.worker_id
-   WHERE av.online AND av.last_seen_at > $3::timestamptz
+   WHERE av.online AND (av.last_seen_at > $3::timestamptz OR w.simulated_by_agent_id IS NOT NULL)
      AND earth_box(ll_to_earth($1::float8, $2::float8), $4::float8 * ${EARTH_BOX_MARGIN})
          @> ll_to_earth(av.latitude, av.longitude)
      AND ${DISTANCE} <= $4::float8
      AND w.account_status = 'active'
+     AND (w.simulated_by_agent_id IS NULL OR w.simulated_by_agent_id = $11::uuid)
      AND w.skills @> $5::text[]
      AND w.reputation >= $6::numeric
      AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = $7::uuid AND m.worker_id = w.id)`;
@@ -63,14 +68,14 @@ const FREE_NOW = `
  * The eligible workers free now, nearest first. `median_answer` is the median time the worker took to answer its
  * last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do not count).
  */
-const CANDIDATES_SQL = `
+export const CANDIDATES_SQL = `
   SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
          (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
-            SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $11::float8) AS s
+            SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $12::float8) AS s
               FROM assignments o
              WHERE o.worker_id = w.id AND o.offered_at IS NOT NULL AND o.status <> 'pending'
                AND NOT (o.status = 'cancelled' AND o.accepted_at IS NULL)
-             ORDER BY o.offered_at DESC LIMIT $12::int) r) AS median_answer
+             ORDER BY o.offered_at DESC LIMIT $13::int) r) AS median_answer
   ${ELIGIBLE_FROM}
      AND ${FREE_NOW}
    ORDER BY distance, w.id
@@ -114,7 +119,7 @@ export class WorkerRanking {
   }
 }
 
-/** $1-$10 of ELIGIBLE_FROM and FREE_NOW. */
+/** $1-$11 of ELIGIBLE_FROM and FREE_NOW. */
 function eligibilityParams(target: OfferTarget, now: Date): unknown[] {
   return [
     target.latitude,
@@ -127,5 +132,6 @@ function eligibilityParams(target: OfferTarget, now: Date): unknown[] {
     LOW_REPUTATION_THRESHOLD,
     LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
     LIVE_ASSIGNMENT_CAP,
+    target.agentId,
   ];
 }

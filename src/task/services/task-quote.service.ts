@@ -46,6 +46,7 @@ export class TaskQuoteService {
         this.ds,
         {
           taskId: null,
+          agentId: actor.id,
           latitude: dto.location.latitude,
           longitude: dto.location.longitude,
           maxDistanceMeters: radius,
