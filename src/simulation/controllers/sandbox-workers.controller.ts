@@ -39,7 +39,11 @@ export class SandboxWorkersController {
 
   @Get()
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: your simulated workers with their latest steps' })
+  @ApiOperation({
+    summary: 'Sandbox only: your simulated workers with their latest steps',
+    description:
+      'Sandbox keys only (not mounted in live mode: 404). Your simulated workers with their behaviour and latest steps; only your own tasks see them.',
+  })
   @ApiOkResponse({ type: SandboxWorkerList })
   list(@CurrentActor() actor: AgentActor): Promise<SandboxWorkerList> {
     return this.workers.list(actor);
@@ -47,7 +51,11 @@ export class SandboxWorkersController {
 
   @Get(':worker_id')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: one simulated worker and what it did (each step and its outcome)' })
+  @ApiOperation({
+    summary: 'Sandbox only: one simulated worker and what it did (each step and its outcome)',
+    description:
+      'Sandbox keys only. One simulated worker with its activity: each step it took on an offer or assignment and that step’s outcome; another agent’s worker is 404 sandbox_worker_not_found.',
+  })
   @ApiOkResponse({ type: SandboxWorkerResponse })
   @ApiErrors({ 404: ['sandbox_worker_not_found'] })
   get(

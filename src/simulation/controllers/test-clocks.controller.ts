@@ -34,7 +34,11 @@ export class TestClocksController {
 
   @Get()
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: your test clocks' })
+  @ApiOperation({
+    summary: 'Sandbox only: your test clocks',
+    description:
+      'Sandbox keys only (these routes are not mounted in live mode: 404). Each of your test clocks with its frozen time, status and how many tasks were created on it.',
+  })
   @ApiOkResponse({ type: TestClockList })
   list(@CurrentActor() actor: AgentActor): Promise<TestClockList> {
     return this.clocks.list(actor);
@@ -42,7 +46,11 @@ export class TestClocksController {
 
   @Get(':clock_id')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: one test clock' })
+  @ApiOperation({
+    summary: 'Sandbox only: one test clock',
+    description:
+      'Sandbox keys only. The clock’s frozen time (what "now" is for its tasks), whether it is advancing, and its task count; another agent’s clock is 404 test_clock_not_found.',
+  })
   @ApiOkResponse({ type: TestClockResponse })
   @ApiErrors({ 404: ['test_clock_not_found'] })
   get(@CurrentActor() actor: AgentActor, @UuidParam('clock_id') clockId: string): Promise<TestClockResponse> {
