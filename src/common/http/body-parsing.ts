@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../errors/api-error';
 import { renderError } from '../errors/all-exceptions.filter';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 /** JSON bodies up to this size; uploads use multipart and have their own limits. */
 const JSON_LIMIT = '256kb';
@@ -8,8 +9,8 @@ const JSON_LIMIT = '256kb';
 /**
  * JSON and form body parsers that keep the raw bytes (payment providers sign the raw body), followed by an error
  * handler that turns parser failures into the error envelope: malformed JSON is 400 invalid_json, a body that
- * cannot be read (a corrupt compressed body, a truncated one) 400 invalid_body. Nothing a client sends may reach
- * the catch-all as an unexpected error.
+ * cannot be read (a corrupt compressed body, a truncated one) or JSON nested deeper than MAX_JSON_DEPTH 400
+ * invalid_body. Nothing a client sends may reach the catch-all as an unexpected error.
  */
 export function bodyParsing() {
   const keepRaw = (req: Request, _res: Response, buf: Buffer): void => {
@@ -19,6 +20,7 @@ export function bodyParsing() {
     express.json({ limit: JSON_LIMIT, verify: keepRaw, strict: false }),
     express.urlencoded({ extended: false, limit: JSON_LIMIT, verify: keepRaw }),
     express.text({ type: 'text/plain', limit: JSON_LIMIT, verify: keepRaw }),
+    refuseDeepJson,
     (err: unknown, req: Request, res: Response, next: NextFunction): void => {
       const e = err as ParserError | undefined;
       let error: ApiError | null = null;
@@ -42,6 +44,15 @@ export function bodyParsing() {
       res.status(error.status).json(renderError(error, req.id));
     },
   ];
+}
+
+/** Refuses a parsed body nested too deeply before any recursive code (validation, request hashes) walks it. */
+function refuseDeepJson(req: Request, res: Response, next: NextFunction): void {
+  if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
+  const error = new ApiError('invalid_body', 'The request body could not be read.', {
+    details: `JSON may nest at most ${MAX_JSON_DEPTH} levels of objects and arrays`,
+  });
+  res.status(error.status).json(renderError(error, req.id));
 }
 
 interface ParserError {
