@@ -17,9 +17,17 @@ export class AgentEventsController {
   @Auth({ actors: ['agent'], permission: 'task:read' })
   @ApiOperation({
     summary: 'Your events of the last 30 days, newest first (cursor paging), to reconcile webhooks',
+    description:
+      'Needs `task:read`. Payment and refund events are listed only for an API key that also has `payment:read` ' +
+      '(a session token reads all); asking for one by `type` without it is 403 `insufficient_permissions`.',
   })
   @ApiOkResponse({ type: EventListResponse })
-  @ApiErrors({ 400: ['validation_error'] })
+  @ApiErrors(
+    { 400: ['validation_error'], 403: ['insufficient_permissions'] },
+    {
+      insufficient_permissions: 'Also `payment:read` for a payment or refund event `type`.',
+    },
+  )
   list(@CurrentActor() actor: AgentActor, @Query() q: ListEventsQuery): Promise<EventListResponse> {
     return this.events.list(actor, q);
   }
