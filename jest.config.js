@@ -1,10 +1,16 @@
 /**
- * Three projects: unit specs beside the code (src/**\/*.spec.ts); the deployment manifests (test/deploy/**\/*.spec.ts:
- * `kubectl kustomize` renders, schemas and policies, no database); and end-to-end specs (test/**\/*.e2e-spec.ts) that
- * boot the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
+ * Four projects: unit specs beside the code (src/**\/*.spec.ts); the provider contract specs (test/contract/**\/*.spec.ts:
+ * the service's payment SDK clients against the provider sandbox over loopback HTTP, no database); the
+ * deployment manifests (test/deploy/**\/*.spec.ts: `kubectl kustomize` renders, schemas and policies, no database);
+ * and end-to-end specs (test/**\/*.e2e-spec.ts) that boot the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
  * template made once per run.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
+/**
+ * marked (the guides at /docs) ships ES modules only. Node 20.19 requires them natively, so the service loads it as
+ * it is; Jest's CommonJS loader cannot, so tests get the package's own UMD build of the same version.
+ */
+const moduleNameMapper = { '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js' };
 
 module.exports = {
   projects: [
@@ -13,6 +19,14 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper,
+    },
+    {
+      displayName: 'contract',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/contract/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {
@@ -28,6 +42,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/after-file.ts'],

@@ -3,7 +3,7 @@ import type { Permission } from '../../src/common/actor';
 import { createAgent, type TestAgent } from '../support/actors';
 import { createTestApp, type TestApp } from '../support/app';
 import { insertTask, writeTaskEvent } from '../events/events-helpers';
-import { expectError } from '../task/task-helpers';
+import { expectError } from '../support/errors';
 
 /**
  * What an API key may read, by its permissions (docs/decisions.md, "API key permissions"): the profile carries the

@@ -6,6 +6,7 @@ import { Logger } from '../../src/common/logging/logger';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { databaseUrl } from '../support/databases';
 import {
   insertTask,
@@ -13,10 +14,10 @@ import {
   registerWebhook,
   signatureValid,
   startReceiver,
-  waitFor,
   writeAssignmentEvent,
   writeTaskEvent,
 } from './events-helpers';
+import { waitFor } from '../support/waiters';
 
 describe('event history, redelivery and payment events', () => {
   let t: TestApp;
@@ -147,7 +148,18 @@ describe('event history, redelivery and payment events', () => {
           .expect(404);
         expect(res.body.error.code).toBe('not_found');
       }
-      await t.http.post(`/v1/agent/events/${foreign}/redeliver`).set('Authorization', other.key).expect(403);
+      // Its owner's API key may redeliver it with webhook:manage, not without.
+      const narrow = await createAgent(t, { permissions: ['task:read'] });
+      const own = await writeTaskEvent(t, 'task.assigned', narrow.id, await insertTask(t, narrow.id), {});
+      const refused = await t.http
+        .post(`/v1/agent/events/${own}/redeliver`)
+        .set('Authorization', narrow.key)
+        .expect(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'webhook:manage',
+      });
+      await t.http.post(`/v1/agent/events/${foreign}/redeliver`).set('Authorization', other.key).expect(202);
     });
   });
 
@@ -191,6 +203,7 @@ describe('event history, redelivery and payment events', () => {
           data,
         });
         expect(signatureValid(key, got.raw, got.headers['x-signature'])).toBe(true);
+        expect(eventSchemaProblems(got.json)).toEqual([]);
       }
       expect(callback.received[0].path).toBe('/orders/callback');
       await rx.close();
@@ -241,7 +254,7 @@ describe('event history, redelivery and payment events', () => {
         await new Promise((r) => setTimeout(r, 200));
         expect(seen).toEqual([]);
         await client.query('COMMIT');
-        await waitFor(() => seen.includes('legwork_events'), 2000, 'NOTIFY after commit');
+        await waitFor(() => seen.includes('legwork_events'), 'NOTIFY after commit', 2000);
         await client.query('BEGIN');
         await client.query(
           `INSERT INTO events (name, agent_id, data, created_at) VALUES ('task.started', $1, '{}', now())`,
@@ -270,7 +283,7 @@ describe('event history, redelivery and payment events', () => {
             [agent.id, taskId, live.clock.now()],
           ),
         );
-        await waitFor(() => rx.received.length === 1, 5000, 'delivery by the in-process runner');
+        await waitFor(() => rx.received.length === 1, 'delivery by the in-process runner', 5000);
         expect(Date.now() - started).toBeLessThan(3000);
         await rx.close();
       } finally {

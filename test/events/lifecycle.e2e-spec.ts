@@ -8,10 +8,12 @@ import { Logger } from '../../src/common/logging/logger';
 import { EventsRunner } from '../../src/events/delivery/events-runner';
 import { JobsRunnerModule } from '../../src/jobs/jobs-runner.module';
 import { createTestApp, TestApp } from '../support/app';
+import { eventSchemaProblems } from '../support/typed-events';
 import { createAgent, createWorker } from '../support/actors';
 import { databaseUrl } from '../support/databases';
-import { accept, act, createTask, feedback, SURFACES, submit } from '../task/task-helpers';
-import { pump, registerWebhook, signatureValid, startReceiver, waitFor } from './events-helpers';
+import { accept, act, createTask, feedback, submit, SURFACES } from '../support/tasks';
+import { waitFor } from '../support/waiters';
+import { pump, registerWebhook, signatureValid, startReceiver } from './events-helpers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
@@ -62,6 +64,7 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
         data: { task_id: taskId, previous_status: transitions[i][0], status: transitions[i][1] },
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
+      expect(eventSchemaProblems(r.json)).toEqual([]);
       expect(r.headers['x-event-id']).toBe(stored[i].id);
     });
     // Assignment events are the worker's (WebSocket), never the agent's webhooks.
@@ -138,8 +141,8 @@ describe('the job-runner process (npm run start:jobs) publishes and delivers for
     });
 
     await accept(api, worker, taskId);
-    await waitFor(() => rx.received.length === 1, 5000, 'the webhook');
-    await waitFor(() => seen.length === 1, 5000, 'the socket message');
+    await waitFor(() => rx.received.length === 1, 'the webhook', 5000);
+    await waitFor(() => seen.length === 1, 'the socket message', 5000);
     expect(rx.received[0].json).toMatchObject({ event: 'task.assigned', task_id: taskId });
     expect(seen[0]).toEqual(rx.received[0].json);
     await rx.close();

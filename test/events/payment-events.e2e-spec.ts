@@ -1,12 +1,8 @@
 import { createAgent } from '../support/actors';
-import {
-  cashier,
-  referenceAuth,
-  startPaymentRig,
-  waitForOrder,
-  type PaymentRig,
-} from '../payment/payment-rig';
-import { createTask } from '../task/task-helpers';
+import { eventSchemaProblems } from '../support/typed-events';
+import { cashier, type PaymentRig, referenceAuth, startPaymentRig } from '../support/payment-rig';
+import { createTask } from '../support/tasks';
+import { waitForOrder } from '../support/waiters';
 import { pump, registerWebhook, signatureValid, startReceiver } from './events-helpers';
 
 jest.setTimeout(30000);
@@ -58,6 +54,7 @@ describe('payment events from a real order', () => {
       for (const r of rx.received) {
         expect(Object.keys(r.json)).toEqual(['event', 'event_id', 'timestamp', 'data']);
         expect(signatureValid(key, r.raw, r.headers['x-signature'])).toBe(true);
+        expect(eventSchemaProblems(r.json)).toEqual([]);
         expect(r.json.data).not.toHaveProperty('callback_url');
       }
       expect(rx.received[1].json.data).toEqual({

@@ -1,20 +1,19 @@
 import http from 'node:http';
 import { createAgent, type TestAgent } from '../support/actors';
+import { agentBalance } from '../support/balances';
 import {
-  agentBalance,
   alipayPaidNotification,
   cashier,
-  eventsOf,
   type GenuineNotification,
   journalsOf,
-  orderStatus,
+  orderEventsOf,
   type PaymentRig,
   type ProviderName,
   sandboxTradeNo,
   startPaymentRig,
-  waitForNotification,
   wechatPaidNotification,
-} from './payment-rig';
+} from '../support/payment-rig';
+import { orderStatus, waitForNotification } from '../support/waiters';
 
 /**
  * A provider that sends one genuine notification many times at once (a retry storm, or someone replaying a
@@ -167,7 +166,7 @@ describe('a storm of duplicate provider notifications', () => {
     for (const o of [alipay, wechat, done]) {
       expect(await orderStatus(rig.t, o.orderId)).toBe('completed');
       expect(await journalsOf(rig.t, o.orderId)).toHaveLength(1);
-      const completed = (await eventsOf(rig.t, o.orderId)).filter((e) => e.name === 'payment.completed');
+      const completed = (await orderEventsOf(rig.t, o.orderId)).filter((e) => e.name === 'payment.completed');
       expect(completed).toHaveLength(1);
     }
     expect(await agentBalance(rig.t, agent.id)).toBe(2300 + 2400 + 2500);

@@ -1,7 +1,7 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createAgent, type TestAgent } from '../support/actors';
 import { createTestApp, type TestApp } from '../support/app';
-import { expectError } from '../task/task-helpers';
+import { expectError } from '../support/errors';
 
 /**
  * Compressed bodies (Content-Encoding gzip, br, deflate) whose bytes do not inflate, on public routes, agent routes

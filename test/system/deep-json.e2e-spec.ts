@@ -1,7 +1,8 @@
 import { createAgent, createWorker, type TestAgent } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, spot, submitWithPhoto } from '../support/photos';
-import { accept, createTask, expectError } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask } from '../support/tasks';
 
 /**
  * JSON nested thousands of levels deep, sent without logging in or with a key: recursive code after the parser

@@ -1,21 +1,9 @@
 import { createAgent, createWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, uploadProof } from '../support/photos';
-import {
-  accept,
-  act,
-  agentBalance,
-  createTask,
-  escrowOf,
-  eventsOf,
-  expectError,
-  feedback,
-  platformFees,
-  submit,
-  SURFACES,
-  taskStatus,
-  workerBalance,
-} from './task-helpers';
+import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, eventsOf, feedback, submit, SURFACES, taskStatus } from '../support/tasks';
 
 /** The task lifecycle end to end, money included, on both agent surfaces. */
 describe('task lifecycle', () => {
@@ -96,7 +84,7 @@ describe('task lifecycle', () => {
         status: 'completed',
         progress: { assigned_workers: 1, completed_workers: 1, open_slots: 0, max_workers: 1 },
         assignments: [
-          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (decisions §5).
+          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (product-decisions §5).
           { assignment_id: assignmentId, worker_id: worker.id, worker_reputation: 4.25, status: 'approved' },
         ],
       });
