@@ -3,13 +3,12 @@ import helmet from 'helmet';
 /**
  * Security headers on every response (helmet): nosniff, no framing anywhere (frame-ancestors 'none' and
  * X-Frame-Options DENY: no page of this origin is meant to be embedded, so clickjacking has nothing to aim at), and
- * one Content Security Policy for the whole origin. The policy is what the interactive docs at /docs need, and what a
- * web app served from this origin (under /app or /console) can live with:
+ * one Content Security Policy for the whole origin, what a web app served from this origin (under /app or /console)
+ * can live with (the pages of /docs replace it with their own, stricter one: see openapi/docs-page.ts):
  *
- * - scripts only from this origin, no inline script or handler (Swagger UI loads three same-origin files);
- * - styles from this origin plus inline styles (Swagger UI's page has a <style> block and style attributes, and
- *   React-style apps set style attributes);
- * - images from this origin, data: (Swagger UI's icons) and blob: (a photo previewed before it is uploaded);
+ * - scripts only from this origin, no inline script or handler;
+ * - styles from this origin plus inline styles (React-style apps set style attributes);
+ * - images from this origin, data: (inline icons) and blob: (a photo previewed before it is uploaded);
  * - fetch and WebSocket to this origin only (the API and /ws);
  * - no plugins, no <base> elsewhere, forms post here only.
  *
