@@ -5,7 +5,7 @@ import { spot } from '../support/photos';
 import { expectError } from '../support/errors';
 import { accept, act, createTask, feedback, submit } from '../support/tasks';
 
-/** Reputation (decisions §5) is stored, recomputed on every outcome, shown, and enforced. */
+/** Reputation (product-decisions §5) is stored, recomputed on every outcome, shown, and enforced. */
 describe('worker reputation', () => {
   let t: TestApp;
   let agent: TestAgent;

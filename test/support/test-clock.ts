@@ -1,11 +1,14 @@
 import { Clock } from '../../src/common/clock';
 
-/** A clock the tests can move forward (or hold still); it otherwise follows real time. */
+/**
+ * A clock the tests can move forward (or hold still); it otherwise follows real time (and a sandbox test clock's
+ * atTime wins).
+ */
 export class TestClock extends Clock {
   private offsetMs = 0;
   private heldAt: number | null = null;
 
-  override now(): Date {
+  protected override current(): Date {
     return new Date((this.heldAt ?? Date.now()) + this.offsetMs);
   }
 

@@ -84,7 +84,7 @@ describe('task lifecycle', () => {
         status: 'completed',
         progress: { assigned_workers: 1, completed_workers: 1, open_slots: 0, max_workers: 1 },
         assignments: [
-          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (decisions §5).
+          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (product-decisions §5).
           { assignment_id: assignmentId, worker_id: worker.id, worker_reputation: 4.25, status: 'approved' },
         ],
       });

@@ -1,20 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   ArrayUnique,
   IsArray,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
   IsUUID,
-  Max,
   MaxLength,
-  Min,
 } from 'class-validator';
 import { SUBSCRIBABLE } from '../event-catalog';
+import { OptionalInt } from '../../common/http/validators';
 
 export class CreateWebhookRequest {
   @ApiProperty({
@@ -72,7 +69,7 @@ export class CreatedWebhookResponse extends WebhookEndpointResponse {
   @ApiProperty({
     example: 'whsec_3kTj0bW9qL2mZxY7vA1cR5nD8eF4gH6iJ0kL2mN4',
     description:
-      'Signing secret, shown only in this response. Verify X-Signature = "sha256=" + hex(HMAC-SHA256(secret, raw body)).',
+      'Signing secret, shown only in this response. Verify Legwork-Signature "t=<unix>,v1=<hex>" = hex(HMAC-SHA256(secret, "<t>.<raw body>")) with t within 5 minutes, or the spec\'s X-Signature = "sha256=" + hex(HMAC-SHA256(secret, raw body)).',
   })
   secret: string;
 }
@@ -137,12 +134,7 @@ export class DeliveryListResponse {
 }
 
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 
   @ApiPropertyOptional({

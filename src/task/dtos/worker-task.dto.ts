@@ -4,7 +4,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
@@ -20,7 +19,7 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { TaskLocationView } from './task-response.dto';
-import { MaxJsonBytes } from '../../common/http/validators';
+import { MaxJsonBytes, OptionalInt } from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
@@ -55,19 +54,10 @@ export class AvailableTasksQuery {
   @IsIn(AVAILABLE_SORTS)
   sort_by?: AvailableSort;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @OptionalInt({ min: 1 })
   min_payment_cents?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 }
 
@@ -98,9 +88,9 @@ export class AvailableTasksResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
-    example: { total_eligible: 12, returned: 12, max_distance_meters: 5000 },
+    example: { total_eligible: 12, total_is_estimate: 0, returned: 12, max_distance_meters: 5000 },
     description:
-      'total_eligible: tasks matching every filter before the limit; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.',
+      'total_eligible: tasks matching every filter before the limit, exact up to 1000; above that, around a position, an estimate from a sample of the matches (typically within 20 %, never below 1001); total_is_estimate: 1 when total_eligible is such an estimate, else 0; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.',
   })
   metadata: Record<string, number>;
 }
@@ -208,19 +198,10 @@ export class MyTasksQuery {
   @IsIn(Object.keys(MY_TASK_FILTERS))
   status?: MyTaskFilter;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 50 })
   limit?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalInt({ min: 0, default: 0 })
   offset?: number;
 }
 
