@@ -34,6 +34,7 @@ export interface AppConfig {
   readonly platformFeeBps: number;
   readonly autoApproveHours: number;
   readonly uploadDir: string;
+  readonly uploads: UploadSettings;
   readonly jwt: {
     readonly accessSecret: string;
     readonly refreshSecret: string;
@@ -57,6 +58,14 @@ export interface AppConfig {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly fxUsdCny: number;
   readonly payments: PaymentSettings;
+}
+
+/** Per-worker upload quotas and where uploads are staged while they stream in (finding P1). */
+export interface UploadSettings {
+  /** Received files are streamed here (never held in memory), checked, then moved to the store. */
+  readonly stagingDir: string;
+  readonly maxConcurrentPerWorker: number;
+  readonly dailyBytesPerWorker: number;
 }
 
 export class ConfigError extends Error {
@@ -218,6 +227,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     platformFeeBps: r.int('PLATFORM_FEE_BPS', 1000, 0, 5000),
     autoApproveHours: r.int('AUTO_APPROVE_HOURS', 72, 1, 24 * 30),
     uploadDir: resolve(r.str('UPLOAD_DIR', join(dataDir, 'uploads'))),
+    uploads: {
+      stagingDir: resolve(r.str('UPLOAD_TMP_DIR', join(dataDir, 'upload-staging'))),
+      maxConcurrentPerWorker: r.int('UPLOAD_MAX_CONCURRENT_PER_WORKER', 2, 1, 100),
+      dailyBytesPerWorker: r.int('UPLOAD_DAILY_MB_PER_WORKER', 256, 1, 1_000_000) * 1024 * 1024,
+    },
     jwt: {
       accessSecret: secret('JWT_ACCESS_SECRET'),
       refreshSecret: secret('JWT_REFRESH_SECRET'),
