@@ -10,10 +10,11 @@ import { UPLOAD_SLOTS, UploadQuotaService } from './services/upload-quota.servic
 import { UploadService } from './services/upload.service';
 import { FileStorage } from './storage/file-storage';
 import { LocalDiskStorage } from './storage/local-disk.storage';
+import { S3Storage } from './storage/s3.storage';
 
 /**
  * Proof files: upload (workers), streamed and checked by content, EXIF reading, per-worker quotas, storage behind
- * FileStorage (local disk under UPLOAD_DIR) and serving at /uploads/....
+ * FileStorage (local disk under UPLOAD_DIR, or an S3-compatible bucket with STORAGE=s3) and serving at /uploads/....
  */
 @Module({
   controllers: [UploadController, UploadsServeController],
@@ -21,7 +22,8 @@ import { LocalDiskStorage } from './storage/local-disk.storage';
     {
       provide: FileStorage,
       inject: [APP_CONFIG],
-      useFactory: (c: AppConfig): FileStorage => new LocalDiskStorage(c.uploadDir),
+      useFactory: (c: AppConfig): FileStorage =>
+        c.storage.driver === 's3' ? new S3Storage(c.storage) : new LocalDiskStorage(c.uploadDir),
     },
     {
       provide: UPLOAD_SLOTS,
