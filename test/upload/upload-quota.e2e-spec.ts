@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createWorker, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
-import { createUploadTestApp, padded } from '../support/photos';
+import { createUploadTestApp, padded, STORAGE_DRIVERS, type UploadTestApp } from '../support/photos';
 import { expectError, relogin } from '../task/task-helpers';
 
 /**
@@ -87,27 +85,23 @@ function upload(t: TestApp, worker: TestWorker, bytes: Buffer) {
     .attach('file', bytes, { filename: 'scan.pdf', contentType: 'application/pdf' });
 }
 
-describe('upload quotas (P1)', () => {
-  let t: TestApp & { uploadDir: string };
+describe.each(STORAGE_DRIVERS)('upload quotas (P1, %s storage)', (driver) => {
+  let t: UploadTestApp;
   let base: string;
-  const stagingDir = mkdtempSync(join(tmpdir(), 'legwork-staging-'));
-  const staged = () => readdirSync(stagingDir).length;
-  const storedCount = () =>
-    readdirSync(t.uploadDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  const staged = () => readdirSync(t.stagingDir).length;
+  const storedCount = () => t.storedFiles();
 
   beforeAll(async () => {
-    t = await createUploadTestApp({
-      UPLOAD_TMP_DIR: stagingDir,
-      UPLOAD_MAX_CONCURRENT_PER_WORKER: '2',
-      UPLOAD_DAILY_MB_PER_WORKER: '2',
-    });
+    t = await createUploadTestApp(
+      { UPLOAD_MAX_CONCURRENT_PER_WORKER: '2', UPLOAD_DAILY_MB_PER_WORKER: '2' },
+      { driver },
+    );
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     for (const req of open) req.destroy();
     await t.close();
-    rmSync(stagingDir, { recursive: true, force: true });
   });
 
   it('uploads beyond the concurrency quota are 429 too_many_concurrent_uploads; the held ones complete', async () => {
@@ -134,7 +128,7 @@ describe('upload quotas (P1)', () => {
   it('the daily byte quota: refused with 429 upload_quota_exceeded, nothing kept, open again the next UTC day', async () => {
     const worker = await createWorker(t);
     await upload(t, worker, pdf(1200 * 1024)).expect(201);
-    const files = storedCount();
+    const files = await storedCount();
 
     const over = await upload(t, worker, pdf(900 * 1024));
     expectError(over, 429, 'upload_quota_exceeded');
@@ -154,7 +148,7 @@ describe('upload quotas (P1)', () => {
       .attach('files', pdf(500 * 1024), 'a.pdf')
       .attach('files', pdf(500 * 1024), 'b.pdf');
     expectError(two, 429, 'upload_quota_exceeded');
-    expect(storedCount()).toBe(files);
+    expect(await storedCount()).toBe(files);
     const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM uploads WHERE worker_id = $1`, [
       worker.id,
     ]);

@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
-import type { TestApp } from '../support/app';
-import { createUploadTestApp, jpeg, padded, png, uploadProof } from '../support/photos';
+import {
+  createUploadTestApp,
+  jpeg,
+  padded,
+  png,
+  STORAGE_DRIVERS,
+  uploadProof,
+  type UploadTestApp,
+} from '../support/photos';
 import { accept, createTask, expectError, feedback, submit } from '../task/task-helpers';
-
-/** Every file under a directory, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
 
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
@@ -29,12 +28,12 @@ function isoMedia(major: string, compatible: string[]): Buffer {
   return Buffer.concat([size, body, Buffer.alloc(256, 1)]);
 }
 
-describe('uploads', () => {
-  let t: TestApp & { uploadDir: string };
+describe.each(STORAGE_DRIVERS)('uploads (%s storage)', (driver) => {
+  let t: UploadTestApp;
   let agent: TestAgent;
   let worker: TestWorker;
   beforeAll(async () => {
-    t = await createUploadTestApp();
+    t = await createUploadTestApp({}, { driver });
     agent = await createAgent(t, { balanceCents: 1_000_000 });
     worker = await createWorker(t);
   });
@@ -61,19 +60,24 @@ describe('uploads', () => {
     });
     expect(res.body.gps.latitude).toBeCloseTo(here.latitude, 5);
     expect(res.body.gps.longitude).toBeCloseTo(here.longitude, 5);
-    const path = new URL(res.body.url).pathname;
-    const served = await t.http
-      .get(path)
-      .buffer(true)
-      .parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const served = await t.fetchFile(res.body.url);
     expect(served.status).toBe(200);
-    expect(served.headers['content-type']).toBe('image/jpeg');
-    expect(served.headers['x-content-type-options']).toBe('nosniff');
-    expect(Buffer.compare(served.body as Buffer, bytes)).toBe(0);
+    expect(served.contentType).toBe('image/jpeg');
+    expect(Buffer.compare(served.body, bytes)).toBe(0);
+    const direct = await t.http.get(new URL(res.body.url).pathname);
+    if (driver === 'local') {
+      expect(served.signedUrl).toBeNull();
+      expect(direct.headers['x-content-type-options']).toBe('nosniff');
+    } else {
+      // A short-lived signed URL of the bucket, never cached longer than it works.
+      expect(direct.status).toBe(302);
+      expect(direct.headers['cache-control']).toBe('no-store');
+      const signed = new URL(served.signedUrl!);
+      expect(signed.origin).not.toBe(new URL(res.body.url).origin);
+      expect(signed.searchParams.get('X-Amz-Expires')).toBe('300');
+      expect(signed.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+      expect(signed.searchParams.get('response-content-type')).toBe('image/jpeg');
+    }
   });
 
   it.each([
@@ -91,12 +95,16 @@ describe('uploads', () => {
     const res = await uploadProof(t, worker, await make(), filename).expect(201);
     expect(res.body.content_type).toBe(mime);
     expect(res.body.url.endsWith(`.${ext}`)).toBe(true);
-    const served = await t.http.get(new URL(res.body.url).pathname).expect(200);
-    expect(served.headers['content-type']).toContain(mime);
+    const served = await t.fetchFile(res.body.url);
+    expect(served.status).toBe(200);
+    expect(served.contentType).toContain(mime);
+    expect(served.contentDisposition).toBe(
+      mime === 'application/pdf' ? `attachment; filename="${res.body.url.split('/').pop()}"` : 'inline',
+    );
   });
 
   it('refuses other content whatever its name: 415; damaged images 400 invalid_photo; over 10 MB 413; nothing kept', async () => {
-    const before = filesUnder(t.uploadDir).length;
+    const before = await t.storedFiles();
     const text = await uploadProof(t, worker, Buffer.from('I am not a photo, just text.'), 'photo.jpg');
     expectError(text, 415, 'unsupported_media_type');
     expect(text.body.error).toMatchObject({ detected_type: null });
@@ -112,7 +120,8 @@ describe('uploads', () => {
     const big = await uploadProof(t, worker, padded(await jpeg(), 11 * 1024 * 1024));
     expectError(big, 413, 'payload_too_large');
     expect(big.body.error.max_bytes).toBe(10 * 1024 * 1024);
-    expect(filesUnder(t.uploadDir).length).toBe(before);
+    expect(await t.storedFiles()).toBe(before);
+    expect(readdirSync(t.stagingDir)).toEqual([]);
   });
 
   it('multiple: up to 5 files, all stored or none', async () => {
@@ -127,7 +136,7 @@ describe('uploads', () => {
       'application/pdf',
     ]);
 
-    const before = filesUnder(t.uploadDir).length;
+    const before = await t.storedFiles();
     const [{ n: rowsBefore }] = await t.db.query(`SELECT count(*)::int AS n FROM uploads`);
     const mixed = await t.http
       .post('/v1/upload/task-proofs-multiple')
@@ -139,7 +148,8 @@ describe('uploads', () => {
     let six = t.http.post('/v1/upload/task-proofs-multiple').set('Authorization', worker.bearer);
     for (let i = 0; i < 6; i++) six = six.attach('files', PDF, `f${i}.pdf`);
     expectError(await six, 400, 'validation_error');
-    expect(filesUnder(t.uploadDir).length).toBe(before);
+    expect(await t.storedFiles()).toBe(before);
+    expect(readdirSync(t.stagingDir)).toEqual([]);
     const [{ n: rowsAfter }] = await t.db.query(`SELECT count(*)::int AS n FROM uploads`);
     expect(rowsAfter).toBe(rowsBefore);
   });
