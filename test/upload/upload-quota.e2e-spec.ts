@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createWorker, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
+import { closeHeldUploads, heldUpload, listen, until } from '../support/held-upload';
 import { createUploadTestApp, padded, STORAGE_DRIVERS, type UploadTestApp } from '../support/photos';
 import { expectError, relogin } from '../task/task-helpers';
 
@@ -17,66 +15,6 @@ import { expectError, relogin } from '../task/task-helpers';
 const MiB = 1024 * 1024;
 const PDF_HEAD = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1');
 const pdf = (size: number) => padded(PDF_HEAD, size);
-
-interface Answer {
-  status: number;
-  body: { error?: Record<string, unknown> } & Record<string, unknown>;
-}
-
-/** Held requests still open: a failing test must not leave them holding the server open. */
-const open = new Set<ReturnType<typeof httpRequest>>();
-
-/**
- * An upload whose body is sent in two steps over a real socket: the first half now, the rest on finish(). While it
- * waits the server holds the upload open, exactly like a slow mobile client.
- */
-function heldUpload(base: string, worker: TestWorker, file: Buffer) {
-  const boundary = `held${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="held.pdf"\r\n` +
-      `Content-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const req = httpRequest(`${base}/v1/upload/task-proof`, {
-    method: 'POST',
-    headers: {
-      authorization: worker.bearer,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': head.length + file.length + tail.length,
-    },
-  });
-  const answer = new Promise<Answer>((ok, fail) => {
-    req.on('error', fail);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        ok({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }),
-      );
-    });
-  });
-  const half = Math.floor(file.length / 2);
-  open.add(req);
-  void answer.finally(() => open.delete(req)).catch(() => undefined);
-  req.write(head);
-  req.write(file.subarray(0, half));
-  return {
-    answer,
-    finish: (): Promise<Answer> => {
-      req.end(Buffer.concat([file.subarray(half), tail]));
-      return answer;
-    },
-  };
-}
-
-/** Polls until `cond` holds (an event this test cannot be told about), failing with `what` after a while. */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 function upload(t: TestApp, worker: TestWorker, bytes: Buffer) {
   return t.http
@@ -96,11 +34,10 @@ describe.each(STORAGE_DRIVERS)('upload quotas (P1, %s storage)', (driver) => {
       { UPLOAD_MAX_CONCURRENT_PER_WORKER: '2', UPLOAD_DAILY_MB_PER_WORKER: '2' },
       { driver },
     );
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    base = await listen(t);
   });
   afterAll(async () => {
-    for (const req of open) req.destroy();
+    closeHeldUploads();
     await t.close();
   });
 
