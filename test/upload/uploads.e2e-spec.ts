@@ -10,6 +10,7 @@ import {
   uploadProof,
   type UploadTestApp,
 } from '../support/photos';
+import { FileStorage } from '../../src/upload/storage/file-storage';
 import { accept, createTask, expectError, feedback, submit } from '../task/task-helpers';
 
 const PDF = Buffer.from(
@@ -78,6 +79,20 @@ describe.each(STORAGE_DRIVERS)('uploads (%s storage)', (driver) => {
       expect(signed.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
       expect(signed.searchParams.get('response-content-type')).toBe('image/jpeg');
     }
+  });
+
+  it('the store reads back what it wrote (FileStorage.open, as photo checks after upload use it)', async () => {
+    const bytes = await jpeg({ gps: here });
+    const res = await uploadProof(t, worker, bytes).expect(201);
+    const key = new URL(res.body.url).pathname.slice('/uploads/'.length);
+    const storage = t.app.get(FileStorage);
+    const file = (await storage.open(key))!;
+    expect(file.size).toBe(bytes.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.compare(Buffer.concat(chunks), bytes)).toBe(0);
+    expect(await storage.open('task-proofs/2030-01-01/AAAAAAAAAAAAAAAAAAAAAAAA.jpg')).toBeNull();
+    await expect(storage.open('../../etc/passwd')).rejects.toThrow('not a storage key');
   });
 
   it.each([
