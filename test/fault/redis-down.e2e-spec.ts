@@ -4,7 +4,7 @@ import { freePort } from '../../scripts/bench/server';
 import { createAgent, createWorker } from '../support/actors';
 import { alignToMinuteStart } from '../support/agents';
 import { createTestApp, TestApp } from '../support/app';
-import { taskBody } from '../task/task-helpers';
+import { taskBody } from '../support/tasks';
 
 /** A redis-server of this test's own on a free port (never the machine's shared one), without persistence. */
 class OwnRedis {

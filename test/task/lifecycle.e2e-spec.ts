@@ -1,21 +1,9 @@
 import { createAgent, createWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, uploadProof } from '../support/photos';
-import {
-  accept,
-  act,
-  agentBalance,
-  createTask,
-  escrowOf,
-  eventsOf,
-  expectError,
-  feedback,
-  platformFees,
-  submit,
-  SURFACES,
-  taskStatus,
-  workerBalance,
-} from './task-helpers';
+import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, eventsOf, feedback, submit, SURFACES, taskStatus } from '../support/tasks';
 
 /** The task lifecycle end to end, money included, on both agent surfaces. */
 describe('task lifecycle', () => {

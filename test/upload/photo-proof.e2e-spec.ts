@@ -11,7 +11,8 @@ import {
   submitWithPhoto,
   type UploadTestApp,
 } from '../support/photos';
-import { accept, createTask, expectError, feedback } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, feedback } from '../support/tasks';
 
 /** POST /v1/worker/assignments/{id}/submit-with-photo: the photo must prove presence at the task. */
 describe.each(STORAGE_DRIVERS)('photo proof (%s storage)', (driver) => {

@@ -4,7 +4,8 @@ import { createAgent, createWorker } from '../support/actors';
 import { closeHeldUploads, heldUpload, listen, until } from '../support/held-upload';
 import { startS3Server, type S3TestServer } from '../support/object-storage';
 import { createUploadTestApp, jpeg, padded, uploadProof, type UploadTestApp } from '../support/photos';
-import { accept, createTask, expectError, feedback, submit } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, feedback, submit } from '../support/tasks';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const PDF_HEAD = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1');

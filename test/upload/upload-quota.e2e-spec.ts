@@ -3,7 +3,8 @@ import { createWorker, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { closeHeldUploads, heldUpload, listen, until } from '../support/held-upload';
 import { createUploadTestApp, padded, STORAGE_DRIVERS, type UploadTestApp } from '../support/photos';
-import { expectError, relogin } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { relogin } from '../support/tasks';
 
 /**
  * Finding P1: uploads were held in memory with no quota, so one worker's parallel uploads could take the server's

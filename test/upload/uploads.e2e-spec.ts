@@ -11,7 +11,8 @@ import {
   type UploadTestApp,
 } from '../support/photos';
 import { FileStorage } from '../../src/upload/storage/file-storage';
-import { accept, createTask, expectError, feedback, submit } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, feedback, submit } from '../support/tasks';
 
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',

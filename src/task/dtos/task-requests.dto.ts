@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -13,7 +12,7 @@ import {
   Min,
 } from 'class-validator';
 import { TASK_STATUSES } from '../domain/task-status';
-import { MaxDecimalPlaces } from '../../common/http/validators';
+import { MaxDecimalPlaces, OptionalInt } from '../../common/http/validators';
 
 export class TaskFeedbackRequest {
   @ApiProperty({ description: 'true approves (pays the worker), false rejects (refunds the slot).' })
@@ -54,12 +53,7 @@ export class ListTasksQuery {
   @IsIn(TASK_STATUSES)
   status?: (typeof TASK_STATUSES)[number];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The task_id of the last item of the previous page.' })

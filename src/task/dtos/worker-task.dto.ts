@@ -4,7 +4,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
@@ -20,7 +19,7 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { TaskLocationView } from './task-response.dto';
-import { MaxJsonBytes } from '../../common/http/validators';
+import { MaxJsonBytes, OptionalInt } from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
@@ -55,19 +54,10 @@ export class AvailableTasksQuery {
   @IsIn(AVAILABLE_SORTS)
   sort_by?: AvailableSort;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @OptionalInt({ min: 1 })
   min_payment_cents?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 }
 
@@ -208,19 +198,10 @@ export class MyTasksQuery {
   @IsIn(Object.keys(MY_TASK_FILTERS))
   status?: MyTaskFilter;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 50 })
   limit?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalInt({ min: 0, default: 0 })
   offset?: number;
 }
 
