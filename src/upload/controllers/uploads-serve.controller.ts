@@ -29,7 +29,12 @@ export class UploadsServeController {
   ) {}
 
   @Get(':category/:date/:filename')
-  @ApiOperation({ summary: 'An uploaded file (its URL is the permission)' })
+  @ApiOperation({
+    summary: 'An uploaded file (its URL is the permission)',
+    description:
+      'Public: the unguessable URL is the permission. Answers the bytes as uploaded, EXIF included, or, with ' +
+      'object storage, a redirect to a short-lived signed URL of the file.',
+  })
   @ApiOkResponse({ description: 'The bytes, as uploaded (EXIF kept), when files are on this server’s disk.' })
   @ApiResponse({
     status: 302,

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -13,9 +15,9 @@ import { inTransaction } from '../../database/transaction';
 import type { LatLng } from '../../common/geo';
 import type { UploadResponse } from '../dtos/upload.dto';
 import { ACCEPTED_MIME_TYPES, MediaType, PHOTO_MIME_TYPES } from '../media-type';
-import { MAX_FILE_BYTES } from '../multipart';
+import { MAX_FILE_BYTES, removeStaged } from '../multipart';
 import { readPhotoMetadata } from '../photo-metadata';
-import type { StagedFile } from '../staging';
+import { stageFile, type StagedFile } from '../staging';
 import { FileStorage, isStorageKey, Presentation, UploadCategory } from '../storage/file-storage';
 import { UploadQuotaService } from './upload-quota.service';
 
@@ -131,6 +133,20 @@ export class UploadService {
       gps: meta.gps,
       takenAt: meta.takenAt,
     };
+  }
+
+  /**
+   * Runs `use` with bytes made inside the server (the sandbox's simulated workers' photos) staged like a received
+   * file, so they take the same checks and path to storage; the staged copy is removed afterwards.
+   */
+  async withStaged<T>(bytes: Buffer, name: string, use: (f: IncomingFile) => Promise<T>): Promise<T> {
+    await mkdir(this.config.uploads.stagingDir, { recursive: true, mode: 0o700 });
+    const staged = await stageFile(Readable.from([bytes]), this.config.uploads.stagingDir, () => undefined);
+    try {
+      return await use({ ...staged, originalname: name });
+    } finally {
+      await removeStaged([staged]);
+    }
   }
 
   /** Writes the bytes under a new random key (24 base64url characters: 144 bits, unguessable). */
