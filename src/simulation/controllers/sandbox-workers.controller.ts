@@ -42,7 +42,7 @@ export class SandboxWorkersController {
   @ApiOperation({
     summary: 'Sandbox only: your simulated workers with their latest steps',
     description:
-      'Sandbox keys only (not mounted in live mode: 404). Your simulated workers with their behaviour and latest steps; only your own tasks see them.',
+      'Every simulated worker this agent made, with its behaviour and its most recent steps, so a test can see where each one is. 404 in live mode.',
   })
   @ApiOkResponse({ type: SandboxWorkerList })
   list(@CurrentActor() actor: AgentActor): Promise<SandboxWorkerList> {
@@ -54,7 +54,7 @@ export class SandboxWorkersController {
   @ApiOperation({
     summary: 'Sandbox only: one simulated worker and what it did (each step and its outcome)',
     description:
-      'Sandbox keys only. One simulated worker with its activity: each step it took on an offer or assignment and that step’s outcome; another agent’s worker is 404 sandbox_worker_not_found.',
+      "One simulated worker with the whole history of its steps (offer answered, accepted, started, submitted, abandoned) and the outcome of each. Another agent's worker is 404, as is everything in live mode.",
   })
   @ApiOkResponse({ type: SandboxWorkerResponse })
   @ApiErrors({ 404: ['sandbox_worker_not_found'] })

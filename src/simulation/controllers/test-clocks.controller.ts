@@ -37,7 +37,7 @@ export class TestClocksController {
   @ApiOperation({
     summary: 'Sandbox only: your test clocks',
     description:
-      'Sandbox keys only (these routes are not mounted in live mode: 404). Each of your test clocks with its frozen time, status and how many tasks were created on it.',
+      'The test clocks this agent made, with their frozen time and status. Tasks created with `test_clock` live on that clock. 404 in live mode.',
   })
   @ApiOkResponse({ type: TestClockList })
   list(@CurrentActor() actor: AgentActor): Promise<TestClockList> {
@@ -49,7 +49,7 @@ export class TestClocksController {
   @ApiOperation({
     summary: 'Sandbox only: one test clock',
     description:
-      'Sandbox keys only. The clock’s frozen time (what "now" is for its tasks), whether it is advancing, and its task count; another agent’s clock is 404 test_clock_not_found.',
+      "One test clock: its frozen time, its status (`advancing` while an advance runs) and how many tasks were created on it. 404 in live mode or for another agent's clock.",
   })
   @ApiOkResponse({ type: TestClockResponse })
   @ApiErrors({ 404: ['test_clock_not_found'] })
