@@ -14,6 +14,7 @@ import { TaskDispatch } from './services/task-dispatch';
 import { PhotoSubmissionService } from './services/photo-submission.service';
 import { TaskEvents } from './services/task-events';
 import { TaskQueryService } from './services/task-query.service';
+import { TaskQuoteService } from './services/task-quote.service';
 import { TaskReviewService } from './services/task-review.service';
 import { TaskSettlement } from './services/task-settlement';
 import { TaskOffers } from './services/task-offers';
@@ -33,6 +34,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     TaskDispatch,
     TaskCreationService,
     TaskQueryService,
+    TaskQuoteService,
     TaskReviewService,
     TaskAcceptService,
     AssignmentService,

@@ -38,7 +38,14 @@ describe('agent API keys', () => {
         rate_limit_per_minute: 100,
         is_active: true,
         usage_count: 0,
-        permissions: ['task:create', 'task:read', 'task:cancel', 'payment:read', 'payment:write'],
+        permissions: [
+          'task:create',
+          'task:read',
+          'task:cancel',
+          'payment:read',
+          'payment:write',
+          'webhook:manage',
+        ],
       },
     ]);
     expect(JSON.stringify(res.body)).not.toContain(agent.apiKey);
@@ -92,7 +99,9 @@ describe('agent API keys', () => {
 
       const old = await t.http.get('/v1/agent/profile').set(bearer(agent.apiKey)).expect(401);
       expect(old.body.error.code).toBe('invalid_api_key');
-      const profile = await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(200);
+      // The new key works (it reads tasks); its prefix shows on the profile (which needs payment:read: the JWT).
+      await t.http.get('/v1/tasks').set(bearer(res.body.api_key)).expect(200);
+      const profile = await t.http.get('/v1/agent/profile').set(bearer(agent.accessToken)).expect(200);
       expect(profile.body.api_key_prefix).toBe(res.body.prefix);
 
       await t.app.get(UsageTracker).flush();
@@ -110,7 +119,14 @@ describe('agent API keys', () => {
         id,
         name: 'Primary API Key',
         is_active: true,
-        permissions: ['task:create', 'task:read', 'task:cancel', 'payment:read', 'payment:write'],
+        permissions: [
+          'task:create',
+          'task:read',
+          'task:cancel',
+          'payment:read',
+          'payment:write',
+          'webhook:manage',
+        ],
       });
       await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(200);
     });
@@ -147,7 +163,12 @@ describe('agent API keys', () => {
         .send({ permissions: ['task:read'] })
         .expect(201);
       expect(res.body.permissions).toEqual(['task:read']);
-      await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(200);
+      await t.http.get('/v1/tasks').set(bearer(res.body.api_key)).expect(200);
+      const profile = await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(403);
+      expect(profile.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'payment:read',
+      });
       const rows = await t.db.query(`SELECT permissions FROM api_keys WHERE id = $1`, [res.body.id]);
       expect(rows[0].permissions).toEqual(['task:read']);
     });

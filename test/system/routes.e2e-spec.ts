@@ -52,6 +52,7 @@ const EXPECTED = [
   // tasks: agent side (creation and cancellation differ per surface)
   'POST /v1/tasks/create',
   'POST /api/v1/tasks',
+  ...both('POST', '/tasks/quote'),
   ...both('GET', '/tasks'),
   ...both('GET', '/tasks/:task_id'),
   ...both('GET', '/tasks/:task_id/result'),

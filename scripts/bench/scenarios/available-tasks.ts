@@ -3,8 +3,14 @@ import type { BenchContext, ScenarioReport } from '../context';
 import { fraction } from '../context';
 import { BenchWorker, CITIES, createAgents, createWorkers, seedOpenTasks } from '../fixtures';
 import { load } from '../load';
+import { openLoop } from '../open-loop';
 import { pgbench } from '../pgbench';
-import { availableQueryVersion, availableTasksScript } from './available-sql';
+import {
+  availableQueryVersion,
+  availableTasksScript,
+  BASELINE_POINTS,
+  seedBaselinePoints,
+} from './available-sql';
 
 const SEED_AGENTS = 16;
 const WORKERS = 200;
@@ -59,11 +65,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
     `INSERT INTO bench_available_workers SELECT n, id FROM unnest($1::uuid[]) WITH ORDINALITY AS v(id, n)`,
     [workers.map((w) => w.id)],
   );
-  await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_cities (k int PRIMARY KEY, lat float8, lon float8)`);
-  await ctx.db.query(
-    `INSERT INTO bench_cities SELECT k - 1, lat, lon FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS v(lat, lon, k)`,
-    [CITIES.map((c) => c[1]), CITIES.map((c) => c[2])],
-  );
+  await seedBaselinePoints(ctx.db, CITIES, QUERY_SPREAD);
   const requests = availableRequests(workers);
   let seeded = 0;
   for (const size of sizes) {
@@ -85,7 +87,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       script: availableTasksScript(),
       clients: ctx.poolSize,
       seconds: ctx.seconds,
-      vars: { workers: WORKERS, cities: CITIES.length },
+      vars: { workers: WORKERS, points: BASELINE_POINTS },
     });
     const { total } = await load({
       server: ctx.server,
@@ -103,6 +105,18 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       baseline,
       fraction: fraction(total.rps, baseline.tps),
       extra: { seed_seconds: seedSeconds },
+    });
+    // Latency at a steady rate (open loop at half the throughput just measured).
+    const steady = await openLoop({
+      server: ctx.server,
+      rate: total.rps / 2,
+      seconds: ctx.seconds,
+      requests,
+      expected: [200],
+    });
+    report.runs.push({
+      label: `${size.toLocaleString('en-US')} open tasks, open loop at ${steady.total.offered_rate} req/s`,
+      api: steady.total,
     });
   }
   return report;

@@ -13,7 +13,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { splitSlot, taskCost } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
-import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
+import { checkDeadline, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
@@ -101,8 +101,9 @@ export class TaskCreationService {
         taskId: task.id,
         amountCents: task.total_cents,
       });
-      // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
-      if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
+      // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch). The task
+      // was inserted by this transaction, so it has no assignments yet.
+      if ((await this.dispatch.offerOpenSlots(em, task, now, [])).length > 0) {
         await this.settlement.reconcileTask(em, task, now);
       }
       return taskCreatedResponse(task);
@@ -188,14 +189,4 @@ export class TaskCreationService {
 function taskOf(response: unknown): Record<string, unknown> {
   const taskId = (response as { task_id?: unknown } | null)?.task_id;
   return typeof taskId === 'string' ? { task_id: taskId } : {};
-}
-
-function checkDeadline(value: string, now: Date): Date {
-  const deadline = new Date(value);
-  if (Number.isNaN(deadline.getTime())) throw ApiError.field('deadline_at', 'is not a valid date-time');
-  if (deadline.getTime() <= now.getTime()) throw ApiError.field('deadline_at', 'must be in the future');
-  if (deadline.getTime() > now.getTime() + DEADLINE_MAX_DAYS * 86_400_000) {
-    throw ApiError.field('deadline_at', `must be at most ${DEADLINE_MAX_DAYS} days ahead`);
-  }
-  return deadline;
 }
