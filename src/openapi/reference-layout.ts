@@ -28,6 +28,10 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
         'Signed event deliveries to your endpoints, the event list, redelivery. See the guide for payloads and signatures.',
       ],
       ['statistics', 'Your transactions, dashboard and usage (JWT only).'],
+      [
+        'sandbox',
+        'Sandbox mode only: fund a test balance, add simulated workers, advance test clocks. See the sandbox guide.',
+      ],
     ],
   },
   {
