@@ -2257,7 +2257,7 @@ export interface components {
         };
         CreateApiKeyRequest: {
             /** @default Primary API Key */
-            name: string | null;
+            name?: string | null;
             /** @description Permissions of the new key; all of them when omitted. */
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[] | null;
         };
@@ -2393,7 +2393,7 @@ export interface components {
             idempotency_key?: string;
             location: components["schemas"]["TaskLocation"];
             /** @default 1 */
-            max_workers: number;
+            max_workers?: number;
             /** @description Free-form JSON for the agent, at most 1024 bytes serialised. */
             metadata?: {
                 [key: string]: unknown;
@@ -3148,7 +3148,7 @@ export interface components {
             /** @enum {string} */
             currency: "CNY" | "USD";
             /** @default 900 */
-            expires_in_seconds: number;
+            expires_in_seconds?: number;
             /** @description At most 1 KB as JSON. */
             metadata?: {
                 [key: string]: unknown;
@@ -3230,7 +3230,7 @@ export interface components {
              * @default original
              * @enum {string}
              */
-            refund_method: "original" | "balance";
+            refund_method?: "original" | "balance";
         };
         ReferenceRefundResponse: {
             /** @description Cents of `currency`. */
@@ -3689,7 +3689,7 @@ export interface components {
              * @description How far from the location a worker may be offered the task (push matching).
              * @default 1000
              */
-            max_distance_meters: number;
+            max_distance_meters?: number;
         };
         TaskLocationView: {
             address: string | null;
