@@ -14,6 +14,7 @@ import { IdempotencyScopes1732200040000 } from './1732200040000-idempotency-scop
 import { NearbyCells1732200050000 } from './1732200050000-nearby-cells';
 import { SandboxWorkers1732200060000 } from './1732200060000-sandbox-workers';
 import { TestClocks1732200070000 } from './1732200070000-test-clocks';
+import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   NearbyCells1732200050000,
   SandboxWorkers1732200060000,
   TestClocks1732200070000,
+  AuthCacheNotify1732200080000,
 ];

@@ -270,7 +270,7 @@ export function loadSandboxServerConfig(env: Env = process.env): SandboxServerCo
     r.problems.push('the provider sandbox does not run when PAYMENT_MODE=live');
   }
   const dataDir = resolve(r.str('DATA_DIR', '.data'));
-  const settings = loadSandboxSettings(r, dataDir);
+  const settings = loadSandboxSettings(r, dataDir, true);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return { ...settings, dataDir };
 }

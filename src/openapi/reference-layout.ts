@@ -30,7 +30,7 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
       ['statistics', 'Your transactions, dashboard and usage (JWT only).'],
       [
         'sandbox',
-        'Sandbox mode only: fund a test balance, add simulated workers, advance test clocks. See the sandbox guide.',
+        'Sandbox keys only (404 in live mode): instant test funding, simulated workers, test clocks. See the sandbox guide.',
       ],
     ],
   },

@@ -29,6 +29,14 @@ export const ERRORS = {
     summary: 'The body is not valid JSON.',
     fields: ['details'],
   },
+  invalid_body: {
+    status: 400,
+    summary: 'The body could not be read.',
+    detail:
+      'A compressed body (`Content-Encoding` gzip, br or deflate) whose bytes do not decompress, a body cut short, ' +
+      'or JSON nested more deeply than `details` says is allowed. Send the body again, whole and as labelled.',
+    fields: ['details'],
+  },
   amount_mismatch: {
     status: 400,
     summary: 'The payment amount differs from what the task costs.',

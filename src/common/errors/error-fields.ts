@@ -31,7 +31,7 @@ export const ERROR_FIELDS = {
       ],
     },
     description:
-      'The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message.',
+      'The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message, for invalid_body what could not be read.',
   },
   field: { schema: text, description: 'The multipart field of the refused file.' },
   current_status: { schema: text, description: 'The status that refused the action.' },

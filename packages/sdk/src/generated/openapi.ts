@@ -279,7 +279,7 @@ export interface paths {
         };
         /**
          * Your events of the last 30 days, newest first (cursor paging), to reconcile webhooks
-         * @description The same payloads webhooks deliver (typed per event name, see WebhookEvent), kept 30 days, newest first. Filter by `type`; page with `starting_after` and `next_cursor`. Use it to catch up after downtime: de-duplicate by `event_id`.
+         * @description The same payloads webhooks deliver (typed per event name, see WebhookEvent), kept 30 days, newest first. Filter by `type`; page with `starting_after` and `next_cursor`. Use it to catch up after downtime: de-duplicate by `event_id`. Needs `task:read`. Payment and refund events are listed only for an API key that also has `payment:read` (a session token reads all); asking for one by `type` without it is 403 `insufficient_permissions`.
          */
         get: operations["AgentEvents_list"];
         put?: never;
@@ -821,7 +821,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox only: your test clocks */
+        /**
+         * Sandbox only: your test clocks
+         * @description The test clocks this agent made, with their frozen time and status. Tasks created with `test_clock` live on that clock. 404 in live mode.
+         */
         get: operations["TestClocks_list"];
         put?: never;
         /**
@@ -842,7 +845,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox only: one test clock */
+        /**
+         * Sandbox only: one test clock
+         * @description One test clock: its frozen time, its status (`advancing` while an advance runs) and how many tasks were created on it. 404 in live mode or for another agent's clock.
+         */
         get: operations["TestClocks_get"];
         put?: never;
         post?: never;
@@ -883,7 +889,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox only: your simulated workers with their latest steps */
+        /**
+         * Sandbox only: your simulated workers with their latest steps
+         * @description Every simulated worker this agent made, with its behaviour and its most recent steps, so a test can see where each one is. 404 in live mode.
+         */
         get: operations["SandboxWorkers_list"];
         put?: never;
         /**
@@ -904,7 +913,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox only: one simulated worker and what it did (each step and its outcome) */
+        /**
+         * Sandbox only: one simulated worker and what it did (each step and its outcome)
+         * @description One simulated worker with the whole history of its steps (offer answered, accepted, started, submitted, abandoned) and the outcome of each. Another agent's worker is 404, as is everything in live mode.
+         */
         get: operations["SandboxWorkers_get"];
         put?: never;
         post?: never;
@@ -2548,7 +2560,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
@@ -2562,7 +2574,7 @@ export interface components {
              * @description The deadline that has passed. Carried by: invalid_state.
              */
             deadline_at?: string;
-            /** @description The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message. Carried by: validation_error, invalid_json. */
+            /** @description The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message, for invalid_body what could not be read. Carried by: validation_error, invalid_json, invalid_body. */
             details?: {
                 field: string;
                 message: string;
@@ -6014,7 +6026,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             * @description - [`insufficient_permissions`](../docs/errors.md#insufficient_permissions): The API key lacks the permission this operation needs. This one needs `payment:read`.
+             *     - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
              */
             403: {
@@ -6197,7 +6210,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             * @description - [`insufficient_permissions`](../docs/errors.md#insufficient_permissions): The API key lacks the permission this operation needs. This one needs `payment:read`.
+             *     - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
              */
             403: {
