@@ -30,7 +30,15 @@ export class SimulationModule {
     if (config.paymentMode !== 'sandbox') return { module: SimulationModule };
     return {
       module: SimulationModule,
-      imports: [EscrowModule, PaymentModule, TaskModule, MatchingModule, EventsModule, UploadModule, JobsModule],
+      imports: [
+        EscrowModule,
+        PaymentModule,
+        TaskModule,
+        MatchingModule,
+        EventsModule,
+        UploadModule,
+        JobsModule,
+      ],
       controllers: [SandboxBalanceController, SandboxWorkersController, TestClocksController],
       providers: [
         ProviderSandboxClient,

@@ -123,6 +123,9 @@ describe('task access control', () => {
         'DELETE /api/v1/tasks/{task_id}',
         'POST /v1/tasks/{task_id}/feedback',
         'POST /api/v1/tasks/{task_id}/feedback',
+        // Beyond the spec: the price of a creation, without creating (task:create; test/task/quote.e2e-spec.ts).
+        'POST /v1/tasks/quote',
+        'POST /api/v1/tasks/quote',
         ...['/v1', '/api/v1'].flatMap((prefix) => [
           `GET ${prefix}/worker/tasks/available`,
           `GET ${prefix}/worker/tasks/my-tasks`,

@@ -2560,13 +2560,15 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
             current_status?: string;
             /** @description The agent's daily payment limit, in cents. Carried by: daily_limit_exceeded. */
             daily_limit_cents?: number;
+            /** @description How many bytes a worker may upload per UTC day. Carried by: upload_quota_exceeded. */
+            daily_quota_bytes?: number;
             /** @description Whether the database answers: `up` or `down`. Carried by: service_unavailable. */
             database?: string;
             /**
@@ -2599,6 +2601,8 @@ export interface components {
             max_bytes?: number;
             /** @description How many live tasks the agent may have. Carried by: concurrent_task_limit. */
             max_concurrent_tasks?: number;
+            /** @description How many uploads a worker may have in flight. Carried by: too_many_concurrent_uploads. */
+            max_concurrent_uploads?: number;
             /** @description The largest distance accepted. Carried by: photo_location_mismatch. */
             max_distance_meters?: number;
             /** @description The number of slots of the task. Carried by: task_full. */
@@ -2635,7 +2639,7 @@ export interface components {
             required_cents?: number;
             /** @description The permission the API key lacks. Carried by: insufficient_permissions. */
             required_permission?: string;
-            /** @description Seconds to wait before retrying (also in the Retry-After header). Carried by: rate_limit_exceeded, account_locked, service_unavailable. */
+            /** @description Seconds to wait before retrying (also in the Retry-After header). Carried by: rate_limit_exceeded, too_many_concurrent_uploads, upload_quota_exceeded, account_locked, service_unavailable. */
             retry_after?: number;
             /** @description Whether retrying can succeed. Carried by: provider_error. */
             retry_allowed?: boolean;
@@ -2644,6 +2648,8 @@ export interface components {
              * @description The task created earlier with this idempotency_key. Carried by: idempotency_conflict.
              */
             task_id?: string;
+            /** @description What the worker has uploaded since 00:00 UTC, in bytes. Carried by: upload_quota_exceeded. */
+            used_today_bytes?: number;
             /** @description What the agent has paid today, in cents. Carried by: daily_limit_exceeded. */
             used_today_cents?: number;
             /** @description The worker's reputation. Carried by: not_eligible. */
@@ -9836,7 +9842,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`too_many_concurrent_uploads`](../docs/errors.md#too_many_concurrent_uploads): The worker has as many uploads in flight as allowed; retry after `retry_after` seconds.
+             *     - [`upload_quota_exceeded`](../docs/errors.md#upload_quota_exceeded): The upload would take the worker past the daily byte quota; it renews at 00:00 UTC ('retry_after').
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9954,7 +9964,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`too_many_concurrent_uploads`](../docs/errors.md#too_many_concurrent_uploads): The worker has as many uploads in flight as allowed; retry after `retry_after` seconds.
+             *     - [`upload_quota_exceeded`](../docs/errors.md#upload_quota_exceeded): The upload would take the worker past the daily byte quota; it renews at 00:00 UTC ('retry_after').
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10518,7 +10532,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`too_many_concurrent_uploads`](../docs/errors.md#too_many_concurrent_uploads): The worker has as many uploads in flight as allowed; retry after `retry_after` seconds.
+             *     - [`upload_quota_exceeded`](../docs/errors.md#upload_quota_exceeded): The upload would take the worker past the daily byte quota; it renews at 00:00 UTC ('retry_after').
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
