@@ -111,8 +111,6 @@ describe('task access control', () => {
       [
         'POST /v1/tasks/create',
         'POST /api/v1/tasks',
-        'POST /v1/tasks/quote',
-        'POST /api/v1/tasks/quote',
         'GET /v1/tasks',
         'GET /api/v1/tasks',
         'GET /v1/tasks/{task_id}',
