@@ -235,9 +235,12 @@ CREATE TABLE public.assignments (
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     slot_settlement text,
+    rejection_reason_code text,
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
+    CONSTRAINT assignments_rejection_reason_status CHECK (((rejection_reason_code IS NULL) OR (status = 'rejected'::text))),
     CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
     CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
     CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text])))
@@ -541,14 +544,17 @@ CREATE TABLE public.task_feedback (
     agent_id uuid NOT NULL,
     assignment_ids uuid[] NOT NULL,
     accept_result boolean NOT NULL,
-    rating integer NOT NULL,
-    quality_score numeric(2,1) NOT NULL,
+    rating integer,
+    quality_score numeric(2,1),
     feedback_text text,
     created_at timestamp with time zone NOT NULL,
+    reason_code text,
+    CONSTRAINT task_feedback_acceptance_scored CHECK (((NOT accept_result) OR ((rating IS NOT NULL) AND (quality_score IS NOT NULL)))),
     CONSTRAINT task_feedback_assignment_ids_check CHECK ((cardinality(assignment_ids) >= 1)),
     CONSTRAINT task_feedback_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT task_feedback_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
-    CONSTRAINT task_feedback_rating_check CHECK (((rating >= 1) AND (rating <= 5)))
+    CONSTRAINT task_feedback_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT task_feedback_reason_code_check CHECK ((reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text])))
 );
 
 --
@@ -1003,6 +1009,13 @@ ALTER TABLE ONLY public.sms_codes
 
 ALTER TABLE ONLY public.task_feedback
     ADD CONSTRAINT task_feedback_pkey PRIMARY KEY (id);
+
+--
+-- Name: task_feedback task_feedback_reason_on_rejection; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.task_feedback
+    ADD CONSTRAINT task_feedback_reason_on_rejection CHECK ((accept_result = (reason_code IS NULL))) NOT VALID;
 
 --
 -- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -

@@ -11,6 +11,7 @@ import { Uploads1732200010100 } from './1732200010100-uploads';
 import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
 import { DeliveryClaimIndex1732200030000 } from './1732200030000-delivery-claim-index';
 import { IdempotencyScopes1732200040000 } from './1732200040000-idempotency-scopes';
+import { ReviewFeedback1732200051000 } from './1732200051000-review-feedback';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   IdempotencyOwner1732200020000,
   DeliveryClaimIndex1732200030000,
   IdempotencyScopes1732200040000,
+  ReviewFeedback1732200051000,
 ];

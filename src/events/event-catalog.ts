@@ -52,6 +52,34 @@ export interface TaskEventData {
   previous_status: string;
 }
 
+/**
+ * A photo attached to a submission as the agent sees it (result, task detail, events). The task module stores it
+ * with the assignment in this shape; it is declared here, below both, so events can carry it.
+ */
+export interface PhotoProof {
+  url: string;
+  /** Capture time from EXIF. */
+  taken_at: string | null;
+  /** From the photo's EXIF GPS to the task location, when the photo carries GPS. */
+  distance_meters?: number | null;
+}
+
+/** One worker's submitted result, as `task.submitted` carries it for review. */
+export interface SubmittedWork {
+  assignment_id: string;
+  worker_id: string;
+  status: string;
+  submitted_at: string;
+  data: Record<string, unknown>;
+  worker_notes: string | null;
+  photos: PhotoProof[];
+}
+
+/** `task.submitted`: a worker submitted; every result awaiting the agent's review, oldest submission first. */
+export interface TaskSubmittedData extends TaskEventData {
+  submissions: SubmittedWork[];
+}
+
 /** An assignment changed status (the worker's view); some events add the fields below. */
 export interface AssignmentEventData {
   assignment_id: string;
@@ -104,22 +132,25 @@ interface AssignmentExtras {
   'assignment.offered': { offer_expires_at: string; task: OfferedTask };
   'assignment.accepted': { payment_cents: number };
   'assignment.approved': { payment_cents: number };
+  'assignment.rejected': { reason_code: string | null; feedback_text: string | null };
   'assignment.cancelled': { compensation_cents?: number };
 }
 
 /** The data each outbox event carries, by name: a misspelt name or a missing field does not compile. */
 export type EventData = {
-  [N in OutboxEventName]: N extends TaskEventName
-    ? TaskEventData
-    : N extends OrderEventName
-      ? OrderEventData
-      : N extends RefundEventName
-        ? RefundEventData
-        : N extends 'webhook.disabled'
-          ? WebhookDisabledData
-          : N extends keyof AssignmentExtras
-            ? AssignmentEventData & AssignmentExtras[N]
-            : AssignmentEventData;
+  [N in OutboxEventName]: N extends 'task.submitted'
+    ? TaskSubmittedData
+    : N extends TaskEventName
+      ? TaskEventData
+      : N extends OrderEventName
+        ? OrderEventData
+        : N extends RefundEventName
+          ? RefundEventData
+          : N extends 'webhook.disabled'
+            ? WebhookDisabledData
+            : N extends keyof AssignmentExtras
+              ? AssignmentEventData & AssignmentExtras[N]
+              : AssignmentEventData;
 };
 export const ALL_EVENTS = '*';
 export const SUBSCRIBABLE = [...WEBHOOK_EVENTS, ALL_EVENTS] as const;

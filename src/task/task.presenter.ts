@@ -1,10 +1,13 @@
 import { countSlots } from './domain/task-status';
+import type { SubmittedWork } from '../events/event-catalog';
 import type {
   CostBreakdown,
+  SubmissionView,
   TaskAssignmentView,
   TaskListItem,
   TaskLocationView,
   TaskResponse,
+  TaskResult,
   TaskStatusResponse,
 } from './dtos/task-response.dto';
 import type { AssignmentRow, TaskRow } from './task.repository';
@@ -85,8 +88,41 @@ function assignmentView(a: AssignmentRow, reputations: Map<string, number>): Tas
     assigned_at: (a.accepted_at ?? a.offered_at ?? a.created_at).toISOString(),
     status: a.status,
     submitted_at: iso(a.submitted_at),
+    reviewed_at: iso(a.reviewed_at),
+    reason_code: a.rejection_reason_code,
+    submission: a.submitted_at ? taskResult(a) : null,
   };
 }
+
+/** What a worker submitted (only meaningful once submitted_at is set). */
+export function taskResult(a: AssignmentRow): TaskResult {
+  return { data: a.result_data ?? {}, photos: a.photos, worker_notes: a.worker_notes };
+}
+
+/** A submitted result as `task.submitted` carries it. */
+export function submittedWork(a: AssignmentRow): SubmittedWork {
+  return {
+    assignment_id: a.id,
+    worker_id: a.worker_id,
+    status: a.status,
+    submitted_at: a.submitted_at!.toISOString(),
+    ...taskResult(a),
+  };
+}
+
+/** A submitted result with the verdict on it, as the result endpoint lists it. */
+export function submissionView(a: AssignmentRow): SubmissionView {
+  return { ...submittedWork(a), reviewed_at: iso(a.reviewed_at), reason_code: a.rejection_reason_code };
+}
+
+/** Assignments whose worker submitted a result (awaiting review, approved or rejected), oldest submission first. */
+export function submittedAssignments(assignments: AssignmentRow[]): AssignmentRow[] {
+  return assignments
+    .filter((a) => a.submitted_at !== null && REVIEWABLE.has(a.status))
+    .sort((x, y) => x.submitted_at!.getTime() - y.submitted_at!.getTime() || x.id.localeCompare(y.id));
+}
+
+const REVIEWABLE = new Set(['submitted', 'approved', 'rejected']);
 
 export function taskListItem(t: TaskRow): TaskListItem {
   return {

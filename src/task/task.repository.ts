@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
-import type { TaskType } from './domain/task-policy';
+import type { RejectionReason, TaskType } from './domain/task-policy';
 
 /** A task row with money as numbers (bigint cents stay far below 2^53) and times as Dates. */
 export interface TaskRow {
@@ -64,6 +64,8 @@ export interface AssignmentRow {
   rating: number | null;
   quality_score: number | null;
   feedback_text: string | null;
+  /** Set when the agent rejected the result: why (decisions §10). */
+  rejection_reason_code: RejectionReason | null;
   created_at: Date;
 }
 
@@ -74,9 +76,10 @@ export interface TaskFeedbackRow {
   agent_id: string;
   assignment_ids: string[];
   accept_result: boolean;
-  rating: number;
-  quality_score: number;
+  rating: number | null;
+  quality_score: number | null;
   feedback_text: string | null;
+  reason_code: RejectionReason | null;
   created_at: Date;
 }
 

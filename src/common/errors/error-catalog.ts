@@ -150,7 +150,7 @@ export const ERRORS = {
   },
   result_not_available: {
     status: 404,
-    summary: 'The task has no approved result yet.',
+    summary: 'No worker has submitted a result for the task yet.',
     fields: ['current_status'],
   },
   order_not_found: {

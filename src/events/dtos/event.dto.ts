@@ -22,7 +22,8 @@ export class EventResponse {
       previous_status: 'submitted',
     },
     description:
-      'Task events: {task_id, status, previous_status}. Payment events: {order_id, task_id, amount, currency, ' +
+      'Task events: {task_id, status, previous_status}; task.submitted adds submissions, every result awaiting ' +
+      'review: [{assignment_id, worker_id, status, submitted_at, data, worker_notes, photos}]. Payment events: {order_id, task_id, amount, currency, ' +
       'payment_method, status, transaction_id}. webhook.disabled: {webhook_id, url, reason, failing_since, disabled_at}.',
   })
   data: Record<string, unknown>;

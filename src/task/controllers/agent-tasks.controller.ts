@@ -43,7 +43,11 @@ export class AgentTasksController {
 
   @Get(':task_id/result')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Approved results (available once a result is approved)' })
+  @ApiOperation({
+    summary: 'Submitted results, to review before you decide (available once a worker submits)',
+    description:
+      'result is the first approved result, else the first awaiting review; submissions lists every submitted, approved or rejected result with its data, notes and photos. 404 result_not_available until a worker submits.',
+  })
   @ApiOkResponse({ type: TaskResultResponse })
   @ApiErrors({ 404: ['task_not_found', 'result_not_available'] })
   result(
@@ -59,7 +63,7 @@ export class AgentTasksController {
   @ApiOperation({
     summary: 'Accept or reject submitted results',
     description:
-      'Accepting pays each approved slot and closes unfilled slots (refunded); rejecting refunds the slot. Without assignment_id the verdict applies to every submitted result.',
+      'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
   })
   @ApiOkResponse({ type: FeedbackResponse })
   @ApiErrors({

@@ -32,3 +32,13 @@ export function estimateCompletion(createdAt: Date, deadlineAt: Date, type: Task
   const typical = createdAt.getTime() + TYPICAL_COMPLETION_MINUTES[type] * 60_000;
   return new Date(Math.min(typical, deadlineAt.getTime()));
 }
+
+/** Why an agent rejects a result (decisions §10): the worker reads it with the assignment. */
+export const REJECTION_REASONS = [
+  'wrong_location',
+  'poor_quality',
+  'incomplete',
+  'not_as_described',
+  'other',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];

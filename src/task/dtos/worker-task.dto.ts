@@ -15,7 +15,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
+import { REJECTION_REASONS, RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
@@ -224,6 +224,27 @@ export class MyTasksQuery {
   offset?: number;
 }
 
+/** The agent's verdict on the worker's result, as the worker reads it. */
+export class AssignmentReviewView {
+  @ApiProperty({ enum: ['approved', 'rejected'] }) decision: string;
+  @ApiProperty({
+    type: String,
+    enum: REJECTION_REASONS,
+    nullable: true,
+    description: 'Why the agent rejected the result (rejections only).',
+  })
+  reason_code: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The agent’s words, if any.' })
+  feedback_text: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'null when approved automatically or not given.',
+  })
+  rating: number | null;
+  @ApiProperty({ type: Number, nullable: true }) quality_score: number | null;
+}
+
 export class MyTaskItem {
   @ApiProperty({ format: 'uuid' }) assignment_id: string;
   @ApiProperty({ format: 'uuid' }) task_id: string;
@@ -245,6 +266,13 @@ export class MyTaskItem {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) started_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) submitted_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) reviewed_at: string | null;
+  @ApiProperty({
+    type: AssignmentReviewView,
+    nullable: true,
+    description:
+      'The verdict on your result once the agent (or the 72 h auto-approval) decided; null before.',
+  })
+  review: AssignmentReviewView | null;
 }
 
 export class MyTasksResponse {

@@ -18,7 +18,7 @@ import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repositor
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
-import { TaskSettlement } from './task-settlement';
+import { TaskChanges, TaskSettlement } from './task-settlement';
 
 /**
  * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task
@@ -81,24 +81,29 @@ export class AssignmentService {
     content: { result_data: Record<string, unknown>; worker_notes: string | null },
     photos: (em: EntityManager, task: TaskRow) => Promise<Photo[]>,
   ): Promise<TaskSubmissionResponse> {
-    const moved = await this.act(actor, assignmentId, async (em, task, a, now) => {
-      const list = await photos(em, task);
-      beforeDeadline(task, a, now);
-      return this.moveWithEvent(
-        em,
-        a,
-        ['accepted', 'in_progress'],
-        'submitted',
-        now,
-        {
-          submitted_at: now,
-          result_data: JSON.stringify(content.result_data),
-          worker_notes: content.worker_notes,
-          photos: JSON.stringify(list),
-        },
-        'assignment.submitted',
-      );
-    });
+    const moved = await this.act(
+      actor,
+      assignmentId,
+      async (em, task, a, now) => {
+        const list = await photos(em, task);
+        beforeDeadline(task, a, now);
+        return this.moveWithEvent(
+          em,
+          a,
+          ['accepted', 'in_progress'],
+          'submitted',
+          now,
+          {
+            submitted_at: now,
+            result_data: JSON.stringify(content.result_data),
+            worker_notes: content.worker_notes,
+            photos: JSON.stringify(list),
+          },
+          'assignment.submitted',
+        );
+      },
+      { submitted: true },
+    );
     return {
       assignment_id: moved.assignment_id,
       task_id: moved.task_id,
@@ -162,6 +167,7 @@ export class AssignmentService {
     actor: WorkerActor,
     assignmentId: string,
     work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentResponse>,
+    changes: TaskChanges = {},
   ): Promise<AssignmentResponse> {
     // A slot freed once the task takes no more workers is refunded (settle): money, so idempotentTransaction.
     return idempotentTransaction(this.ds, async (em) => {
@@ -173,7 +179,7 @@ export class AssignmentService {
       }
       const now = this.clock.now();
       const response = await work(em, task, a, now);
-      await this.settlement.reconcileTask(em, task, now);
+      await this.settlement.reconcileTask(em, task, now, changes);
       return response;
     });
   }
