@@ -236,6 +236,8 @@ CREATE TABLE public.assignments (
     updated_at timestamp with time zone NOT NULL,
     slot_settlement text,
     rejection_reason_code text,
+    device_location jsonb,
+    CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
@@ -591,6 +593,7 @@ CREATE TABLE public.tasks (
     deadline_processed_at timestamp with time zone,
     cancelled_at timestamp with time zone,
     open_slots integer DEFAULT 0 NOT NULL,
+    location_proof text DEFAULT 'photo_gps'::text NOT NULL,
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
     CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
     CONSTRAINT tasks_closed_slots_range CHECK (((closed_slots >= 0) AND (closed_slots <= max_workers))),
@@ -598,6 +601,7 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_fee_bps_check CHECK (((fee_bps >= 0) AND (fee_bps <= 10000))),
     CONSTRAINT tasks_fee_cents_check CHECK ((fee_cents >= 0)),
     CONSTRAINT tasks_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT tasks_location_proof_check CHECK ((location_proof = ANY (ARRAY['photo_gps'::text, 'photo_or_device_gps'::text]))),
     CONSTRAINT tasks_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
     CONSTRAINT tasks_max_distance_meters_check CHECK ((max_distance_meters > 0)),
     CONSTRAINT tasks_max_workers_check CHECK (((max_workers >= 1) AND (max_workers <= 10))),
@@ -1116,6 +1120,12 @@ CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (lower(email))
 --
 
 CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer_expires_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: assignments_photos_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_photos_idx ON public.assignments USING gin (photos jsonb_path_ops);
 
 --
 -- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -

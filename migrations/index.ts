@@ -12,6 +12,7 @@ import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner
 import { DeliveryClaimIndex1732200030000 } from './1732200030000-delivery-claim-index';
 import { IdempotencyScopes1732200040000 } from './1732200040000-idempotency-scopes';
 import { ReviewFeedback1732200051000 } from './1732200051000-review-feedback';
+import { LocationProof1732200052000 } from './1732200052000-location-proof';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   DeliveryClaimIndex1732200030000,
   IdempotencyScopes1732200040000,
   ReviewFeedback1732200051000,
+  LocationProof1732200052000,
 ];

@@ -29,12 +29,13 @@ function taskBody(): Record<string, unknown> {
   const soon = Math.random() < 0.1;
   return {
     title: 'Check the shop is open',
-    description: 'Photo of the entrance with the opening hours.',
+    description: 'Check the entrance and note the opening hours.',
     location: { latitude: lat + (Math.random() - 0.5) * 0.1, longitude: lon + (Math.random() - 0.5) * 0.1 },
     budget_cents: 1000 + Math.floor(Math.random() * 40) * 100,
     max_workers: Math.random() < 0.3 ? 2 : 1,
     deadline_at: new Date(Date.now() + (soon ? 120_000 + Math.random() * 60_000 : 86_400_000)).toISOString(),
-    task_type: 'photo',
+    // Workers here submit without a located photo, which a photo task refuses (photo_required).
+    task_type: 'verification',
   };
 }
 

@@ -60,8 +60,40 @@ export interface PhotoProof {
   url: string;
   /** Capture time from EXIF. */
   taken_at: string | null;
-  /** From the photo's EXIF GPS to the task location, when the photo carries GPS. */
+  /** From the photo's position (EXIF GPS, else the device location) to the task location; null when unchecked. */
   distance_meters?: number | null;
+  /** The location check of an image (decisions §11); null for a file that is not a photo (PDF, video). */
+  verification?: PhotoVerification | null;
+}
+
+/** A photo as the agent reads it: every field present (null where unknown). */
+export interface ShownPhoto extends PhotoProof {
+  distance_meters: number | null;
+  verification: PhotoVerification | null;
+}
+
+/** What the agent is shown about a checked photo (rules: src/task/domain/location-proof.ts). */
+export interface PhotoVerification {
+  location_source: 'exif' | 'device';
+  distance_meters: number;
+  /** The device fix's accuracy in metres (device source only). */
+  accuracy_m: number | null;
+  taken_at: string | null;
+  /** Capture time within acceptance..submission; null when the photo has no capture time. */
+  taken_during_assignment: boolean | null;
+  sha256: string;
+  /** The same bytes were part of an earlier submission (any task, any worker). */
+  reused: boolean;
+  earlier_submissions: number;
+  first_submitted_at: string | null;
+}
+
+/** The device's own position, sent with a submission when the photo may lack EXIF GPS. */
+export interface DeviceLocation {
+  latitude: number;
+  longitude: number;
+  accuracy_m: number;
+  captured_at: string;
 }
 
 /** One worker's submitted result, as `task.submitted` carries it for review. */
@@ -72,7 +104,8 @@ export interface SubmittedWork {
   submitted_at: string;
   data: Record<string, unknown>;
   worker_notes: string | null;
-  photos: PhotoProof[];
+  photos: ShownPhoto[];
+  device_location: DeviceLocation | null;
 }
 
 /** `task.submitted`: a worker submitted; every result awaiting the agent's review, oldest submission first. */

@@ -60,7 +60,11 @@ export function taskStatusResponse(
     description: t.description,
     task_type: t.task_type,
     location: locationView(t),
-    requirements: { skills: t.required_skills, min_reputation: t.min_reputation },
+    requirements: {
+      skills: t.required_skills,
+      min_reputation: t.min_reputation,
+      location_proof: t.location_proof,
+    },
     budget_cents: t.budget_cents,
     max_workers: t.max_workers,
     cost_breakdown: costBreakdown(t),
@@ -96,7 +100,18 @@ function assignmentView(a: AssignmentRow, reputations: Map<string, number>): Tas
 
 /** What a worker submitted (only meaningful once submitted_at is set). */
 export function taskResult(a: AssignmentRow): TaskResult {
-  return { data: a.result_data ?? {}, photos: a.photos, worker_notes: a.worker_notes };
+  return {
+    data: a.result_data ?? {},
+    // Submissions from before location checks were recorded lack the last two fields.
+    photos: a.photos.map((p) => ({
+      url: p.url,
+      taken_at: p.taken_at,
+      distance_meters: p.distance_meters ?? null,
+      verification: p.verification ?? null,
+    })),
+    worker_notes: a.worker_notes,
+    device_location: a.device_location,
+  };
 }
 
 /** A submitted result as `task.submitted` carries it. */

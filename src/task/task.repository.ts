@@ -2,6 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
+import type { DeviceLocation, PhotoProof } from '../events/event-catalog';
+import type { LocationProof } from './domain/location-proof';
 import type { RejectionReason, TaskType } from './domain/task-policy';
 
 /** A task row with money as numbers (bigint cents stay far below 2^53) and times as Dates. */
@@ -24,6 +26,7 @@ export interface TaskRow {
   required_skills: string[];
   min_reputation: number | null;
   metadata: Record<string, unknown>;
+  location_proof: LocationProof;
   status: TaskStatus;
   closed_slots: number;
   /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
@@ -38,12 +41,8 @@ export interface TaskRow {
   updated_at: Date;
 }
 
-export interface Photo {
-  url: string;
-  taken_at: string | null;
-  /** From the photo's EXIF GPS to the task location, when the photo carries GPS. */
-  distance_meters?: number | null;
-}
+/** A photo (or other proof file) of a submission, stored with the assignment in the shape the agent reads. */
+export type Photo = PhotoProof;
 
 export interface AssignmentRow {
   id: string;
@@ -61,6 +60,8 @@ export interface AssignmentRow {
   result_data: Record<string, unknown> | null;
   worker_notes: string | null;
   photos: Photo[];
+  /** The device fix sent with the submission, if any (decisions §11). */
+  device_location: DeviceLocation | null;
   rating: number | null;
   quality_score: number | null;
   feedback_text: string | null;
@@ -209,6 +210,20 @@ export const TaskRepository = {
       });
     }
     return moved;
+  },
+
+  /**
+   * Earlier submissions that included these bytes (by SHA-256), on any task by any worker: how many, and the first.
+   * Answered by the GIN index on assignments.photos.
+   */
+  async earlierUses(em: Runner, sha256: string): Promise<{ count: number; first: Date | null }> {
+    const [row] = await sqlRows<{ count: number; first: Date | null }>(
+      em,
+      `SELECT count(*)::int AS count, min(submitted_at) AS first FROM assignments
+        WHERE photos @> jsonb_build_array(jsonb_build_object('verification', jsonb_build_object('sha256', $1::text)))`,
+      [sha256],
+    );
+    return row;
   },
 
   /** The agent's tasks per status (dashboard counts). */

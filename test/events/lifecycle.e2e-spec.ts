@@ -75,6 +75,7 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
                     data: { storefront: 'open', photos_taken: 2 },
                     worker_notes: null,
                     photos: [],
+                    device_location: null,
                   },
                 ],
               }

@@ -59,7 +59,12 @@ describe('task lifecycle', () => {
       expect(await taskStatus(t, agent, taskId)).toBe('assigned');
       await act(t, worker, assignmentId, 'start').expect(200);
       expect(await taskStatus(t, agent, taskId)).toBe('in_progress');
-      const upload = await uploadProof(t, worker, await jpeg()).expect(201);
+      // A photo task needs a located photo: this one was taken at the task's own position.
+      const upload = await uploadProof(
+        t,
+        worker,
+        await jpeg({ gps: { latitude: 31.2304, longitude: 121.4737 } }),
+      ).expect(201);
       const photoUrl = upload.body.url as string;
       const submitted = await submit(t, worker, assignmentId, {
         result_data: { open: true },
@@ -124,7 +129,14 @@ describe('task lifecycle', () => {
         result: {
           data: { open: true },
           worker_notes: 'Shop was open',
-          photos: [{ url: photoUrl, taken_at: null, distance_meters: null }],
+          photos: [
+            {
+              url: photoUrl,
+              taken_at: null,
+              distance_meters: 0,
+              verification: expect.objectContaining({ location_source: 'exif', distance_meters: 0 }),
+            },
+          ],
         },
         quality_score: 4.5,
         results: [{ assignment_id: assignmentId, worker_id: worker.id }],

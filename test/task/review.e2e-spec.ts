@@ -50,7 +50,15 @@ describe('review before deciding', () => {
       const work = {
         data: { open: true, hours: '09:00-21:00' },
         worker_notes: 'Sign photographed from the street',
-        photos: [expect.objectContaining({ url, taken_at: '2030-05-06T07:08:09.000Z', distance_meters: 30 })],
+        photos: [
+          {
+            url,
+            taken_at: '2030-05-06T07:08:09.000Z',
+            distance_meters: 30,
+            verification: expect.objectContaining({ location_source: 'exif', distance_meters: 30 }),
+          },
+        ],
+        device_location: null,
       };
 
       const result = await get(agent, `${surface.base}/${taskId}/result`).expect(200);

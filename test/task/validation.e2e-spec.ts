@@ -144,7 +144,11 @@ describe('task validation', () => {
 
   it('estimated_completion_at is created_at + the typical time for the type, capped by the deadline', async () => {
     const rich = await createAgent(t, { balanceCents: 10_000 });
-    const far = await SURFACES.v1.create(t).set('Authorization', rich.key).send(taskBody(t)).expect(201);
+    const far = await SURFACES.v1
+      .create(t)
+      .set('Authorization', rich.key)
+      .send(taskBody(t, { task_type: 'photo' }))
+      .expect(201);
     expect(Date.parse(far.body.estimated_completion_at) - Date.parse(far.body.created_at)).toBe(2 * HOUR);
     const soon = at(t, 30 * 60_000);
     const near = await SURFACES.v1

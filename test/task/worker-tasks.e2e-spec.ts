@@ -252,7 +252,7 @@ describe('worker task endpoints', () => {
         status: 'pending',
         budget_cents: 5000,
         max_workers: 1,
-        task_type: 'photo',
+        task_type: 'data_collection',
         created_at: expect.any(String),
         deadline_at: expect.any(String),
       });

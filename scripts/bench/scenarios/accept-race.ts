@@ -39,7 +39,7 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 SELECT * FROM assignments WHERE id = :assignment_id;
 SELECT * FROM tasks WHERE id = :task_id FOR UPDATE;
 SELECT * FROM assignments WHERE id = :assignment_id;
-UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]' WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
+UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]', device_location = NULL WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
 INSERT INTO events (name, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now());
 SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
 UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
@@ -140,7 +140,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     amount: TASKS,
     requests: creationRequests(
       agents,
-      () => taskBody({ max_workers: SLOTS }),
+      () => taskBody({ max_workers: SLOTS, task_type: 'verification' }),
       (id) => created.push(id),
     ),
     expected: [201],
@@ -190,7 +190,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     amount: TASKS,
     requests: creationRequests(
       agents,
-      () => taskBody({ max_workers: SLOTS }),
+      () => taskBody({ max_workers: SLOTS, task_type: 'verification' }),
       (id) => baselineTasks.push(id),
     ),
     expected: [201],

@@ -75,6 +75,7 @@ export class WorkerTaskQueryService {
           required_skills: t.required_skills,
           location: locationView(t),
           open_slots: t.open_slots,
+          location_proof: t.location_proof,
           agent_rating: agentRatingView(r.agent_rating_count, r.agent_rating_sum),
         };
       }),
@@ -110,6 +111,7 @@ export class WorkerTaskQueryService {
           payment_cents: t.payout_cents,
           deadline_at: t.deadline_at.toISOString(),
           location: locationView(t),
+          location_proof: t.location_proof,
           offer_expires_at: a.status === 'pending' ? iso(a.offer_expires_at) : null,
           accepted_at: iso(a.accepted_at),
           started_at: iso(a.started_at),
