@@ -1,7 +1,8 @@
 /**
- * Three projects: unit specs beside the code (src/**\/*.spec.ts); the deployment manifests (test/deploy/**\/*.spec.ts:
- * `kubectl kustomize` renders, schemas and policies, no database); and end-to-end specs (test/**\/*.e2e-spec.ts) that
- * boot the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
+ * Four projects: unit specs beside the code (src/**\/*.spec.ts); the provider contract specs (test/contract/**\/*.spec.ts:
+ * the service's payment SDK clients against the provider sandbox over loopback HTTP, no database); the
+ * deployment manifests (test/deploy/**\/*.spec.ts: `kubectl kustomize` renders, schemas and policies, no database);
+ * and end-to-end specs (test/**\/*.e2e-spec.ts) that boot the real AppModule against the machine's PostgreSQL, one fresh database per test file cloned from a migrated
  * template made once per run.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
@@ -13,6 +14,13 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      displayName: 'contract',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/contract/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Tasks, their assignments (one per worker holding a slot), the event outbox and stored idempotent responses.
- * Task status is stored and changed only in the transaction that changes its assignments (decisions §4).
+ * Task status is stored and changed only in the transaction that changes its assignments (product-decisions §4).
  */
 export class Tasks1732200004000 implements MigrationInterface {
   name = 'Tasks1732200004000';

@@ -30,7 +30,7 @@ export class Matching1732200010000 implements MigrationInterface {
     await q.query(`CREATE INDEX tasks_open_nearby_gist ON tasks USING gist (ll_to_earth(latitude, longitude))
                    WHERE intake_closed_at IS NULL AND open_slots > 0 AND status IN ${LIVE}`);
 
-    // Reputation (decisions §5), recomputed in the transaction of every outcome; the parts are kept for display.
+    // Reputation (product-decisions §5), recomputed in the transaction of every outcome; the parts are kept for display.
     await q.query(`
       ALTER TABLE workers
         ADD COLUMN reputation numeric(3, 2) NOT NULL DEFAULT 4.00 CHECK (reputation BETWEEN 0 AND 5),

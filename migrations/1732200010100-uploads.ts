@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Files workers upload as proof (decisions §9). The bytes live in a FileStorage (local disk by default) under
+ * Files workers upload as proof (product-decisions §9). The bytes live in a FileStorage (local disk by default) under
  * `storage_key` = `{category}/{YYYY-MM-DD}/{random}.{ext}`; this row records who owns them and what they are.
  * Images keep their EXIF; the GPS position and capture time read from it are stored here.
  */

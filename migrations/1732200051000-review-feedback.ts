@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Reviewing before deciding (decisions §10): `rating` and `quality_score` are required to accept a result and
+ * Reviewing before deciding (product-decisions §10): `rating` and `quality_score` are required to accept a result and
  * optional to reject one, and a rejection names its reason, which the worker sees.
  *
  * task_feedback: the two scores become nullable, tied to acceptance by a CHECK; `reason_code` is set on a rejection

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Location proof (decisions §11).
+ * Location proof (product-decisions §11).
  *
  * tasks.location_proof: what proves a photo's place, `photo_gps` (EXIF GPS, the spec's rule and every existing
  * task's) or `photo_or_device_gps` (EXIF GPS, else the device fix sent with the submission).

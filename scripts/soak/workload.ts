@@ -54,7 +54,7 @@ export async function agentLoop(w: Workload, agent: BenchAgent): Promise<void> {
     } else if (r < 0.7) {
       const list = await t.call('list submitted', 'GET', '/v1/tasks?status=submitted&limit=10', key);
       for (const task of (list.body.data as { task_id: string }[] | undefined) ?? []) {
-        // An agent reads the submission before deciding (decisions §10); a rejection says why.
+        // An agent reads the submission before deciding (product-decisions §10); a rejection says why.
         await t.call('read result', 'GET', `/v1/tasks/${task.task_id}/result`, key);
         const accept = Math.random() < 0.85;
         await t.call(

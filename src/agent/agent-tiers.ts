@@ -1,7 +1,7 @@
 export type AgentTier = 'standard' | 'verified' | 'enterprise';
 
 /**
- * Rate limits by agent tier (decisions §9): standard is the free tier, verified and enterprise are paid tiers.
+ * Rate limits by agent tier (product-decisions §9): standard is the free tier, verified and enterprise are paid tiers.
  * The agents table stores the limits so that an operator change applies on the next request; the migration's
  * column defaults equal the standard tier.
  */

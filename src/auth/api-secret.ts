@@ -10,7 +10,7 @@ import { sqlRows } from '../database/sql';
 const NO_SECRET = sha256Hex('');
 
 /**
- * Checks the `X-API-Secret` header of the reference payment surface (decisions §6): it must be the secret issued
+ * Checks the `X-API-Secret` header of the reference payment surface (product-decisions §6): it must be the secret issued
  * with the agent's current, enabled API key. With an API key as bearer the secret must belong to that very key;
  * with an agent JWT, to the agent's (single) key. Only SHA-256 hashes are stored, compared in constant time.
  */

@@ -15,7 +15,7 @@ export interface AuthRule {
   permission?: Permission;
   /**
    * Agents must also send `X-API-Secret` with the secret of their current API key (the reference payment surface,
-   * decisions §6). Checked after the bearer credential, whichever scheme it is; missing or wrong is 401
+   * product-decisions §6). Checked after the bearer credential, whichever scheme it is; missing or wrong is 401
    * invalid_credentials.
    */
   apiSecret?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The fee arithmetic, in one place (decisions §3). budget_cents is the gross price of one worker's slot.
+ * The fee arithmetic, in one place (product-decisions §3). budget_cents is the gross price of one worker's slot.
  * Integers only: fee = round_half_up(budget * bps / 10000), payout = budget - fee, so payout + fee = budget exactly.
  */
 export interface SlotSplit {

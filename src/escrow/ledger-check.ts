@@ -14,7 +14,7 @@ export interface LedgerReport {
 }
 
 /**
- * The ledger's invariants (decisions §2), each one SQL query that returns the offending rows. Run by
+ * The ledger's invariants (product-decisions §2), each one SQL query that returns the offending rows. Run by
  * `npm run ledger:check`, by the operator endpoint, and after every e2e test file.
  */
 const CHECKS: { invariant: string; sql: string; describe: (r: Record<string, string>) => string }[] = [

@@ -1,4 +1,4 @@
-/** Display value of integer cents (fen) in RMB (decisions §2: `*_rmb` fields are cents / 100). */
+/** Display value of integer cents (fen) in RMB (product-decisions §2: `*_rmb` fields are cents / 100). */
 export function centsToRmb(cents: number): number {
   return cents / 100;
 }

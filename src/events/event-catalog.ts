@@ -62,7 +62,7 @@ export interface PhotoProof {
   taken_at: string | null;
   /** From the photo's position (EXIF GPS, else the device location) to the task location; null when unchecked. */
   distance_meters?: number | null;
-  /** The location check of an image (decisions §11); null for a file that is not a photo (PDF, video). */
+  /** The location check of an image (product-decisions §11); null for a file that is not a photo (PDF, video). */
   verification?: PhotoVerification | null;
 }
 

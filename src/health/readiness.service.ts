@@ -18,7 +18,7 @@ export interface ReadinessReport {
 }
 
 /**
- * Whether this process should receive work (decisions §15): not draining, the database answers `SELECT 1` on a pool
+ * Whether this process should receive work (product-decisions §15): not draining, the database answers `SELECT 1` on a pool
  * connection, and Redis (when REDIS_URL is set) answers PING. Used by the API's GET /readyz and by the job runner's
  * health listener. Liveness is deliberately not here: a process whose database is down is alive and must not be
  * restarted for it.

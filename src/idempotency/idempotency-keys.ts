@@ -44,7 +44,7 @@ const SECRET_FIELDS = new Set([
 const WITHHELD = { withheld: 'The original response carried a credential shown once; it is not stored.' };
 
 /**
- * Runs a request at most once per idempotency key (decisions §4), whichever key it is: the Idempotency-Key header
+ * Runs a request at most once per idempotency key (product-decisions §4), whichever key it is: the Idempotency-Key header
  * (IdempotencyInterceptor), the body idempotency_key of task creation, an operator credit's key. The key is claimed
  * first (INSERT ... ON CONFLICT, autocommit), so concurrent repeats execute once: the others wait for the stored
  * answer and replay it, or get 409 idempotency_conflict with `in_progress` if it is still running after

@@ -9,7 +9,7 @@ import { IdempotencyKeys, KeySpec } from './idempotency-keys';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The `Idempotency-Key` header on any agent POST, PUT, PATCH or DELETE (decisions §4), run through IdempotencyKeys:
+ * The `Idempotency-Key` header on any agent POST, PUT, PATCH or DELETE (product-decisions §4), run through IdempotencyKeys:
  * repeats replay the stored status and body with `Idempotent-Replayed: true`; the same key with a different method,
  * path or body is 409 idempotency_conflict. 2xx and 4xx answers are stored for 24 hours; a 5xx releases the key so
  * a retry runs again. Handlers that move money store their answer inside their own transaction

@@ -7,7 +7,7 @@ import { sqlExec, sqlRows } from '../database/sql';
 import type { IdempotencyClaim, KeyRef, KeyScope } from './idempotency-context';
 import { InstanceLease } from './instance-lease';
 
-/** Decisions §4: stored responses are kept 24 hours. */
+/** Product-decisions §4: stored responses are kept 24 hours. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Keys that name an effect for good (a task's body key, an operator credit's key) never expire. */
 const KEPT_FOR_GOOD: ReadonlySet<KeyScope> = new Set(['task', 'admin_credit']);

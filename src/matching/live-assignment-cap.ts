@@ -1,5 +1,5 @@
 /**
- * Decisions §5: below this reputation a worker holds one live assignment (accepted or in progress) instead of
+ * Product-decisions §5: below this reputation a worker holds one live assignment (accepted or in progress) instead of
  * three. Offers (WorkerRanking), accepting an offer or a task, and the worker's profile all read the cap here.
  */
 export const LOW_REPUTATION_THRESHOLD = 3.5;

@@ -1,5 +1,5 @@
 /**
- * Push offers (decisions §5): numbers and the ranking score, in one place.
+ * Push offers (product-decisions §5): numbers and the ranking score, in one place.
  *
  * A slot is offered to one worker at a time; the offer holds the slot for OFFER_WINDOW_SECONDS. A worker counts as
  * online for ONLINE_LAPSE_MINUTES after its last availability report.

@@ -27,7 +27,7 @@ const statsArb = fc
     medianResponseSeconds: r.responseCount > 0 ? r.median : null,
   }));
 
-describe('reputation (decisions §5)', () => {
+describe('reputation (product-decisions §5)', () => {
   it('a new worker has 4.0', () => {
     expect(computeReputation(none).score).toBe(4);
   });

@@ -1,5 +1,5 @@
 /**
- * Worker reputation, decisions §5:
+ * Worker reputation, product-decisions §5:
  *
  *   reputation = 5 * (0.6 * completion + 0.3 * rating / 5 + 0.1 * response)
  *

@@ -1,7 +1,7 @@
 import { randomBase62 } from '../common/crypto';
 
 /**
- * The payment rules that are plain arithmetic or tables (decisions §7 and §9), kept apart from I/O so they are
+ * The payment rules that are plain arithmetic or tables (product-decisions §7 and §9), kept apart from I/O so they are
  * unit-tested exactly. Amounts are integer cents; currency conversion is done in BigInt, never in floating point.
  */
 export const PAYMENT_METHODS = ['alipay', 'wechat', 'card', 'bank_transfer'] as const;
@@ -41,7 +41,7 @@ export const REFUND_REASONS = [
 export type RefundReasonCode = (typeof REFUND_REASONS)[number];
 
 export const LIMITS = {
-  /** Per payment, in CNY cents (decisions §7). */
+  /** Per payment, in CNY cents (product-decisions §7). */
   paymentMinCents: 1_000,
   paymentMaxCents: 5_000_000,
   /** POST /v1/payment/recharge: the spec's own minimum (1 RMB); the maximum is the per-payment one. */
@@ -57,7 +57,7 @@ export const LIMITS = {
   metadataMaxBytes: 1024,
 } as const;
 
-/** Daily payment totals by agent tier, CNY cents; null is unlimited (decisions §7). */
+/** Daily payment totals by agent tier, CNY cents; null is unlimited (product-decisions §7). */
 export const DAILY_LIMIT_CENTS: Record<string, number | null> = {
   standard: 10_000_000,
   verified: 50_000_000,

@@ -60,12 +60,12 @@ export interface AssignmentRow {
   result_data: Record<string, unknown> | null;
   worker_notes: string | null;
   photos: Photo[];
-  /** The device fix sent with the submission, if any (decisions §11). */
+  /** The device fix sent with the submission, if any (product-decisions §11). */
   device_location: DeviceLocation | null;
   rating: number | null;
   quality_score: number | null;
   feedback_text: string | null;
-  /** Set when the agent rejected the result: why (decisions §10). */
+  /** Set when the agent rejected the result: why (product-decisions §10). */
   rejection_reason_code: RejectionReason | null;
   created_at: Date;
 }

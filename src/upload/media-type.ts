@@ -1,5 +1,5 @@
 /**
- * The file types Legwork accepts (decisions §9), recognised by their bytes only: the file name and the declared
+ * The file types Legwork accepts (product-decisions §9), recognised by their bytes only: the file name and the declared
  * Content-Type are whatever the client says and are ignored.
  *
  * Written here instead of using the `file-type` package: its current versions are ES modules only, which Node 20's

@@ -3,7 +3,7 @@ import type { FileInterceptor } from '@nestjs/platform-express';
 import { catchError, Observable, throwError } from 'rxjs';
 import { ApiError } from '../common/errors/api-error';
 
-/** Decisions §9: 10 MB per file (10 MiB), 5 files per request. */
+/** Product-decisions §9: 10 MB per file (10 MiB), 5 files per request. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_REQUEST = 5;
 

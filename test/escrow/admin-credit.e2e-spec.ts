@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { createTestApp, TEST_ENV, TestApp } from '../support/app';
 import { databaseUrl } from '../support/databases';
 import { createAgent, createWorker, TestAgent, uniqueKey } from '../support/actors';
-import { createAdmin, TestAdmin } from './support';
+import { createAdmin, TestAdmin } from '../support/admins';
+import { taskBody } from '../support/tasks';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
-import { taskBody } from '../task/task-helpers';
 
 const run = promisify(execFile);
 

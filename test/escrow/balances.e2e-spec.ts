@@ -4,7 +4,8 @@ import { inTransaction } from '../../src/database/transaction';
 import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
-import { createAdmin, seedTask } from './support';
+import { createAdmin } from '../support/admins';
+import { seedTask } from '../support/seed-tasks';
 
 describe('balances on each surface', () => {
   let t: TestApp;

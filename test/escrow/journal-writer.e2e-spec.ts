@@ -6,6 +6,7 @@ import { checkLedger } from '../../src/escrow/ledger-check';
 import { InsufficientFundsError } from '../../src/escrow/journal';
 import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
+import { balanceOf } from '../support/balances';
 import { databaseUrl } from '../support/databases';
 
 /**
@@ -33,14 +34,6 @@ describe('journal writer', () => {
     );
     return id;
   }
-
-  const balanceOf = async (code: string): Promise<number> => {
-    const rows: { balance: string }[] = await t.db.query(
-      `SELECT balance FROM ledger_accounts WHERE code = $1`,
-      [code],
-    );
-    return Number(rows[0]?.balance ?? 0);
-  };
 
   it('an account another transaction creates (and commits) while the journal is being claimed is found', async () => {
     const agentId = await fundedAgent(10_000);
@@ -71,8 +64,8 @@ describe('journal writer', () => {
     } finally {
       await other.end();
     }
-    expect(await balanceOf(Accounts.workerAvailable(workerId).code)).toBe(3000);
-    expect(await balanceOf(Accounts.agentAvailable(agentId).code)).toBe(7000);
+    expect(await balanceOf(t, Accounts.workerAvailable(workerId).code)).toBe(3000);
+    expect(await balanceOf(t, Accounts.agentAvailable(agentId).code)).toBe(7000);
   });
 
   it('transfers crossing in both directions over the same accounts all complete, balances exact', async () => {
@@ -94,8 +87,8 @@ describe('journal writer', () => {
       Array.from({ length: 60 }, (_, i) => (i % 2 ? transfer(a, b) : transfer(b, a))),
     );
     expect(new Set(results.map((r) => r.journalId)).size).toBe(60);
-    expect(await balanceOf(Accounts.agentAvailable(a).code)).toBe(100_000);
-    expect(await balanceOf(Accounts.agentAvailable(b).code)).toBe(100_000);
+    expect(await balanceOf(t, Accounts.agentAvailable(a).code)).toBe(100_000);
+    expect(await balanceOf(t, Accounts.agentAvailable(b).code)).toBe(100_000);
   });
 
   it('a refused debit leaves nothing behind: no balance moved, no postings, the error names the account', async () => {
@@ -115,7 +108,7 @@ describe('journal writer', () => {
     );
     await expect(failed).rejects.toBeInstanceOf(InsufficientFundsError);
     await expect(failed).rejects.toMatchObject({ balance: 1000, required: 1500 });
-    expect(await balanceOf(Accounts.agentAvailable(agentId).code)).toBe(1000);
+    expect(await balanceOf(t, Accounts.agentAvailable(agentId).code)).toBe(1000);
     const journals: unknown[] = await t.db.query(`SELECT 1 FROM ledger_journals WHERE reference = $1`, [
       reference,
     ]);

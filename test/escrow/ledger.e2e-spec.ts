@@ -9,7 +9,8 @@ import { JournalRefs } from '../../src/escrow/journal-refs';
 import { Ledger } from '../../src/escrow/services/ledger';
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import { accept, createTask, submit } from '../task/task-helpers';
+import { balanceOf } from '../support/balances';
+import { accept, createTask, submit } from '../support/tasks';
 
 /** The ledger on real PostgreSQL, through the service API (task creation builds on exactly these calls). */
 describe('ledger', () => {
@@ -41,11 +42,6 @@ describe('ledger', () => {
     }
     return id;
   }
-
-  const balanceOf = (code: string) =>
-    db
-      .query(`SELECT balance FROM ledger_accounts WHERE code = $1`, [code])
-      .then((r: { balance: string }[]) => Number(r[0]?.balance ?? 0));
 
   const journalCount = (reference: string) =>
     db
@@ -79,7 +75,7 @@ describe('ledger', () => {
       expect(err.code).toBe('insufficient_balance');
       expect(err.extra).toEqual({ balance_cents: expect.any(Number), required_cents: cost });
     }
-    expect(await balanceOf(Accounts.agentAvailable(agentId).code)).toBe(0);
+    expect(await balanceOf(t, Accounts.agentAvailable(agentId).code)).toBe(0);
     expect((await checkLedger(db)).violations).toEqual([]);
   });
 
@@ -121,8 +117,8 @@ describe('ledger', () => {
       );
       expect(n).toBe(1);
       expect(await journalCount(JournalRefs.assignmentSettlement(assignmentId))).toBe(1);
-      expect(await balanceOf(Accounts.workerAvailable(workerId).code)).toBe(4500);
-      expect(await balanceOf(Accounts.taskEscrow(taskId, agentId).code)).toBe(0);
+      expect(await balanceOf(t, Accounts.workerAvailable(workerId).code)).toBe(4500);
+      expect(await balanceOf(t, Accounts.taskEscrow(taskId, agentId).code)).toBe(0);
     });
 
     it('one reference per assignment: a refund after its release is refused, and escrow never goes below zero', async () => {
@@ -133,8 +129,8 @@ describe('ledger', () => {
       await expect(
         inTransaction(db, (em) => ledger.refundSlot(em, { ...slot, amountCents: 3000, cause: 'rejected' })),
       ).rejects.toBeInstanceOf(DuplicateJournalError);
-      expect(await balanceOf(Accounts.taskEscrow(taskId, agentId).code)).toBe(3000);
-      expect(await balanceOf(Accounts.agentAvailable(agentId).code)).toBe(0);
+      expect(await balanceOf(t, Accounts.taskEscrow(taskId, agentId).code)).toBe(3000);
+      expect(await balanceOf(t, Accounts.agentAvailable(agentId).code)).toBe(0);
     });
 
     it('a repeated task hold is refused before it moves anything', async () => {
@@ -143,8 +139,8 @@ describe('ledger', () => {
       await expect(
         inTransaction(db, (em) => ledger.holdTaskEscrow(em, { agentId, taskId, amountCents: 1000 })),
       ).rejects.toThrow(`ledger reference ${JournalRefs.taskHold(taskId)} is already taken`);
-      expect(await balanceOf(Accounts.agentAvailable(agentId).code)).toBe(2000);
-      expect(await balanceOf(Accounts.taskEscrow(taskId, agentId).code)).toBe(1000);
+      expect(await balanceOf(t, Accounts.agentAvailable(agentId).code)).toBe(2000);
+      expect(await balanceOf(t, Accounts.taskEscrow(taskId, agentId).code)).toBe(1000);
     });
 
     it('through the API: a slot settled twice by a broken transition is a 500 and changes nothing', async () => {
@@ -177,7 +173,7 @@ describe('ledger', () => {
         assignmentId,
       ]);
       expect(a.status).toBe('submitted');
-      expect(await balanceOf(Accounts.workerAvailable(worker.id).code)).toBe(0);
+      expect(await balanceOf(t, Accounts.workerAvailable(worker.id).code)).toBe(0);
       // Put the planted cent back, so the file ends with escrow that matches its task.
       await inTransaction(db, (em) =>
         ledger.post(em, {

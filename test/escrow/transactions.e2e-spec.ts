@@ -3,7 +3,7 @@ import { inTransaction } from '../../src/database/transaction';
 import { Ledger } from '../../src/escrow/services/ledger';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, fundAgent, TestAgent } from '../support/actors';
-import { atTime, seedTask } from './support';
+import { atTime, seedTask } from '../support/seed-tasks';
 
 interface Expected {
   type: 'payment' | 'refund' | 'deposit';

@@ -13,10 +13,10 @@ import {
   registerWebhook,
   signatureValid,
   startReceiver,
-  waitFor,
   writeAssignmentEvent,
   writeTaskEvent,
 } from './events-helpers';
+import { waitFor } from '../support/waiters';
 
 describe('event history, redelivery and payment events', () => {
   let t: TestApp;
@@ -241,7 +241,7 @@ describe('event history, redelivery and payment events', () => {
         await new Promise((r) => setTimeout(r, 200));
         expect(seen).toEqual([]);
         await client.query('COMMIT');
-        await waitFor(() => seen.includes('legwork_events'), 2000, 'NOTIFY after commit');
+        await waitFor(() => seen.includes('legwork_events'), 'NOTIFY after commit', 2000);
         await client.query('BEGIN');
         await client.query(
           `INSERT INTO events (name, agent_id, data, created_at) VALUES ('task.started', $1, '{}', now())`,
@@ -270,7 +270,7 @@ describe('event history, redelivery and payment events', () => {
             [agent.id, taskId, live.clock.now()],
           ),
         );
-        await waitFor(() => rx.received.length === 1, 5000, 'delivery by the in-process runner');
+        await waitFor(() => rx.received.length === 1, 'delivery by the in-process runner', 5000);
         expect(Date.now() - started).toBeLessThan(3000);
         await rx.close();
       } finally {

@@ -187,17 +187,3 @@ export async function pump(t: TestApp): Promise<void> {
   await t.app.get(OutboxPublisher).drain();
   await t.app.get(WebhookDelivery).drain();
 }
-
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 5_000,
-  what = 'condition',
-): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

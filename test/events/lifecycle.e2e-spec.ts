@@ -10,8 +10,9 @@ import { JobsRunnerModule } from '../../src/jobs/jobs-runner.module';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
 import { databaseUrl } from '../support/databases';
-import { accept, act, createTask, feedback, SURFACES, submit } from '../task/task-helpers';
-import { pump, registerWebhook, signatureValid, startReceiver, waitFor } from './events-helpers';
+import { accept, act, createTask, feedback, submit, SURFACES } from '../support/tasks';
+import { waitFor } from '../support/waiters';
+import { pump, registerWebhook, signatureValid, startReceiver } from './events-helpers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
@@ -63,7 +64,7 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
           task_id: taskId,
           previous_status: transitions[i][0],
           status: transitions[i][1],
-          // task.submitted carries the result for review (decisions §10).
+          // task.submitted carries the result for review (product-decisions §10).
           ...(stored[i].name === 'task.submitted'
             ? {
                 submissions: [
@@ -159,8 +160,8 @@ describe('the job-runner process (npm run start:jobs) publishes and delivers for
     });
 
     await accept(api, worker, taskId);
-    await waitFor(() => rx.received.length === 1, 5000, 'the webhook');
-    await waitFor(() => seen.length === 1, 5000, 'the socket message');
+    await waitFor(() => rx.received.length === 1, 'the webhook', 5000);
+    await waitFor(() => seen.length === 1, 'the socket message', 5000);
     expect(rx.received[0].json).toMatchObject({ event: 'task.assigned', task_id: taskId });
     expect(seen[0]).toEqual(rx.received[0].json);
     await rx.close();

@@ -1,12 +1,7 @@
 import { createAgent } from '../support/actors';
-import {
-  cashier,
-  referenceAuth,
-  startPaymentRig,
-  waitForOrder,
-  type PaymentRig,
-} from '../payment/payment-rig';
-import { createTask } from '../task/task-helpers';
+import { cashier, type PaymentRig, referenceAuth, startPaymentRig } from '../support/payment-rig';
+import { createTask } from '../support/tasks';
+import { waitForOrder } from '../support/waiters';
 import { pump, registerWebhook, signatureValid, startReceiver } from './events-helpers';
 
 jest.setTimeout(30000);

@@ -5,8 +5,9 @@ import { io, Socket } from 'socket.io-client';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
-import { accept, createTask } from '../task/task-helpers';
-import { insertTask, waitFor, writeAssignmentEvent, writeTaskEvent } from './events-helpers';
+import { accept, createTask } from '../support/tasks';
+import { waitFor } from '../support/waiters';
+import { insertTask, writeAssignmentEvent, writeTaskEvent } from './events-helpers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
@@ -35,7 +36,7 @@ async function connect(base: string, token: string | undefined): Promise<Client>
   clients.push(socket);
   const messages: [string, unknown][] = [];
   socket.onAny((name: string, payload: unknown) => messages.push([name, payload]));
-  await waitFor(() => messages.some(([n]) => n === 'ready' || n === 'error'), 5000, 'ready or error');
+  await waitFor(() => messages.some(([n]) => n === 'ready' || n === 'error'), 'ready or error', 5000);
   return { socket, messages };
 }
 
@@ -74,7 +75,7 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
     expect(ack).toEqual({ ok: true, room: `task:${taskId}` });
 
     await accept(a, worker, taskId); // through instance A's HTTP API
-    await waitFor(() => ofName(c, 'task.assigned').length > 0, 5000, 'task.assigned on B');
+    await waitFor(() => ofName(c, 'task.assigned').length > 0, 'task.assigned on B', 5000);
     const [stored]: { id: string; created_at: Date }[] = await a.db.query(
       `SELECT id, created_at FROM events WHERE task_id = $1 AND name = 'task.assigned'`,
       [taskId],
@@ -110,7 +111,7 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
     expect(ofName(c, 'task.started')).toEqual([]);
     commit();
     await tx;
-    await waitFor(() => ofName(c, 'task.started').length === 1, 5000, 'task.started after commit');
+    await waitFor(() => ofName(c, 'task.started').length === 1, 'task.started after commit', 5000);
   });
 
   it('workers get their own assignment events in worker:{id}; agents do not', async () => {
@@ -126,8 +127,8 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
     });
     await waitFor(
       () => ofName(w, 'assignment.accepted').length === 1,
-      5000,
       'assignment.accepted for the worker',
+      5000,
     );
     expect(ofName(w, 'assignment.accepted')[0]).toMatchObject({
       event: 'assignment.accepted',
@@ -135,7 +136,7 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
       task_id: taskId,
     });
     await writeTaskEvent(a, 'task.assigned', agent.id, taskId, {});
-    await waitFor(() => ofName(ag, 'task.assigned').length === 1, 5000, 'task.assigned for the agent');
+    await waitFor(() => ofName(ag, 'task.assigned').length === 1, 'task.assigned for the agent', 5000);
     expect(ofName(ag, 'assignment.accepted')).toEqual([]);
   });
 
@@ -160,7 +161,7 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
     const owned = await connect(urlB, owner.apiKey);
     await owned.socket.emitWithAck('subscribe', { task_id: taskId });
     await writeTaskEvent(a, 'task.cancelled', owner.id, taskId, {});
-    await waitFor(() => ofName(owned, 'task.cancelled').length === 1, 5000, 'task.cancelled for the owner');
+    await waitFor(() => ofName(owned, 'task.cancelled').length === 1, 'task.cancelled for the owner', 5000);
     expect(ofName(c, 'task.cancelled')).toEqual([]);
   });
 
@@ -220,11 +221,11 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
           ? s
           : null;
       },
-      5000,
       'stats to include the new sockets',
+      5000,
     );
     expect(stats).toMatchObject({ instance_id: 'instance-a', scope: 'cluster' });
-    expect(stats!.instances.map((i) => i.instance_id)).toEqual(['instance-a', 'instance-b']);
+    expect(stats.instances.map((i) => i.instance_id)).toEqual(['instance-a', 'instance-b']);
     const fromB = (await b.http.get('/v1/ws/stats').expect(200)).body as { total_connections: number };
     expect(fromB.total_connections).toBeGreaterThanOrEqual(3);
     for (const c of [c1, c2, c3]) c.socket.disconnect();
@@ -233,8 +234,8 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
         const s = (await a.http.get('/v1/ws/stats').expect(200)).body as { by_kind: Record<string, number> };
         return s.by_kind.agent === before.by_kind.agent && s.by_kind.worker === before.by_kind.worker;
       },
-      5000,
       'stats to drop the closed sockets',
+      5000,
     );
   });
 
@@ -279,7 +280,7 @@ describe('when Redis is unreachable', () => {
     const c = await connect(url, agent.apiKey);
     await c.socket.emitWithAck('subscribe', { task_id: taskId });
     await writeTaskEvent(t, 'task.assigned', agent.id, taskId, {});
-    await waitFor(() => ofName(c, 'task.assigned').length === 1, 5000, 'local delivery without Redis');
+    await waitFor(() => ofName(c, 'task.assigned').length === 1, 'local delivery without Redis', 5000);
     const stats = await t.http.get('/v1/ws/stats').expect(200);
     expect(stats.body).toMatchObject({ scope: 'instance', total_connections: 1 });
     await t.http.get('/v1/agent/webhooks').set('Authorization', agent.bearer).expect(200);

@@ -5,7 +5,7 @@ import { checkLedger } from '../../src/escrow/ledger-check';
 import { createAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { SERVER_URL } from '../support/databases';
-import { taskBody } from '../task/task-helpers';
+import { taskBody } from '../support/tasks';
 
 interface Attempt {
   agent: TestAgent;

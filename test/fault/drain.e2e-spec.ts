@@ -79,7 +79,7 @@ function slowCreate(port: number, agent: BenchAgent, release: Promise<void>): Pr
 }
 
 /**
- * The drain (decisions §15, docs/scaling.md): two compiled API processes on one database and Redis behind a client
+ * The drain (product-decisions §15, docs/scaling.md): two compiled API processes on one database and Redis behind a client
  * that, like a load balancer, spreads a steady stream of task creations over the instances whose /readyz answers 200,
  * reading it every 250 ms. SIGTERM one: its /readyz turns 503 at once, it keeps serving through the drain window
  * (requests sent before the client notices must succeed), then closes its listener, finishes what is in flight and

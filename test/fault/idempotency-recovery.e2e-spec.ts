@@ -9,7 +9,9 @@ import { TaskCreationService } from '../../src/task/services/task-creation.servi
 import { createAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { databaseUrl } from '../support/databases';
-import { agentBalance, expectError, taskBody } from '../task/task-helpers';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { taskBody } from '../support/tasks';
 
 /**
  * Recovery of Idempotency-Key claims after a crash, in process (the kill -9 test does it for real): a claim left in

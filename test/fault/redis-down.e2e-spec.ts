@@ -4,7 +4,7 @@ import { freePort } from '../../scripts/bench/server';
 import { createAgent, createWorker } from '../support/actors';
 import { alignToMinuteStart } from '../support/agents';
 import { createTestApp, TestApp } from '../support/app';
-import { taskBody } from '../task/task-helpers';
+import { taskBody } from '../support/tasks';
 
 /** A redis-server of this test's own on a free port (never the machine's shared one), without persistence. */
 class OwnRedis {
@@ -65,7 +65,7 @@ class OwnRedis {
 
 /**
  * Redis stopped under a running instance: the API keeps serving every kind of request, and rate limits degrade to
- * per-instance counting (decisions §1 and §9: Redis carries shared counters; an instance without it counts in its own
+ * per-instance counting (product-decisions §1 and §9: Redis carries shared counters; an instance without it counts in its own
  * memory rather than refusing traffic). When Redis comes back, counting returns to it.
  */
 describe('fault: Redis stopped', () => {

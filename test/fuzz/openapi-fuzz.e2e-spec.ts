@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { ERRORS, ErrorCode } from '../../src/common/errors/error-catalog';
-import { createAdmin } from '../escrow/support';
+import { createAdmin } from '../support/admins';
+import { taskBody } from '../support/tasks';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import { taskBody } from '../task/task-helpers';
 import { AuthKind, FuzzRequest, KnownIds, requestsFor } from './requests';
 import { OpenApiDoc, Operation, validate } from './schemas';
 

@@ -2,7 +2,7 @@ import { nearbyTasksQuery, NEARBY_INDEX } from '../../src/matching/nearby-tasks.
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { offset, spot } from '../support/photos';
-import { accept, createTask } from '../task/task-helpers';
+import { accept, createTask } from '../support/tasks';
 
 interface Item {
   task_id: string;

@@ -2,10 +2,11 @@ import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { offset, spot } from '../support/photos';
-import { accept, act, createTask, expectError, taskStatus } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, taskStatus } from '../support/tasks';
 import { decline, goOnline, offersOf, pendingOffer, setReputation } from './matching-helpers';
 
-/** Push offers (decisions §5): the best online eligible worker is offered an open slot for 120 s, then the next. */
+/** Push offers (product-decisions §5): the best online eligible worker is offered an open slot for 120 s, then the next. */
 describe('push offers', () => {
   let t: TestApp;
   let agent: TestAgent;

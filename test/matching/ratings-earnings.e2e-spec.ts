@@ -1,7 +1,8 @@
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { spot } from '../support/photos';
-import { accept, createTask, expectError, feedback, relogin, SURFACES, submit } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, feedback, relogin, submit, SURFACES } from '../support/tasks';
 
 /** Workers rate agents of completed tasks (two-sided reputation); earnings come from the ledger. */
 describe('ratings of agents and worker earnings', () => {

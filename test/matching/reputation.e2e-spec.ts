@@ -2,9 +2,10 @@ import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { spot } from '../support/photos';
-import { accept, act, createTask, expectError, feedback, submit } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, feedback, submit } from '../support/tasks';
 
-/** Reputation (decisions §5) is stored, recomputed on every outcome, shown, and enforced. */
+/** Reputation (product-decisions §5) is stored, recomputed on every outcome, shown, and enforced. */
 describe('worker reputation', () => {
   let t: TestApp;
   let agent: TestAgent;

@@ -1,7 +1,9 @@
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp } from '../support/app';
 import { liveTestEnv } from '../support/live-env';
-import { createAdmin, expectError, type PaymentRig, referenceAuth, startPaymentRig } from './payment-rig';
+import { createAdmin } from '../support/admins';
+import { expectError } from '../support/errors';
+import { type PaymentRig, referenceAuth, startPaymentRig } from '../support/payment-rig';
 
 /**
  * Who may call which payment route, and the public information routes (providers, health with real probes).

@@ -1,19 +1,21 @@
 import { signNotification } from '../../src/sandbox/alipay/alipay-crypto';
 import { encryptResource, signatureHeaders } from '../../src/sandbox/wechat/wechat-crypto';
 import { createAgent, type TestAgent } from '../support/actors';
-import type { SandboxNotificationRecord } from '../support/provider-contract';
+import { agentBalance } from '../support/balances';
 import {
-  agentBalance,
   cashier,
-  eventsOf,
   journalsOf,
-  orderStatus,
+  orderEventsOf,
   type PaymentRig,
   type ProviderName,
   startPaymentRig,
+} from '../support/payment-rig';
+import {
+  orderStatus,
+  type SandboxNotificationRecord,
   waitForNotification,
   waitForOrder,
-} from './payment-rig';
+} from '../support/waiters';
 
 /**
  * Provider notifications as the providers send them, delivered by the sandbox over HTTP to the app's callback
@@ -49,7 +51,7 @@ describe('provider notifications', () => {
   }
 
   const completedEvents = async (orderId: string) =>
-    (await eventsOf(rig.t, orderId)).filter((e) => e.name === 'payment.completed').length;
+    (await orderEventsOf(rig.t, orderId)).filter((e) => e.name === 'payment.completed').length;
 
   describe.each(['alipay', 'wechat'] as const)('%s', (provider) => {
     it('the same notification delivered 8 times, 4 of them at once, credits once', async () => {

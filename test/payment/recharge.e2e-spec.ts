@@ -1,17 +1,16 @@
 import { createAgent, type TestAgent } from '../support/actors';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
 import {
-  agentBalance,
   cashier,
-  eventsOf,
-  expectError,
   journalsOf,
   openAlipayUrl,
+  orderEventsOf,
   type PaymentRig,
   referenceAuth,
   startPaymentRig,
-  waitForNotification,
-  waitForOrder,
-} from './payment-rig';
+} from '../support/payment-rig';
+import { waitForNotification, waitForOrder } from '../support/waiters';
 
 /**
  * Recharges on the machine-readable surface, end to end: the app creates the order at the provider sandbox, the
@@ -200,7 +199,7 @@ describe('recharges', () => {
       const res = await create(agent, { amount_cents: 1100, payment_method: 'alipay', payment_type: 'qr' });
       await cashier(res.body.qr_code_url, 'pay');
       await waitForOrder(rig.t, res.body.order_id, 'completed');
-      const events = await eventsOf(rig.t, res.body.order_id);
+      const events = await orderEventsOf(rig.t, res.body.order_id);
       expect(events.map((e) => e.name)).toEqual(['payment.created', 'payment.completed']);
       expect(events[1].data).toEqual({
         order_id: res.body.order_id,
@@ -227,7 +226,7 @@ describe('recharges', () => {
       });
       await cashier(declined.body.qr_code_url, 'decline');
       await waitForOrder(rig.t, declined.body.order_id, 'failed');
-      expect((await eventsOf(rig.t, declined.body.order_id)).map((e) => e.name)).toEqual([
+      expect((await orderEventsOf(rig.t, declined.body.order_id)).map((e) => e.name)).toEqual([
         'payment.created',
         'payment.failed',
       ]);

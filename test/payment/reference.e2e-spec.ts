@@ -1,21 +1,20 @@
 import { fxRateMicros, usdCentsFor, usdToCnyCents } from '../../src/payment/payment-rules';
 import { PaymentExpiry } from '../../src/payment/services/payment-expiry';
 import { createAgent, type TestAgent } from '../support/actors';
-import { createTask } from '../task/task-helpers';
+import { createAdmin } from '../support/admins';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
 import {
-  agentBalance,
   cashier,
-  createAdmin,
-  eventsOf,
-  expectError,
   journalsOf,
   openAlipayUrl,
-  orderStatus,
+  orderEventsOf,
   type PaymentRig,
   referenceAuth,
   startPaymentRig,
-  waitForOrder,
-} from './payment-rig';
+} from '../support/payment-rig';
+import { createTask } from '../support/tasks';
+import { orderStatus, waitForOrder } from '../support/waiters';
 
 /**
  * The reference payment surface: an order pays for one task, with the X-API-Secret header. Amount checked against the
@@ -89,7 +88,7 @@ describe('reference payment orders', () => {
       paid_at: expect.any(String),
       cost_breakdown: { worker_payout_cents: 9000, platform_fee_cents: 1000, total_cents: 10_000 },
     });
-    const events = await eventsOf(rig.t, res.body.order_id);
+    const events = await orderEventsOf(rig.t, res.body.order_id);
     expect(events.map((e) => e.name)).toEqual(['payment.created', 'payment.completed']);
     expect(events[1].data).toMatchObject({
       task_id: taskId,

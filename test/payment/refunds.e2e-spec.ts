@@ -2,21 +2,20 @@ import { PaymentProviders } from '../../src/payment/providers/payment-providers'
 import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { RefundSettlement } from '../../src/payment/services/refund-settlement';
 import { createAgent, type TestAgent } from '../support/actors';
-import { createTask } from '../task/task-helpers';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
 import {
-  agentBalance,
   cashier,
-  eventsOf,
-  eventually,
-  expectError,
   journalsOf,
   openAlipayUrl,
+  orderEventsOf,
   type PaymentRig,
   type ProviderName,
   referenceAuth,
   startPaymentRig,
-  waitForOrder,
-} from './payment-rig';
+} from '../support/payment-rig';
+import { createTask } from '../support/tasks';
+import { waitFor, waitForOrder } from '../support/waiters';
 
 /**
  * Refunds back to the payer: partial then full then refused, never more than the order (also when requested
@@ -103,7 +102,7 @@ describe('refunds', () => {
       'payer_refund',
       'payer_refund',
     ]);
-    expect((await eventsOf(rig.t, orderId)).map((e) => e.name).sort()).toEqual(
+    expect((await orderEventsOf(rig.t, orderId)).map((e) => e.name).sort()).toEqual(
       [
         'payment.created',
         'payment.completed',
@@ -180,14 +179,14 @@ describe('refunds', () => {
       order_refunded_cents: 1200,
     });
     expect(await agentBalance(rig.t, agent.id)).toBe(1800);
-    await eventually(async () => {
+    await waitFor(async () => {
       const [r]: { status: string }[] = await rig.t.db.query(
         `SELECT status FROM payment_refunds WHERE id = $1`,
         [res.body.refund_id],
       );
       return r.status === 'completed' ? true : undefined;
     }, 'the refund to complete');
-    const names = (await eventsOf(rig.t, orderId)).map((e) => e.name);
+    const names = (await orderEventsOf(rig.t, orderId)).map((e) => e.name);
     expect(names.filter((n) => n.startsWith('refund.'))).toEqual(['refund.created', 'refund.completed']);
     expect(await agentBalance(rig.t, agent.id)).toBe(1800);
   });
@@ -220,7 +219,7 @@ describe('refunds', () => {
       'payer_refund',
       'payer_refund_reversal',
     ]);
-    expect((await eventsOf(rig.t, orderId)).map((e) => e.name)).toContain('refund.failed');
+    expect((await orderEventsOf(rig.t, orderId)).map((e) => e.name)).toContain('refund.failed');
     // Failing it again (a late report) changes nothing.
     expect(await rig.t.app.get(RefundSettlement).fail(res.body.refund_id, 'again')).toBe(false);
     expect(await agentBalance(rig.t, agent.id)).toBe(2000);
@@ -273,7 +272,7 @@ describe('refunds', () => {
           : refundV1(agent, { order_id: orderId, refund_amount_cents: 1000, refund_reason: 'other' })
         ).set('Idempotency-Key', key);
       const pending = send().then((r) => r);
-      const stored = await eventually(async () => {
+      const stored = await waitFor(async () => {
         const rows: { status_code: number | null; response: { status: string; refund_id: string } }[] =
           await rig.t.db.query(
             `SELECT status_code, response FROM idempotency_keys WHERE agent_id = $1 AND key = $2`,

@@ -3,23 +3,19 @@ import { OrderSettlement } from '../../src/payment/services/order-settlement';
 import { PaymentExpiry } from '../../src/payment/services/payment-expiry';
 import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { createAgent, createWorker, type TestAgent } from '../support/actors';
-import { accept, createTask, feedback, submit } from '../task/task-helpers';
+import { createAdmin } from '../support/admins';
+import { agentBalance, clearing } from '../support/balances';
 import {
-  agentBalance,
   cashier,
-  clearing,
-  createAdmin,
-  eventsOf,
-  eventually,
   journalsOf,
   openAlipayUrl,
-  orderStatus,
+  orderEventsOf,
   type PaymentRig,
   type ProviderName,
   startPaymentRig,
-  waitForNotification,
-  waitForOrder,
-} from './payment-rig';
+} from '../support/payment-rig';
+import { accept, createTask, feedback, submit } from '../support/tasks';
+import { orderStatus, waitFor, waitForNotification, waitForOrder } from '../support/waiters';
 
 /**
  * Time and reconciliation: unpaid orders expire (closed at the provider first), lost notifications are made good by
@@ -71,7 +67,7 @@ describe('expiry, reconciliation and clearing', () => {
         rig.t.clock.advance(15 * 60_000 + 1000);
         await expiry.expireDue();
         expect(await orderStatus(rig.t, o.order_id)).toBe('expired');
-        expect((await eventsOf(rig.t, o.order_id)).map((e) => e.name)).toEqual([
+        expect((await orderEventsOf(rig.t, o.order_id)).map((e) => e.name)).toEqual([
           'payment.created',
           'payment.expired',
         ]);
@@ -158,7 +154,7 @@ describe('expiry, reconciliation and clearing', () => {
       await cashier(o.qr_code_url, 'pay', '4000000000009995');
       await reconciliation.reconcile(0);
       expect(await orderStatus(rig.t, o.order_id)).toBe('failed');
-      expect((await eventsOf(rig.t, o.order_id)).map((e) => e.name)).toEqual([
+      expect((await orderEventsOf(rig.t, o.order_id)).map((e) => e.name)).toEqual([
         'payment.created',
         'payment.failed',
       ]);
@@ -189,7 +185,7 @@ describe('expiry, reconciliation and clearing', () => {
         .expect(200);
     await refund(ali.order_id, 2345);
     const wxRefund = await refund(wx.order_id, 3456);
-    await eventually(async () => {
+    await waitFor(async () => {
       const [r]: { status: string }[] = await rig.t.db.query(
         `SELECT status FROM payment_refunds WHERE id = $1`,
         [wxRefund.body.refund_id],

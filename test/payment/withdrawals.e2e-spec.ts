@@ -1,16 +1,11 @@
 import { Accounts } from '../../src/escrow/accounts';
 import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { createAgent, createWorker, type TestWorker } from '../support/actors';
-import { accept, createTask, feedback, submit } from '../task/task-helpers';
-import {
-  balanceOf,
-  clearing,
-  createAdmin,
-  expectError,
-  type PaymentRig,
-  startPaymentRig,
-  workerBalance,
-} from './payment-rig';
+import { createAdmin } from '../support/admins';
+import { balanceOf, clearing, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
+import { accept, createTask, feedback, submit } from '../support/tasks';
 
 /**
  * Worker withdrawals to Alipay: funds move to `withdrawing` at once; first withdrawals and large amounts wait for an

@@ -2,7 +2,7 @@ import { Workbook } from 'exceljs';
 import type { Response } from 'superagent';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, TestAgent } from '../support/actors';
-import { seedTask, SeededTask } from '../escrow/support';
+import { SeededTask, seedTask } from '../support/seed-tasks';
 
 const DAY = 86_400_000;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -1,7 +1,7 @@
 import { UsageTracker } from '../../src/auth/usage-tracker';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
-import { seedTask, SeededTask, TaskStatus } from '../escrow/support';
+import { SeededTask, seedTask, TaskStatus } from '../support/seed-tasks';
 
 const DAY = 86_400_000;
 

@@ -6,10 +6,11 @@ import { PERMISSIONS } from '../../src/common/actor';
 import { generateApiKey } from '../../src/auth/api-keys';
 import { requestHash } from '../../src/idempotency/canonical-json';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { createAdmin } from '../escrow/support';
+import { createAdmin } from '../support/admins';
+import { expectError } from '../support/errors';
+import { taskBody } from '../support/tasks';
 import { createTestApp, TestApp } from '../support/app';
 import { databaseUrl, dropDatabase, templateName, withServer } from '../support/databases';
-import { expectError, taskBody } from '../task/task-helpers';
 
 /**
  * The migration that moved the body idempotency_key of task creation (tasks.idempotency_key) and an operator

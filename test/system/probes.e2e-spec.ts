@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from '../support/app';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
-/** GET /livez and GET /readyz (decisions §15): what Kubernetes probes and load balancers read. */
+/** GET /livez and GET /readyz (product-decisions §15): what Kubernetes probes and load balancers read. */
 describe('liveness and readiness probes', () => {
   describe('one instance without Redis', () => {
     let t: TestApp;

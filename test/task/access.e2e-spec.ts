@@ -1,7 +1,9 @@
 import { PERMISSIONS, Permission } from '../../src/common/actor';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import { accept, agentBalance, createTask, expectError, SURFACES, taskBody } from './task-helpers';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, createTask, SURFACES, taskBody } from '../support/tasks';
 
 type Method = 'get' | 'post' | 'delete';
 interface AgentRoute {

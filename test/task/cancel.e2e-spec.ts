@@ -1,20 +1,8 @@
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import {
-  accept,
-  act,
-  agentBalance,
-  createTask,
-  escrowOf,
-  eventsOf,
-  expectError,
-  feedback,
-  platformFees,
-  submit,
-  SURFACES,
-  taskStatus,
-  workerBalance,
-} from './task-helpers';
+import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, eventsOf, feedback, submit, SURFACES, taskStatus } from '../support/tasks';
 
 /** Cancellation and its refund policy: 100 % while pending, 70/30 for accepted slots, refused once work is on. */
 describe('task cancellation', () => {

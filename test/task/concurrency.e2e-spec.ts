@@ -1,19 +1,8 @@
 import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import {
-  accept,
-  agentBalance,
-  createTask,
-  escrowOf,
-  feedback,
-  HOUR,
-  platformFees,
-  submit,
-  SURFACES,
-  taskStatus,
-  workerBalance,
-} from './task-helpers';
+import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { accept, createTask, feedback, HOUR, submit, SURFACES, taskStatus } from '../support/tasks';
 
 /** Races on slots and money: requests fired together must fill, pay and refund exactly once. */
 describe('task concurrency', () => {

@@ -5,7 +5,9 @@ import { IdempotencyKeys } from '../../src/idempotency/idempotency-keys';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import { createAgent, createWorker, fundAgent, TestAgent, uniqueKey } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import { accept, agentBalance, expectError, HOUR, SURFACES, taskBody } from './task-helpers';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, HOUR, SURFACES, taskBody } from '../support/tasks';
 
 /** Body idempotency_key on creation and the Idempotency-Key header on every agent write. */
 describe('idempotency', () => {

@@ -1,21 +1,9 @@
 import { createAgent, createWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, uploadProof } from '../support/photos';
-import {
-  accept,
-  act,
-  agentBalance,
-  createTask,
-  escrowOf,
-  eventsOf,
-  expectError,
-  feedback,
-  platformFees,
-  submit,
-  SURFACES,
-  taskStatus,
-  workerBalance,
-} from './task-helpers';
+import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, eventsOf, feedback, submit, SURFACES, taskStatus } from '../support/tasks';
 
 /** The task lifecycle end to end, money included, on both agent surfaces. */
 describe('task lifecycle', () => {
@@ -78,7 +66,7 @@ describe('task lifecycle', () => {
         submitted_at: expect.any(String),
       });
       expect(await taskStatus(t, agent, taskId)).toBe('submitted');
-      // Readable before the verdict, so the agent reviews it first (decisions §10; review.e2e-spec.ts).
+      // Readable before the verdict, so the agent reviews it first (product-decisions §10; review.e2e-spec.ts).
       const review = await t.http
         .get(`${surface.base}/${taskId}/result`)
         .set('Authorization', agent.key)
@@ -110,7 +98,7 @@ describe('task lifecycle', () => {
         status: 'completed',
         progress: { assigned_workers: 1, completed_workers: 1, open_slots: 0, max_workers: 1 },
         assignments: [
-          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (decisions §5).
+          // One approval rated 5, submitted within 30 minutes: 4.0 -> 4.25 (product-decisions §5).
           { assignment_id: assignmentId, worker_id: worker.id, worker_reputation: 4.25, status: 'approved' },
         ],
       });

@@ -1,21 +1,12 @@
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createUploadTestApp, jpeg, offset, spot, uploadProof } from '../support/photos';
 import type { TestApp } from '../support/app';
-import {
-  accept,
-  act,
-  agentBalance,
-  createTask,
-  escrowOf,
-  expectError,
-  feedback,
-  submit,
-  SURFACES,
-  workerBalance,
-} from './task-helpers';
+import { agentBalance, escrowOf, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, feedback, submit, SURFACES } from '../support/tasks';
 
 /**
- * Reviewing before deciding (decisions §10): the agent reads a submission (data, notes, photos) before it accepts
+ * Reviewing before deciding (product-decisions §10): the agent reads a submission (data, notes, photos) before it accepts
  * or rejects; a rejection names a reason the worker sees; the scores are required to accept only.
  */
 describe('review before deciding', () => {

@@ -2,21 +2,19 @@ import { JobRunner } from '../../src/jobs/job-runner';
 import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
+import { agentBalance, escrowOf, workerBalance } from '../support/balances';
+import { expectError } from '../support/errors';
 import {
   accept,
   act,
-  agentBalance,
   createTask,
-  escrowOf,
   eventsOf,
-  expectError,
   feedback,
   HOUR,
   relogin,
   submit,
   taskStatus,
-  workerBalance,
-} from './task-helpers';
+} from '../support/tasks';
 
 /** Deadlines, auto-approval and offer expiry, driven by the test clock through the job handlers' methods. */
 describe('time-based task rules', () => {

@@ -1,6 +1,8 @@
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import { accept, agentBalance, createTask, expectError, HOUR, SURFACES, taskBody } from './task-helpers';
+import { agentBalance } from '../support/balances';
+import { expectError } from '../support/errors';
+import { accept, createTask, HOUR, SURFACES, taskBody } from '../support/tasks';
 
 type Case = [name: string, field: string, change: (body: Record<string, unknown>, t: TestApp) => void];
 

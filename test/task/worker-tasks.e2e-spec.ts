@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
-import { accept, act, createTask, expectError, feedback, HOUR, submit, SURFACES } from './task-helpers';
+import { expectError } from '../support/errors';
+import { accept, act, createTask, feedback, HOUR, submit, SURFACES } from '../support/tasks';
 
 interface Item {
   task_id: string;

@@ -1,12 +1,13 @@
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, offset, Point, spot, uploadProof } from '../support/photos';
-import { accept, createTask, expectError, submit } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, submit } from '../support/tasks';
 
 type Fix = { latitude: number; longitude: number; accuracy_m: number; captured_at: string };
 
 /**
- * Location proof (decisions §11): the same check for a photo sent to submit-with-photo and one attached by
+ * Location proof (product-decisions §11): the same check for a photo sent to submit-with-photo and one attached by
  * photo_urls; a device fix in place of EXIF GPS where the task allows it; what the agent is shown about each photo
  * (source, distance, accuracy, capture time against the assignment window, SHA-256 and reuse).
  */

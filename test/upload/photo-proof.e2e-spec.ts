@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, offset, padded, png, spot, submitWithPhoto } from '../support/photos';
-import { accept, createTask, expectError, feedback } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, feedback } from '../support/tasks';
 
 /** POST /v1/worker/assignments/{id}/submit-with-photo: the photo must prove presence at the task. */
 describe('photo proof', () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createUploadTestApp, jpeg, padded, png, uploadProof } from '../support/photos';
-import { accept, createTask, expectError, feedback, submit } from '../task/task-helpers';
+import { expectError } from '../support/errors';
+import { accept, createTask, feedback, submit } from '../support/tasks';
 
 /** Every file under a directory, recursively. */
 function filesUnder(dir: string): string[] {

@@ -1,25 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { AGENT_TIERS, type AgentTier } from '../../agent/agent-tiers';
 import type { AccountStatus } from '../../common/actor';
+import { OptionalInt } from '../../common/http/validators';
 
 export const ACCOUNT_STATUSES: AccountStatus[] = ['active', 'suspended', 'closed'];
 
 export class ListAgentsQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalInt({ min: 0, default: 0 })
   skip?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 }
 

@@ -1,4 +1,7 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min, registerDecorator, ValidationOptions } from 'class-validator';
 
 /** The UTF-8 size of a value's JSON text, the size it occupies on the wire and in storage. */
 export function jsonBytes(value: unknown): number {
@@ -62,4 +65,24 @@ export function NotWhen<T extends object>(
       },
     });
   };
+}
+
+/**
+ * An optional whole-number query parameter: documented as an integer with its bounds and default, converted from
+ * the query string's text, and refused with a 400 when it is not an integer in range.
+ */
+export function OptionalInt(bounds: { min: number; max?: number; default?: number }): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: bounds.min,
+      maximum: bounds.max,
+      default: bounds.default,
+    }),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(bounds.min),
+    ...(bounds.max === undefined ? [] : [Max(bounds.max)]),
+  );
 }

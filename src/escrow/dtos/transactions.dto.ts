@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { IsIsoInstant } from '../../common/dates';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../services/agent-transactions';
+import { OptionalInt } from '../../common/http/validators';
 
 export class TransactionItem {
   /** Stable id of the movement (`txn_` + ledger journal id); usable as `starting_after`. */
@@ -77,20 +77,10 @@ export class TransactionPage {
 }
 
 export class AgentTransactionsQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 10_000_000, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(10_000_000)
+  @OptionalInt({ min: 0, max: 10_000_000, default: 0 })
   skip: number = 0;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit: number = 20;
 
   /** Only transactions at or after this instant; a bare date means its 00:00 UTC. */
@@ -117,12 +107,7 @@ export class ReferenceTransactionsQuery {
   @IsIn([...TRANSACTION_STATUSES, 'all'])
   status: string = 'all';
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit: number = 20;
 
   /** A transaction_id from a previous page: the page starts right after it. */

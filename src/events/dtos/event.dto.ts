@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { WEBHOOK_EVENTS } from '../event-catalog';
+import { OptionalInt } from '../../common/http/validators';
 
 export class EventResponse {
   @ApiProperty({ enum: WEBHOOK_EVENTS, example: 'task.completed' }) event: string;
@@ -42,12 +42,7 @@ export class EventListResponse {
 }
 
 export class ListEventsQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The event_id of the last item of the previous page.' })

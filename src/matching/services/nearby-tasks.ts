@@ -24,7 +24,7 @@ export interface NearbyResult {
   positionSource: 'query' | 'last_known' | null;
 }
 
-/** Tasks a worker can take now, nearest-first or otherwise (the pull side of matching, decisions §5). */
+/** Tasks a worker can take now, nearest-first or otherwise (the pull side of matching, product-decisions §5). */
 @Injectable()
 export class NearbyTasks {
   constructor(

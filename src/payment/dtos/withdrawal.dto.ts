@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { Trim } from '../../common/http/transforms';
-import { NOT_BLANK } from '../../common/http/validators';
+import { NOT_BLANK, OptionalInt } from '../../common/http/validators';
 import { LIMITS } from '../payment-rules';
 import type { WithdrawalStatus } from '../payment.repository';
 
@@ -81,19 +80,10 @@ export class ListWithdrawalsQuery {
   @IsIn(WITHDRAWAL_STATUSES)
   status?: WithdrawalStatus;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalInt({ min: 0, default: 0 })
   skip?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 }
 

@@ -4,14 +4,14 @@ import { distanceMeters, LatLng } from '../../common/geo';
 import { PHOTO_MAX_DISTANCE_METERS } from './task-policy';
 
 /**
- * Location proof (decisions §11), as pure rules: where a photo was taken, by its EXIF GPS or, where the task allows
+ * Location proof (product-decisions §11), as pure rules: where a photo was taken, by its EXIF GPS or, where the task allows
  * it, by the device's own fix sent with the submission; and what the agent is shown about it.
  */
 export const LOCATION_PROOFS = ['photo_gps', 'photo_or_device_gps'] as const;
 export type LocationProof = (typeof LOCATION_PROOFS)[number];
 export const DEFAULT_LOCATION_PROOF: LocationProof = 'photo_gps';
 
-/** A device fix proves presence only while fresh and precise (decisions §11). */
+/** A device fix proves presence only while fresh and precise (product-decisions §11). */
 export const DEVICE_FIX_MAX_AGE_SECONDS = 300;
 export const DEVICE_FIX_MAX_ACCURACY_METERS = 50;
 /** A phone's clock may run a little ahead of ours; a fix further in the future than this is refused as invalid. */
@@ -131,7 +131,7 @@ export interface EarlierUse {
   firstSubmittedAt: Date | null;
 }
 
-/** What the agent is shown about a checked photo (decisions §11): stale or reused photos are flagged, not refused. */
+/** What the agent is shown about a checked photo (product-decisions §11): stale or reused photos are flagged, not refused. */
 export function verificationOf(
   placed: PlacedPhoto,
   sha256: string,

@@ -33,7 +33,7 @@ export function estimateCompletion(createdAt: Date, deadlineAt: Date, type: Task
   return new Date(Math.min(typical, deadlineAt.getTime()));
 }
 
-/** Why an agent rejects a result (decisions §10): the worker reads it with the assignment. */
+/** Why an agent rejects a result (product-decisions §10): the worker reads it with the assignment. */
 export const REJECTION_REASONS = [
   'wrong_location',
   'poor_quality',

@@ -1,7 +1,7 @@
 import type { TaskEventName } from '../../events/event-catalog';
 
 /**
- * Task status and slot accounting (decisions §4), as pure functions so the rules can be read and tested in one
+ * Task status and slot accounting (product-decisions §4), as pure functions so the rules can be read and tested in one
  * place. The stored task status is always the output of deriveTaskStatus over the task's assignments, recomputed in
  * the transaction that changes them.
  */
@@ -92,7 +92,7 @@ export interface TaskStatusInput {
   assignments: AssignmentSlot[];
 }
 
-/** The first matching rule of decisions §4 wins. */
+/** The first matching rule of product-decisions §4 wins. */
 export function deriveTaskStatus(input: TaskStatusInput): TaskStatus {
   if (input.cancelled) return 'cancelled';
   const slots = countSlots(input.maxWorkers, input.closedSlots, input.assignments);
@@ -104,7 +104,7 @@ export function deriveTaskStatus(input: TaskStatusInput): TaskStatus {
   return 'pending';
 }
 
-/** Task events named by the status the task enters (decisions §4); `pending` has none. */
+/** Task events named by the status the task enters (product-decisions §4); `pending` has none. */
 export const TASK_STATUS_EVENT: Partial<Record<TaskStatus, TaskEventName>> = {
   assigned: 'task.assigned',
   in_progress: 'task.started',

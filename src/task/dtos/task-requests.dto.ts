@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsDefined,
@@ -15,14 +14,14 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { TASK_STATUSES } from '../domain/task-status';
-import { MaxDecimalPlaces, NotWhen } from '../../common/http/validators';
+import { MaxDecimalPlaces, NotWhen, OptionalInt } from '../../common/http/validators';
 import { REJECTION_REASONS } from '../domain/task-policy';
 import type { RejectionReason } from '../domain/task-policy';
 
 const accepting = (o: TaskFeedbackRequest) => o.accept_result === true;
 
 /**
- * The verdict on submitted results (decisions §10): `rating` and `quality_score` are required to accept and optional
+ * The verdict on submitted results (product-decisions §10): `rating` and `quality_score` are required to accept and optional
  * to reject; a rejection names its `reason_code` (the worker sees it, with `feedback_text`), an acceptance has none.
  */
 export class TaskFeedbackRequest {
@@ -88,12 +87,7 @@ export class ListTasksQuery {
   @IsIn(TASK_STATUSES)
   status?: (typeof TASK_STATUSES)[number];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The task_id of the last item of the previous page.' })

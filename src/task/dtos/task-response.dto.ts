@@ -64,7 +64,7 @@ export class TaskProgress {
   estimated_completion_at: string;
 }
 
-/** The location check of a photo (decisions §11). Stale or reused photos are flagged here, not refused. */
+/** The location check of a photo (product-decisions §11). Stale or reused photos are flagged here, not refused. */
 export class PhotoVerificationView {
   @ApiProperty({
     enum: ['exif', 'device'],
@@ -124,7 +124,7 @@ export class ResultPhoto {
   verification: PhotoVerificationView | null;
 }
 
-/** The device's position, read by the app when the photo was taken (decisions §11). */
+/** The device's position, read by the app when the photo was taken (product-decisions §11). */
 export class DeviceLocationView {
   @ApiProperty() latitude: number;
   @ApiProperty() longitude: number;
@@ -241,7 +241,7 @@ export class SubmissionView extends TaskResult {
 }
 
 /**
- * Available as soon as a worker has submitted (decisions §10), so the agent reviews before deciding. `result` is the
+ * Available as soon as a worker has submitted (product-decisions §10), so the agent reviews before deciding. `result` is the
  * first approved result, else the first one awaiting review (null when every submission was rejected);
  * `completed_at` and `quality_score` belong to the first approved result; `results` lists every approved result,
  * oldest approval first; `submissions` every submitted, approved or rejected one, oldest submission first.

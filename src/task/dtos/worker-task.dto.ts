@@ -4,7 +4,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
@@ -23,7 +22,7 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { PhotoVerificationView, TaskLocationView } from './task-response.dto';
-import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes } from '../../common/http/validators';
+import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, OptionalInt } from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
@@ -58,19 +57,10 @@ export class AvailableTasksQuery {
   @IsIn(AVAILABLE_SORTS)
   sort_by?: AvailableSort;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @OptionalInt({ min: 1 })
   min_payment_cents?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 20 })
   limit?: number;
 }
 
@@ -129,7 +119,7 @@ export class AssignmentResponse {
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
-/** The device's own position, read by the app when the photo was taken (decisions §11). */
+/** The device's own position, read by the app when the photo was taken (product-decisions §11). */
 export class DeviceLocationInput {
   @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -273,19 +263,10 @@ export class MyTasksQuery {
   @IsIn(Object.keys(MY_TASK_FILTERS))
   status?: MyTaskFilter;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @OptionalInt({ min: 1, max: 100, default: 50 })
   limit?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalInt({ min: 0, default: 0 })
   offset?: number;
 }
 

@@ -87,7 +87,7 @@ export class AssignmentService {
   /**
    * Submission shared by both routes: `photos` runs in the transaction, under the task lock, once the assignment
    * is known to be submittable and before the state change (it may refuse the photos, or record an upload that
-   * must commit together with the submission). A photo task needs at least one checked photo (decisions §10).
+   * must commit together with the submission). A photo task needs at least one checked photo (product-decisions §10).
    */
   async submitResult(
     actor: WorkerActor,

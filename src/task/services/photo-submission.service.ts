@@ -11,7 +11,7 @@ import { CheckedPhoto, deviceFixFromForm, PhotoVerifier } from './photo-verifier
 /**
  * Submission with a photo that proves presence: a real JPEG or PNG (by its bytes) whose position is within 100 m of
  * the task, by its EXIF GPS or, where the task allows photo_or_device_gps, by the device_location sent with it
- * (decisions §11). Every check runs before anything changes; the photo is stored only once it passed, and recorded
+ * (product-decisions §11). Every check runs before anything changes; the photo is stored only once it passed, and recorded
  * in the transaction of the submission, so a refusal leaves the assignment as it was and keeps no file (a failed
  * transaction removes the stored bytes again).
  *

@@ -29,7 +29,7 @@ export interface PhotoBytes extends PhotoFacts {
 }
 
 /**
- * The location check of every photo a submission carries (decisions §11), whichever route brought it: the file of
+ * The location check of every photo a submission carries (product-decisions §11), whichever route brought it: the file of
  * submit-with-photo, or the uploads named in photo_urls (their GPS, capture time and SHA-256 were recorded when
  * they were uploaded). A photo is placed (or refused) by the pure rule in domain/location-proof.ts; its verification
  * adds the capture-time window and earlier submissions of the same bytes, read under the caller's transaction.

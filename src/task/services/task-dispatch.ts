@@ -10,7 +10,7 @@ import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.r
 import { TaskEvents } from './task-events';
 
 /**
- * Push offers (decisions §5). Whenever a transition may have opened a slot (task created, an assignment abandoned
+ * Push offers (product-decisions §5). Whenever a transition may have opened a slot (task created, an assignment abandoned
  * or declined, an offer lapsed), the caller runs `offerOpenSlots` inside its own transaction, after the change and
  * before `TaskSettlement.reconcileTask`. Offers are made there rather than by a job after commit: the caller already holds
  * the task row lock, so the open-slot count cannot change underneath, a slot is never open without an offer when

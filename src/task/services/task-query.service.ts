@@ -38,7 +38,7 @@ export class TaskQueryService {
   }
 
   /**
-   * Results become readable as soon as a worker submits (decisions §10): the agent reviews them before accepting
+   * Results become readable as soon as a worker submits (product-decisions §10): the agent reviews them before accepting
    * or rejecting. Before any submission: 404 result_not_available with the task's status.
    */
   async result(actor: AgentActor, taskId: string): Promise<TaskResultResponse> {

@@ -54,7 +54,7 @@ export interface IncomingFile {
 }
 
 /**
- * Uploaded proof files (decisions §9): the type is decided by the bytes (JPG, PNG, PDF, MP4, MOV), images must be
+ * Uploaded proof files (product-decisions §9): the type is decided by the bytes (JPG, PNG, PDF, MP4, MOV), images must be
  * structurally whole, EXIF is kept as sent (it is the proof) and its GPS position and capture time are recorded.
  * Files are checked completely before any is stored; bytes go to FileStorage first and the row is written in a
  * transaction after, so a failed transaction removes the bytes again and a row never points at nothing.

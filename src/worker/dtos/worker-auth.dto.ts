@@ -66,7 +66,7 @@ export class WorkerRefreshRequest {
   refresh_token: string;
 }
 
-/** Token pair (decisions §6) plus the worker's id; answered by register, login and refresh. */
+/** Token pair (product-decisions §6) plus the worker's id; answered by register, login and refresh. */
 export class WorkerTokenResponse {
   @ApiProperty({ format: 'uuid' }) worker_id: string;
   @ApiProperty({ description: 'JWT, audience legwork:worker, valid expires_in seconds.' })

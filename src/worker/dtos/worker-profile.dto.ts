@@ -48,7 +48,7 @@ export class WorkerResponse {
     example: 4,
     minimum: 0,
     maximum: 5,
-    description: 'Reputation 0.0 to 5.0 (decisions §5); a worker with no history has 4.0.',
+    description: 'Reputation 0.0 to 5.0 (product-decisions §5); a worker with no history has 4.0.',
   })
   reputation: number;
   @ApiProperty({ type: ReputationDetailsView }) reputation_details: ReputationDetailsView;

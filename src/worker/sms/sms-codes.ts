@@ -4,7 +4,7 @@ import { safeEqual } from '../../common/crypto';
 export const SMS_PURPOSES = ['register', 'login', 'reset_password'] as const;
 export type SmsPurpose = (typeof SMS_PURPOSES)[number];
 
-/** The SMS rules of decisions §6. */
+/** The SMS rules of product-decisions §6. */
 export const SMS_CODE_TTL_SECONDS = 300;
 export const SMS_MAX_ATTEMPTS = 5;
 export const SMS_RESEND_INTERVAL_SECONDS = 60;

@@ -45,7 +45,7 @@ interface SendUsage {
 }
 
 /**
- * Verification codes (decisions §6): six CSPRNG digits stored only as a keyed hash, valid 5 minutes, single use,
+ * Verification codes (product-decisions §6): six CSPRNG digits stored only as a keyed hash, valid 5 minutes, single use,
  * burnt by 5 wrong tries; 1 send a minute per phone and purpose, 10 a day per phone; a new code supersedes the
  * open one. Sends of one phone are serialised by an advisory lock, so parallel requests cannot exceed the limits.
  */

@@ -1,14 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  type ContractRig,
-  newId,
-  outcomesFor as outcomesOf,
-  startContractRig,
-  waitForNotification,
-} from '../../../test/support/provider-contract';
-import { AlipayProvider } from './alipay.provider';
-import { ProviderError } from './provider-error';
-import type { CreateOrderInput, NotificationResult } from './provider.types';
+import { AlipayProvider } from '../../src/payment/providers/alipay.provider';
+import { ProviderError } from '../../src/payment/providers/provider-error';
+import type { CreateOrderInput, NotificationResult } from '../../src/payment/providers/provider.types';
+import { waitForNotification } from '../support/waiters';
+import { type ContractRig, newId, outcomesFor as outcomesOf, startContractRig } from './contract-rig';
 
 /**
  * Contract: the service's alipay-sdk client against the provider sandbox's independent node:crypto implementation,

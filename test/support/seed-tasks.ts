@@ -1,23 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Tokens } from '../../src/auth/tokens';
 import { inTransaction } from '../../src/database/transaction';
 import { cancellationSplit, splitSlot } from '../../src/escrow/fees';
 import { Ledger } from '../../src/escrow/services/ledger';
-import type { TestApp } from '../support/app';
-
-export interface TestAdmin {
-  id: string;
-  bearer: string;
-}
-
-export async function createAdmin(t: TestApp): Promise<TestAdmin> {
-  const [{ id }]: { id: string }[] = await t.db.query(
-    `INSERT INTO admins (email, password_hash) VALUES ($1, 'fixture-no-login') RETURNING id`,
-    [`admin-${randomUUID()}@example.com`],
-  );
-  const pair = await t.app.get(Tokens).issuePair('admin', id);
-  return { id, bearer: `Bearer ${pair.access_token}` };
-}
+import type { TestApp } from './app';
 
 /**
  * Runs `work` with the test clock set to `when` (ledger journals take their time from the clock), then puts the

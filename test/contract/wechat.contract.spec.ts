@@ -1,14 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  type ContractRig,
-  newId,
-  outcomesFor as outcomesOf,
-  startContractRig,
-  waitForNotification,
-} from '../../../test/support/provider-contract';
-import { ProviderError } from './provider-error';
-import type { CreateOrderInput, NotificationResult } from './provider.types';
-import { WechatPayProvider } from './wechat.provider';
+import { ProviderError } from '../../src/payment/providers/provider-error';
+import type { CreateOrderInput, NotificationResult } from '../../src/payment/providers/provider.types';
+import { WechatPayProvider } from '../../src/payment/providers/wechat.provider';
+import { waitForNotification } from '../support/waiters';
+import { type ContractRig, newId, outcomesFor as outcomesOf, startContractRig } from './contract-rig';
 
 /**
  * Contract: the service's wechatpay-axios-plugin client against the provider sandbox's independent node:crypto

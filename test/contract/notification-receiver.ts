@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../support/waiters';
 
 /**
  * A real HTTP endpoint on loopback that receives provider notifications in tests. Each request is recorded with its
@@ -72,14 +73,8 @@ export async function startNotificationReceiver<R>(
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    async waitFor(predicate, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(received)) {
-        if (Date.now() > deadline) {
-          throw new Error(`receiver: condition not met in ${timeoutMs} ms (${received.length} received)`);
-        }
-        await new Promise((r) => setTimeout(r, 10));
-      }
+    async waitFor(predicate, timeoutMs) {
+      await waitFor(() => predicate(received), "the notification receiver's condition", timeoutMs);
       return received;
     },
     close: () =>

@@ -2,14 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Response } from 'supertest';
-import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { Tokens } from '../../src/auth/tokens';
-import { Accounts } from '../../src/escrow/accounts';
 import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
-import type { TestAgent } from '../support/actors';
-import { createTestApp, type TestApp } from '../support/app';
-import type { SandboxNotificationRecord } from '../support/provider-contract';
+import type { TestAgent } from './actors';
+import { createTestApp, type TestApp } from './app';
 
 /**
  * The payment e2e rig: the provider sandbox as its own server on loopback ports, and the real app listening on a
@@ -91,49 +86,6 @@ export async function startPaymentRig(env: Record<string, string> = {}): Promise
   };
 }
 
-/** Polls until `check` returns a value (not undefined) or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 8000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-export async function orderStatus(t: TestApp, orderId: string): Promise<string> {
-  const rows: { status: string }[] = await t.db.query(`SELECT status FROM payment_orders WHERE id = $1`, [
-    orderId,
-  ]);
-  return rows[0]?.status;
-}
-
-export function waitForOrder(t: TestApp, orderId: string, status: string): Promise<string> {
-  return eventually(
-    async () => ((await orderStatus(t, orderId)) === status ? status : undefined),
-    `order ${orderId} to be ${status}`,
-  );
-}
-
-export async function balanceOf(t: TestApp, code: string): Promise<number> {
-  const rows: { balance: string }[] = await t.db.query(
-    `SELECT balance FROM ledger_accounts WHERE code = $1`,
-    [code],
-  );
-  return Number(rows[0]?.balance ?? 0);
-}
-
-export const agentBalance = (t: TestApp, agentId: string) =>
-  balanceOf(t, Accounts.agentAvailable(agentId).code);
-export const workerBalance = (t: TestApp, workerId: string) =>
-  balanceOf(t, Accounts.workerAvailable(workerId).code);
-export const clearing = (t: TestApp, provider: string) => balanceOf(t, `provider:${provider}:clearing`);
-
 /** Journals posted for an order (deposit, refunds): the exactly-once evidence. */
 export async function journalsOf(
   t: TestApp,
@@ -142,7 +94,8 @@ export async function journalsOf(
   return t.db.query(`SELECT kind, reference FROM ledger_journals WHERE order_id = $1 ORDER BY id`, [orderId]);
 }
 
-export async function eventsOf(
+/** Events about an order (payment, refunds), oldest first. */
+export async function orderEventsOf(
   t: TestApp,
   orderId: string,
 ): Promise<{ name: string; data: Record<string, unknown> }[]> {
@@ -172,48 +125,6 @@ export async function cashier(
     body: card ? new URLSearchParams({ card_number: card }).toString() : '',
   });
   if (res.status !== 303) throw new Error(`cashier ${action}: ${res.status}`);
-}
-
-export async function notifications(
-  rig: PaymentRig,
-  provider: ProviderName,
-  key: string,
-): Promise<SandboxNotificationRecord[]> {
-  const { data } = await rig.api<{ data: SandboxNotificationRecord[] }>(
-    provider,
-    'GET',
-    `/__sandbox/notifications?key=${encodeURIComponent(key)}`,
-  );
-  return data;
-}
-
-/** Waits until the sandbox has a notification about `key` matching `predicate`. */
-export function waitForNotification(
-  rig: PaymentRig,
-  provider: ProviderName,
-  key: string,
-  predicate: (r: SandboxNotificationRecord) => boolean,
-): Promise<SandboxNotificationRecord> {
-  return eventually(
-    async () => (await notifications(rig, provider, key)).find(predicate),
-    `a ${provider} notification about ${key}`,
-  );
-}
-
-export function expectError(res: Response, status: number, code: string): void {
-  if (res.status !== status || res.body?.error?.code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
-}
-
-/** An operator with an access token (created directly; operator login has its own tests). */
-export async function createAdmin(t: TestApp): Promise<{ id: string; bearer: string }> {
-  const { id } = await createOrUpdateAdmin(t.db, {
-    email: `ops-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
-    password: 'operator passphrase',
-  });
-  const pair = await t.app.get(Tokens).issuePair('admin', id);
-  return { id, bearer: `Bearer ${pair.access_token}` };
 }
 
 /** Headers of the reference payment surface: the API key plus its secret. */

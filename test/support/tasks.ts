@@ -1,8 +1,6 @@
-import type { Response } from 'supertest';
 import { Tokens } from '../../src/auth/tokens';
-import { Accounts } from '../../src/escrow/accounts';
-import type { TestAgent, TestWorker } from '../support/actors';
-import type { TestApp } from '../support/app';
+import type { TestAgent, TestWorker } from './actors';
+import type { TestApp } from './app';
 
 export const HOUR = 3_600_000;
 
@@ -48,21 +46,6 @@ export async function createTask(
   return res.body.task_id as string;
 }
 
-export async function balanceOf(t: TestApp, code: string): Promise<number> {
-  const rows: { balance: string }[] = await t.db.query(
-    `SELECT balance FROM ledger_accounts WHERE code = $1`,
-    [code],
-  );
-  return Number(rows[0]?.balance ?? 0);
-}
-
-export const agentBalance = (t: TestApp, agentId: string) =>
-  balanceOf(t, Accounts.agentAvailable(agentId).code);
-export const workerBalance = (t: TestApp, workerId: string) =>
-  balanceOf(t, Accounts.workerAvailable(workerId).code);
-export const platformFees = (t: TestApp) => balanceOf(t, Accounts.platformFees().code);
-export const escrowOf = (t: TestApp, taskId: string) => balanceOf(t, `task:${taskId}:escrow`);
-
 export async function accept(t: TestApp, worker: TestWorker, taskId: string): Promise<string> {
   const res = await t.http.post(`/v1/worker/tasks/${taskId}/accept`).set('Authorization', worker.bearer);
   if (res.status !== 200) throw new Error(`accept failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -103,12 +86,6 @@ export async function eventsOf(t: TestApp, taskId: string): Promise<string[]> {
     [taskId],
   );
   return rows.map((r) => r.name);
-}
-
-export function expectError(res: Response, status: number, code: string): void {
-  if (res.status !== status || res.body?.error?.code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
 }
 
 /** Access tokens live 15 minutes of test-clock time: after moving the clock, a worker logs in again. */

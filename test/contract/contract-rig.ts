@@ -162,36 +162,3 @@ export function newId(prefix: string): string {
     32,
   );
 }
-
-export interface SandboxNotificationRecord {
-  id: string;
-  event: string;
-  keys: string[];
-  state: string;
-  attempts: number;
-  faults: string[];
-  deliveries: { attempt: number; copy: number; status: number | null; body: string; acknowledged: boolean }[];
-}
-
-/** Polls the sandbox's notification log until a record about `key` satisfies `predicate`. */
-export async function waitForNotification(
-  rig: ContractRig,
-  provider: 'alipay' | 'wechat',
-  key: string,
-  predicate: (r: SandboxNotificationRecord) => boolean,
-  timeoutMs = 5000,
-): Promise<SandboxNotificationRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { data } = await rig.api<{ data: SandboxNotificationRecord[] }>(
-      provider,
-      'GET',
-      `/__sandbox/notifications?key=${encodeURIComponent(key)}`,
-    );
-    const found = data.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline)
-      throw new Error(`no ${provider} notification for ${key}: ${JSON.stringify(data)}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
