@@ -16,6 +16,8 @@ ENV NODE_ENV=production \
 # local disk, sandbox keys) when no volume is mounted there.
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The guides, served rendered at /docs/<guide>.md beside the API reference.
+COPY --from=build /app/docs ./docs
 COPY package.json ./
 RUN mkdir -p /data && chown 1000:1000 /data
 # The image's `node` user, by number, so Kubernetes can verify runAsNonRoot without reading /etc/passwd.

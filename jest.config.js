@@ -6,6 +6,11 @@
  * template made once per run.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
+/**
+ * marked (the guides at /docs) ships ES modules only. Node 20.19 requires them natively, so the service loads it as
+ * it is; Jest's CommonJS loader cannot, so tests get the package's own UMD build of the same version.
+ */
+const moduleNameMapper = { '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js' };
 
 module.exports = {
   projects: [
@@ -15,6 +20,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper,
     },
     {
       displayName: 'contract',
@@ -36,6 +42,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/after-file.ts'],

@@ -81,6 +81,14 @@ CREATE FUNCTION public.legwork_notify_events() RETURNS trigger
       END $$;
 
 --
+-- Name: nearby_cell(double precision, double precision); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.nearby_cell(latitude double precision, longitude double precision) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT (floor((latitude + 90) * 40) * 14401 + floor((longitude + 180) * 40))::integer $$;
+
+--
 -- Name: admin_credits; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -489,6 +497,42 @@ CREATE TABLE public.refresh_tokens (
 );
 
 --
+-- Name: sandbox_actions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_actions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    assignment_id uuid NOT NULL,
+    step text NOT NULL,
+    due_at timestamp with time zone NOT NULL,
+    done_at timestamp with time zone,
+    outcome text,
+    detail jsonb,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT sandbox_actions_check CHECK (((done_at IS NULL) = (outcome IS NULL))),
+    CONSTRAINT sandbox_actions_step_check CHECK ((step = ANY (ARRAY['accept'::text, 'decline'::text, 'start'::text, 'submit'::text, 'abandon'::text])))
+);
+
+--
+-- Name: sandbox_workers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_workers (
+    worker_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    name text NOT NULL,
+    persona text,
+    behavior jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text])))
+);
+
+--
 -- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -593,6 +637,7 @@ CREATE TABLE public.tasks (
     deadline_processed_at timestamp with time zone,
     cancelled_at timestamp with time zone,
     open_slots integer DEFAULT 0 NOT NULL,
+    test_clock_id uuid,
     location_proof text DEFAULT 'photo_gps'::text NOT NULL,
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
     CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
@@ -611,6 +656,24 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
     CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+);
+
+--
+-- Name: test_clocks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.test_clocks (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    agent_id uuid NOT NULL,
+    name text,
+    frozen_time timestamp with time zone NOT NULL,
+    status text DEFAULT 'ready'::text NOT NULL,
+    advancing_since timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT test_clocks_check CHECK (((status = 'advancing'::text) = (advancing_since IS NOT NULL))),
+    CONSTRAINT test_clocks_name_check CHECK (((name IS NULL) OR ((char_length(name) >= 1) AND (char_length(name) <= 100)))),
+    CONSTRAINT test_clocks_status_check CHECK ((status = ANY (ARRAY['ready'::text, 'advancing'::text])))
 );
 
 --
@@ -789,12 +852,13 @@ CREATE TABLE public.workers (
     rating_average numeric(3,2),
     median_response_seconds integer,
     reputation_updated_at timestamp with time zone,
+    simulated_by_agent_id uuid,
     CONSTRAINT workers_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
     CONSTRAINT workers_check CHECK (((approved_tasks >= 0) AND (approved_tasks <= finished_tasks))),
     CONSTRAINT workers_display_name_check CHECK (((display_name IS NULL) OR ((char_length(display_name) >= 1) AND (char_length(display_name) <= 50)))),
     CONSTRAINT workers_finished_tasks_check CHECK ((finished_tasks >= 0)),
     CONSTRAINT workers_median_response_seconds_check CHECK ((median_response_seconds >= 0)),
-    CONSTRAINT workers_phone_number_check CHECK ((phone_number ~ '^1[3-9][0-9]{9}$'::text)),
+    CONSTRAINT workers_phone_number_check CHECK (((phone_number ~ '^1[3-9][0-9]{9}$'::text) OR ((simulated_by_agent_id IS NOT NULL) AND (phone_number ~ '^sandbox:[0-9a-f-]{36}$'::text)))),
     CONSTRAINT workers_rating_average_check CHECK (((rating_average >= (0)::numeric) AND (rating_average <= (5)::numeric))),
     CONSTRAINT workers_rating_count_check CHECK ((rating_count >= 0)),
     CONSTRAINT workers_reputation_check CHECK (((reputation >= (0)::numeric) AND (reputation <= (5)::numeric))),
@@ -1001,6 +1065,27 @@ ALTER TABLE ONLY public.refresh_tokens
     ADD CONSTRAINT refresh_tokens_token_hash_key UNIQUE (token_hash);
 
 --
+-- Name: sandbox_actions sandbox_actions_assignment_id_step_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_actions
+    ADD CONSTRAINT sandbox_actions_assignment_id_step_key UNIQUE (assignment_id, step);
+
+--
+-- Name: sandbox_actions sandbox_actions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_actions
+    ADD CONSTRAINT sandbox_actions_pkey PRIMARY KEY (id);
+
+--
+-- Name: sandbox_workers sandbox_workers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_workers
+    ADD CONSTRAINT sandbox_workers_pkey PRIMARY KEY (worker_id);
+
+--
 -- Name: sms_codes sms_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1027,6 +1112,13 @@ ALTER TABLE public.task_feedback
 
 ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
+
+--
+-- Name: test_clocks test_clocks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.test_clocks
+    ADD CONSTRAINT test_clocks_pkey PRIMARY KEY (id);
 
 --
 -- Name: uploads uploads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1278,6 +1370,24 @@ CREATE INDEX refresh_tokens_expiry_idx ON public.refresh_tokens USING btree (exp
 CREATE INDEX refresh_tokens_family_idx ON public.refresh_tokens USING btree (family_id);
 
 --
+-- Name: sandbox_actions_open; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_actions_open ON public.sandbox_actions USING btree (due_at) WHERE (done_at IS NULL);
+
+--
+-- Name: sandbox_actions_worker; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_actions_worker ON public.sandbox_actions USING btree (worker_id, created_at);
+
+--
+-- Name: sandbox_workers_agent; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_workers_agent ON public.sandbox_workers USING btree (agent_id, created_at);
+
+--
 -- Name: sms_codes_lookup_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1320,6 +1430,24 @@ CREATE INDEX tasks_deadline_due_idx ON public.tasks USING btree (deadline_at) WH
 CREATE INDEX tasks_live_deadline_idx ON public.tasks USING btree (deadline_at) WHERE (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text]));
 
 --
+-- Name: tasks_open_cell_deadline_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_cell_deadline_idx ON public.tasks USING btree (public.nearby_cell(latitude, longitude), deadline_at, payout_cents DESC, id) INCLUDE (latitude, longitude, required_skills, min_reputation) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_open_cell_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_cell_id_idx ON public.tasks USING btree (public.nearby_cell(latitude, longitude), id) INCLUDE (payout_cents, deadline_at, latitude, longitude, required_skills, min_reputation) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_open_cell_payout_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_open_cell_payout_idx ON public.tasks USING btree (public.nearby_cell(latitude, longitude), payout_cents DESC, deadline_at, id) INCLUDE (latitude, longitude, required_skills, min_reputation) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
 -- Name: tasks_open_intake_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1330,6 +1458,18 @@ CREATE INDEX tasks_open_intake_idx ON public.tasks USING btree (deadline_at) WHE
 --
 
 CREATE INDEX tasks_open_nearby_gist ON public.tasks USING gist (public.ll_to_earth(latitude, longitude)) WHERE ((intake_closed_at IS NULL) AND (open_slots > 0) AND (status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text])));
+
+--
+-- Name: tasks_test_clock; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_test_clock ON public.tasks USING btree (test_clock_id) WHERE (test_clock_id IS NOT NULL);
+
+--
+-- Name: test_clocks_agent; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX test_clocks_agent ON public.test_clocks USING btree (agent_id, created_at);
 
 --
 -- Name: uploads_worker_idx; Type: INDEX; Schema: public; Owner: -
@@ -1384,6 +1524,12 @@ CREATE INDEX withdrawals_worker_idx ON public.withdrawals USING btree (worker_id
 --
 
 CREATE INDEX worker_availability_online_gist ON public.worker_availability USING gist (public.ll_to_earth(latitude, longitude)) WHERE online;
+
+--
+-- Name: workers_simulated_by_agent; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX workers_simulated_by_agent ON public.workers USING btree (simulated_by_agent_id) WHERE (simulated_by_agent_id IS NOT NULL);
 
 --
 -- Name: admin_credits admin_credits_append_only; Type: TRIGGER; Schema: public; Owner: -
@@ -1555,6 +1701,41 @@ ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
 
 --
+-- Name: sandbox_actions sandbox_actions_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_actions
+    ADD CONSTRAINT sandbox_actions_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: sandbox_actions sandbox_actions_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_actions
+    ADD CONSTRAINT sandbox_actions_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: sandbox_actions sandbox_actions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_actions
+    ADD CONSTRAINT sandbox_actions_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: sandbox_workers sandbox_workers_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_workers
+    ADD CONSTRAINT sandbox_workers_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: sandbox_workers sandbox_workers_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_workers
+    ADD CONSTRAINT sandbox_workers_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
 -- Name: task_feedback task_feedback_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1574,6 +1755,20 @@ ALTER TABLE ONLY public.task_feedback
 
 ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: tasks tasks_test_clock_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_test_clock_id_fkey FOREIGN KEY (test_clock_id) REFERENCES public.test_clocks(id);
+
+--
+-- Name: test_clocks test_clocks_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.test_clocks
+    ADD CONSTRAINT test_clocks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
 
 --
 -- Name: uploads uploads_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1630,6 +1825,13 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+
+--
+-- Name: workers workers_simulated_by_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workers
+    ADD CONSTRAINT workers_simulated_by_agent_id_fkey FOREIGN KEY (simulated_by_agent_id) REFERENCES public.agents(id);
 
 --
 -- PostgreSQL database dump complete

@@ -11,8 +11,11 @@ import { Uploads1732200010100 } from './1732200010100-uploads';
 import { IdempotencyOwner1732200020000 } from './1732200020000-idempotency-owner';
 import { DeliveryClaimIndex1732200030000 } from './1732200030000-delivery-claim-index';
 import { IdempotencyScopes1732200040000 } from './1732200040000-idempotency-scopes';
-import { ReviewFeedback1732200051000 } from './1732200051000-review-feedback';
-import { LocationProof1732200052000 } from './1732200052000-location-proof';
+import { NearbyCells1732200050000 } from './1732200050000-nearby-cells';
+import { SandboxWorkers1732200060000 } from './1732200060000-sandbox-workers';
+import { TestClocks1732200070000 } from './1732200070000-test-clocks';
+import { ReviewFeedback1732200080000 } from './1732200080000-review-feedback';
+import { LocationProof1732200081000 } from './1732200081000-location-proof';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -29,6 +32,9 @@ export const MIGRATIONS = [
   IdempotencyOwner1732200020000,
   DeliveryClaimIndex1732200030000,
   IdempotencyScopes1732200040000,
-  ReviewFeedback1732200051000,
-  LocationProof1732200052000,
+  NearbyCells1732200050000,
+  SandboxWorkers1732200060000,
+  TestClocks1732200070000,
+  ReviewFeedback1732200080000,
+  LocationProof1732200081000,
 ];

@@ -19,7 +19,7 @@ for path, item in doc['paths'].items():
 
 # Matched against the path without its /v1 or /api/v1 prefix, first prefix wins: the more specific ones come first
 # (a worker's /worker/tasks route is a worker task, not an agent task).
-AREAS = [('/admin', 'Operators'), ('/agent/api-keys', 'Agent API key'), ('/agent/stats', 'Statistics'),
+AREAS = [('/sandbox', 'Sandbox (sandbox mode only)'), ('/admin', 'Operators'), ('/agent/api-keys', 'Agent API key'), ('/agent/stats', 'Statistics'),
          ('/agent/transactions', 'Transactions'), ('/agent/webhooks', 'Events'), ('/agent/events', 'Events'),
          ('/agent/payments', 'Payments'), ('/agent', 'Agent account'), ('/tasks', 'Agent tasks'),
          ('/worker/tasks', 'Worker tasks'), ('/worker/assignments', 'Worker tasks'),
@@ -29,7 +29,7 @@ AREAS = [('/admin', 'Operators'), ('/agent/api-keys', 'Agent API key'), ('/agent
          ('/api/webhooks', 'Payment callbacks'), ('/ws', 'Events')]
 ORDER = ['System', 'Agent account', 'Agent API key', 'Agent tasks', 'Transactions', 'Statistics', 'Payments',
          'Payment callbacks', 'Worker account', 'Worker tasks', 'Matching', 'Uploads', 'Worker money', 'Events',
-         'Operators']
+         'Operators', 'Sandbox (sandbox mode only)']
 
 
 def bare(path):

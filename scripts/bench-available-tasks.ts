@@ -14,7 +14,7 @@ import { Tokens } from '../src/auth/tokens';
 import { Logger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/config';
 import { runMigrations } from '../src/database/migrate';
-import { NEARBY_INDEX, nearbyTasksQuery, NearbySort } from '../src/matching/nearby-tasks.query';
+import { NEARBY_CELL_INDEXES, nearbyTasksQuery, NearbySort } from '../src/matching/nearby-tasks.query';
 
 /**
  * Benchmark of GET /v1/worker/tasks/available (not a test): seeds open tasks over a city into a fresh database,
@@ -203,7 +203,8 @@ async function main(): Promise<void> {
     const plan: { 'QUERY PLAN': string }[] = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     console.log(`\nEXPLAIN (ANALYZE, BUFFERS) at 100,000 open tasks, city centre, payment_desc:\n${text}`);
-    console.log(`\nuses ${NEARBY_INDEX}: ${text.includes(NEARBY_INDEX) ? 'yes' : 'NO'}`);
+    const used = Object.values(NEARBY_CELL_INDEXES).filter((n) => text.includes(n));
+    console.log(`\nuses the per-cell indexes: ${used.length ? used.join(', ') : 'NO'}`);
   } finally {
     await app?.close();
     if (!KEEP_DB) await onServer((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));

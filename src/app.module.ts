@@ -24,6 +24,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
 import { UploadModule } from './upload/upload.module';
+import { SimulationModule } from './simulation/simulation.module';
 import { TaskModule } from './task/task.module';
 
 /**
@@ -53,6 +54,7 @@ export class AppModule {
         TaskModule,
         PaymentModule,
         JobsModule,
+        SimulationModule.register(config),
         EventsModule,
         EventsGatewayModule,
       ],

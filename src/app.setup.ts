@@ -8,12 +8,14 @@ import { bodyParsing } from './common/http/body-parsing';
 import { requestContext } from './common/http/request-context';
 import type { AppConfig } from './config/config';
 import { closeConnectionsWhileDraining, Drain } from './health/drain';
+import { serveDocs } from './openapi/docs-page';
 import { buildOpenApiDocument } from './openapi/openapi';
 
 /**
  * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, `Connection: close` while draining,
- * body parsing with the invalid_json envelope, interactive docs at /docs, the error reference at /docs/errors.md
- * (where the OpenAPI error descriptions link) and the OpenAPI document at /openapi.json.
+ * body parsing with the invalid_json envelope, the API reference at /docs with the guides of docs/ (serveDocs), the
+ * error reference at /docs/errors.md (where the OpenAPI error descriptions link) and the OpenAPI document at
+ * /openapi.json and /openapi.yaml.
  */
 export function setupApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
@@ -30,10 +32,12 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
     res.type('html').send(errorReference);
   });
   const document = buildOpenApiDocument(app);
+  // The document only (/openapi.json, /openapi.yaml); the page at /docs is ours (serveDocs).
   SwaggerModule.setup('docs', app, document, {
+    ui: false,
+    raw: ['json', 'yaml'],
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
-    customSiteTitle: 'Legwork API',
-    swaggerOptions: { persistAuthorization: true },
   });
+  serveDocs(server, config, ['errors.md']);
 }

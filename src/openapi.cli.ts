@@ -6,11 +6,13 @@ import { AppModule } from './app.module';
 import { errorReferenceMarkdown } from './common/errors/error-reference';
 import { Logger } from './common/logging/logger';
 import { loadConfig } from './config/config';
+import { withEventReference } from './openapi/event-reference';
 import { buildOpenApiDocument, sortedJson } from './openapi/openapi';
 
 /**
  * Writes openapi/openapi.json from the compiled code (so the swagger CLI plugin's metadata is included), keys
- * sorted, and docs/errors.md, the error reference its error descriptions link to. With --check it writes nothing
+ * sorted, docs/errors.md, the error reference its error descriptions link to, and the event reference block of
+ * docs/webhooks.md (from the event catalogue's schemas). With --check it writes nothing
  * and fails when a committed file differs: CI's drift check.
  * The application graph is built in preview mode: no provider runs, so no database is needed.
  */
@@ -33,9 +35,12 @@ async function main(): Promise<void> {
     },
   );
   const root = join(__dirname, '..', '..');
+  const document = buildOpenApiDocument(app);
+  const webhooksDoc = join(root, 'docs', 'webhooks.md');
   const outputs = [
-    { file: join(root, 'openapi', 'openapi.json'), content: sortedJson(buildOpenApiDocument(app)) },
+    { file: join(root, 'openapi', 'openapi.json'), content: sortedJson(document) },
     { file: join(root, 'docs', 'errors.md'), content: errorReferenceMarkdown() },
+    { file: webhooksDoc, content: withEventReference(committed(webhooksDoc), document) },
   ];
   for (const { file, content } of outputs) {
     const name = relative(root, file);

@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'task:cancel',
   'payment:read',
   'payment:write',
+  'webhook:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

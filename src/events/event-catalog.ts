@@ -1,3 +1,17 @@
+import {
+  AssignmentCancelledData,
+  AssignmentEventData,
+  AssignmentOfferedData,
+  AssignmentPaidData,
+  AssignmentRejectedData,
+  OrderEventData,
+  RefundEventData,
+  TaskEventData,
+  TaskSubmittedData,
+  WebhookDisabledData,
+  WebhookTestData,
+} from './event-data';
+
 /**
  * The events Legwork publishes, and the one place that turns an outbox row into the payload every channel
  * (webhook body, WebSocket message, the events list) carries. Keep the key order stable: receivers verify the
@@ -45,151 +59,99 @@ export type AssignmentEventName = (typeof ASSIGNMENT_EVENTS)[number];
 export type OrderEventName = Extract<(typeof PAYMENT_EVENTS)[number], `payment.${string}`>;
 export type RefundEventName = Extract<(typeof PAYMENT_EVENTS)[number], `refund.${string}`>;
 
-/** A task changed status (the agent's view). */
-export interface TaskEventData {
-  task_id: string;
-  status: string;
-  previous_status: string;
-}
-
-/**
- * A photo attached to a submission as the agent sees it (result, task detail, events). The task module stores it
- * with the assignment in this shape; it is declared here, below both, so events can carry it.
- */
-export interface PhotoProof {
-  url: string;
-  /** Capture time from EXIF. */
-  taken_at: string | null;
-  /** From the photo's position (EXIF GPS, else the device location) to the task location; null when unchecked. */
-  distance_meters?: number | null;
-  /** The location check of an image (product-decisions §11); null for a file that is not a photo (PDF, video). */
-  verification?: PhotoVerification | null;
-}
-
-/** A photo as the agent reads it: every field present (null where unknown). */
-export interface ShownPhoto extends PhotoProof {
-  distance_meters: number | null;
-  verification: PhotoVerification | null;
-}
-
-/** What the agent is shown about a checked photo (rules: src/task/domain/location-proof.ts). */
-export interface PhotoVerification {
-  location_source: 'exif' | 'device';
-  distance_meters: number;
-  /** The device fix's accuracy in metres (device source only). */
-  accuracy_m: number | null;
-  taken_at: string | null;
-  /** Capture time within acceptance..submission; null when the photo has no capture time. */
-  taken_during_assignment: boolean | null;
-  sha256: string;
-  /** The same bytes were part of an earlier submission (any task, any worker). */
-  reused: boolean;
-  earlier_submissions: number;
-  first_submitted_at: string | null;
-}
-
-/** The device's own position, sent with a submission when the photo may lack EXIF GPS. */
-export interface DeviceLocation {
-  latitude: number;
-  longitude: number;
-  accuracy_m: number;
-  captured_at: string;
-}
-
-/** One worker's submitted result, as `task.submitted` carries it for review. */
-export interface SubmittedWork {
-  assignment_id: string;
-  worker_id: string;
-  status: string;
-  submitted_at: string;
-  data: Record<string, unknown>;
-  worker_notes: string | null;
-  photos: ShownPhoto[];
-  device_location: DeviceLocation | null;
-}
-
-/** `task.submitted`: a worker submitted; every result awaiting the agent's review, oldest submission first. */
-export interface TaskSubmittedData extends TaskEventData {
-  submissions: SubmittedWork[];
-}
-
-/** An assignment changed status (the worker's view); some events add the fields below. */
-export interface AssignmentEventData {
-  assignment_id: string;
-  task_id: string;
-  status: string;
-}
-
-/** What a push offer shows the worker about the task, so the app can render it without another request. */
-export interface OfferedTask {
-  task_id: string;
-  title: string;
-  description: string;
-  task_type: string;
-  payment_cents: number;
-  deadline_at: string;
-  required_skills: string[];
-  location: { latitude: number; longitude: number; address: string | null; max_distance_meters: number };
-  distance_meters: number;
-}
-
-/** A payment order changed status. `callback_url` steers delivery and is stripped from the public payload. */
-export interface OrderEventData {
-  order_id: string;
-  task_id: string | null;
-  amount: number;
-  currency: string;
-  payment_method: string;
-  status: string;
-  transaction_id: string | null;
-  callback_url?: string;
-}
-
-export interface RefundEventData extends OrderEventData {
-  refund_id: string;
-}
-
-export interface WebhookDisabledData {
-  webhook_id: string;
-  url: string;
-  reason: string;
-  failing_since: string;
-  disabled_at: string;
-}
-
 /** Every name the outbox holds. */
 export type OutboxEventName = WebhookEventName | AssignmentEventName;
 
-/** Assignment events that carry more than the assignment itself. */
-interface AssignmentExtras {
-  'assignment.offered': { offer_expires_at: string; task: OfferedTask };
-  'assignment.accepted': { payment_cents: number };
-  'assignment.approved': { payment_cents: number };
-  'assignment.rejected': { reason_code: string | null; feedback_text: string | null };
-  'assignment.cancelled': { compensation_cents?: number };
+/** Sent only by POST /v1/agent/webhooks/{id}/test, never stored in the outbox. */
+export const TEST_EVENT = 'webhook.test';
+export type TestEventName = typeof TEST_EVENT;
+
+/** Who receives an event: the agent (webhooks, the event list, its socket rooms) or the worker (its socket room). */
+export type EventAudience = 'agent' | 'worker';
+
+interface CatalogEntry {
+  /** The class of the event's `data`: its TypeScript type and its OpenAPI schema. */
+  data: new () => object;
+  /** When it is sent, for the reference. */
+  when: string;
 }
 
-/** The data each outbox event carries, by name: a misspelt name or a missing field does not compile. */
+const taskEntry = (status: string) => ({
+  data: TaskEventData,
+  when: `The task's status became \`${status}\`.`,
+});
+/** Generic in the class, so each entry keeps its own data type (never widened to CatalogEntry's `object`). */
+const assignmentEntry = <D extends CatalogEntry['data']>(when: string, data: D) => ({ data, when });
+
+/**
+ * The one table of events: name, when it is sent and the class of its data. writeEvent's types (EventData), the
+ * OpenAPI schemas (one per name, in the WebhookEvent and WorkerEvent unions) and the payload reference in
+ * docs/webhooks.md are all derived from it.
+ */
+export const EVENT_CATALOG = {
+  'task.assigned': taskEntry('assigned'),
+  'task.started': taskEntry('in_progress'),
+  'task.submitted': {
+    data: TaskSubmittedData,
+    when: "The task's status became `submitted`, or a worker submitted while others still work (then `status` stays as it was); `submissions` lists every result awaiting review.",
+  },
+  'task.completed': taskEntry('completed'),
+  'task.failed': taskEntry('failed'),
+  'task.cancelled': { data: TaskEventData, when: 'You cancelled the task.' },
+  'payment.created': { data: OrderEventData, when: 'A payment order was created.' },
+  'payment.completed': { data: OrderEventData, when: 'A payment order was paid; your balance is credited.' },
+  'payment.failed': { data: OrderEventData, when: 'A payment order failed.' },
+  'payment.expired': { data: OrderEventData, when: 'A payment order expired unpaid.' },
+  'refund.created': { data: RefundEventData, when: 'A refund was requested.' },
+  'refund.completed': { data: RefundEventData, when: 'A refund was paid back.' },
+  'refund.failed': { data: RefundEventData, when: 'A refund failed; the amount stays with you.' },
+  'webhook.disabled': {
+    data: WebhookDisabledData,
+    when: 'One of your endpoints was disabled after three days without a successful delivery.',
+  },
+  'webhook.test': { data: WebhookTestData, when: 'Only from POST /v1/agent/webhooks/{id}/test.' },
+  'assignment.offered': assignmentEntry('A slot was offered to the worker.', AssignmentOfferedData),
+  'assignment.declined': assignmentEntry('The worker declined the offer.', AssignmentEventData),
+  'assignment.accepted': assignmentEntry('The worker took a slot.', AssignmentPaidData),
+  'assignment.started': assignmentEntry('The worker started work.', AssignmentEventData),
+  'assignment.submitted': assignmentEntry('The worker submitted a result.', AssignmentEventData),
+  'assignment.approved': assignmentEntry('The result was approved and paid.', AssignmentPaidData),
+  'assignment.rejected': assignmentEntry(
+    'The result was rejected; the agent’s reason and words come with it.',
+    AssignmentRejectedData,
+  ),
+  'assignment.abandoned': assignmentEntry('The worker gave the assignment up.', AssignmentEventData),
+  'assignment.expired': assignmentEntry(
+    'The offer lapsed, or the deadline passed before a result.',
+    AssignmentEventData,
+  ),
+  'assignment.cancelled': assignmentEntry('The agent cancelled the task.', AssignmentCancelledData),
+} as const satisfies Record<OutboxEventName | TestEventName, CatalogEntry>;
+
+export type CatalogEventName = keyof typeof EVENT_CATALOG;
+
+export function audienceOf(name: CatalogEventName): EventAudience {
+  return name.startsWith('assignment.') ? 'worker' : 'agent';
+}
+
+/** Whether the payload carries `task_id` at the top level (see toPayload). */
+export function isTaskLevel(name: string): boolean {
+  return name.startsWith('task.') || name.startsWith('assignment.');
+}
+
+/** Outbox data fields that steer delivery and are stripped from the public payload (see toPayload). */
+interface InternalFields {
+  /** The payment order's callback_url (payment and refund events). */
+  callback_url?: string;
+}
+
+/** The data each outbox event carries, by name, from EVENT_CATALOG: a misspelt name or a missing field does not compile. */
 export type EventData = {
-  [N in OutboxEventName]: N extends 'task.submitted'
-    ? TaskSubmittedData
-    : N extends TaskEventName
-      ? TaskEventData
-      : N extends OrderEventName
-        ? OrderEventData
-        : N extends RefundEventName
-          ? RefundEventData
-          : N extends 'webhook.disabled'
-            ? WebhookDisabledData
-            : N extends keyof AssignmentExtras
-              ? AssignmentEventData & AssignmentExtras[N]
-              : AssignmentEventData;
+  [N in OutboxEventName]: InstanceType<(typeof EVENT_CATALOG)[N]['data']> &
+    (N extends OrderEventName | RefundEventName ? InternalFields : unknown);
 };
 export const ALL_EVENTS = '*';
 export const SUBSCRIBABLE = [...WEBHOOK_EVENTS, ALL_EVENTS] as const;
-
-/** Sent only by POST /v1/agent/webhooks/{id}/test, never stored in the outbox. */
-export const TEST_EVENT = 'webhook.test';
 
 export function isWebhookEvent(name: string): name is WebhookEventName {
   return (WEBHOOK_EVENTS as readonly string[]).includes(name);
@@ -236,8 +198,8 @@ export function toPayload(
   const data = { ...e.data };
   for (const field of INTERNAL_FIELDS) delete data[field];
   const timestamp = new Date(e.created_at).toISOString();
-  const taskLevel = e.name.startsWith('task.') || e.name.startsWith('assignment.');
-  if (taskLevel && e.task_id) return { event: e.name, event_id: e.id, task_id: e.task_id, timestamp, data };
+  if (isTaskLevel(e.name) && e.task_id)
+    return { event: e.name, event_id: e.id, task_id: e.task_id, timestamp, data };
   return { event: e.name, event_id: e.id, timestamp, data };
 }
 

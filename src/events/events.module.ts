@@ -7,6 +7,7 @@ import { WsStatsController } from './controllers/ws-stats.controller';
 import { WebhookDelivery } from './delivery/webhook-delivery';
 import { EventsRunner } from './delivery/events-runner';
 import { OutboxPublisher } from './delivery/outbox-publisher';
+import { OutboxSubscribers } from './delivery/outbox-subscribers';
 import { WebhookSender } from './delivery/webhook-sender';
 import { RedisBus } from './gateway/redis-bus';
 import { SocketFanout } from './gateway/socket-fanout';
@@ -22,7 +23,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
  * cross-instance fan-out to sockets (the socket.io gateway itself is EventsGatewayModule, loaded by the API only).
  * Other modules only write outbox rows in their own transactions; UrlSafety is exported so the payment module can
  * check an order's callback_url when the order is created, RedisBus so the readiness check can ping Redis on a
- * connection that already exists.
+ * connection that already exists, OutboxSubscribers so a module above can react to published events.
  */
 @Module({
   controllers: [WebhooksController, AgentEventsController, WsStatsController],
@@ -39,12 +40,22 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     WebhookEndpointsService,
     AgentEventsService,
     WebhookDelivery,
+    OutboxSubscribers,
     OutboxPublisher,
     EventsRunner,
     RedisBus,
     SocketFanout,
     WsStats,
   ],
-  exports: [UrlSafety, OutboxPublisher, WebhookDelivery, EventsRunner, SocketFanout, WsStats, RedisBus],
+  exports: [
+    UrlSafety,
+    OutboxSubscribers,
+    OutboxPublisher,
+    WebhookDelivery,
+    EventsRunner,
+    SocketFanout,
+    WsStats,
+    RedisBus,
+  ],
 })
 export class EventsModule {}

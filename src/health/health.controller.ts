@@ -60,7 +60,11 @@ export class HealthController {
   }
 
   @Get('health')
-  @ApiOperation({ summary: 'Load-balancer health check: the database is reachable' })
+  @ApiOperation({
+    summary: 'Load-balancer health check: the database is reachable',
+    description:
+      'Public. 200 while the database answers; for Kubernetes use /livez (process) and /readyz (database and Redis, 503 while draining).',
+  })
   @ApiOkResponse({ type: HealthResponse })
   @ApiErrors({ 503: ['service_unavailable'] })
   async health(): Promise<HealthResponse> {
@@ -84,7 +88,11 @@ export class HealthController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Service name, version and links' })
+  @ApiOperation({
+    summary: 'Service name, version and links',
+    description:
+      'Public. Names the service and its version and links this reference, the OpenAPI document and the guides. Useful as a first call to check the base URL.',
+  })
   @ApiOkResponse({ type: ServiceInfoResponse })
   info(): ServiceInfoResponse {
     return {

@@ -16,6 +16,6 @@ import { WorkerReputation } from './services/worker-reputation';
 @Module({
   controllers: [AvailabilityController, WorkerRatingsController],
   providers: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, AgentRatingsService],
-  exports: [NearbyTasks, WorkerRanking, WorkerReputation],
+  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation],
 })
 export class MatchingModule {}

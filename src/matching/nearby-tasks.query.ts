@@ -1,4 +1,5 @@
 import { distanceSql, EARTH_BOX_MARGIN, type LatLng } from '../common/geo';
+import { cellsWithin, type NearbyCell } from './nearby-cells';
 
 export const NEARBY_SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
 export type NearbySort = (typeof NEARBY_SORTS)[number];
@@ -16,15 +17,47 @@ export interface NearbyTasksFilter {
   limit: number;
 }
 
-/** Name of the GiST index the nearby search relies on (checked by the EXPLAIN test and the benchmark). */
-export const NEARBY_INDEX = 'tasks_open_nearby_gist';
+/**
+ * total_eligible is exact up to this many tasks; beyond it, an estimate (total_is_estimate). At least the largest
+ * page (100): a search with more matches than this takes its page through the per-cell indexes.
+ */
+export const NEARBY_TOTAL_CAP = 1000;
 
 /**
- * Exactly the predicate of tasks_open_nearby_gist (migration 1732200010000), written literally: the planner uses a
- * partial index only when it can prove the query implies the index predicate, which bound parameters would hide.
+ * Beyond the cap, total_eligible counts a sample of the matches: those whose id (a random version-4 UUID) is below
+ * the level's bound, 1/32 of them, else 1/1024, the first level with at most NEARBY_TOTAL_CAP matches, times 32 or
+ * 1024. So an estimate rests on at least 31 sampled matches (about ±18 %, better the larger it is); past the last
+ * level (over a million matches in one circle) it is a lower bound. Two levels, not more: each costs planning time
+ * on every search (about 0.1 ms per scan of tasks), used or not.
+ */
+export const NEARBY_SAMPLE_LEVELS = [
+  { below: '08000000-0000-0000-0000-000000000000', scale: 32 },
+  { below: '00400000-0000-0000-0000-000000000000', scale: 1024 },
+] as const;
+
+/** The GiST index the searches without cells use (no position near a pole, huge circles). */
+export const NEARBY_INDEX = 'tasks_open_nearby_gist';
+/** The covering per-cell indexes (migration 1732200050000). */
+export const NEARBY_CELL_INDEXES = {
+  payout: 'tasks_open_cell_payout_idx',
+  deadline: 'tasks_open_cell_deadline_idx',
+  id: 'tasks_open_cell_id_idx',
+} as const;
+
+/**
+ * Exactly the predicate of the partial nearby indexes (migrations 1732200010000 and 1732200050000), written
+ * literally: the planner uses a partial index only when it can prove the query implies the index predicate, which
+ * bound parameters would hide.
  */
 const TAKING_WORKERS = `t.intake_closed_at IS NULL AND t.open_slots > 0
      AND t.status IN ('pending', 'assigned', 'in_progress', 'submitted')`;
+
+/** Everything but the place: deadline ahead, skills held, reputation, payment, not already the worker's task. */
+const ELIGIBLE = `t.deadline_at > $1
+       AND t.required_skills <@ $2::text[]
+       AND COALESCE(t.min_reputation, 0) <= $3::numeric
+       AND t.payout_cents >= $4
+       AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.worker_id = $5)`;
 
 /** Sort keys, with a table prefix for the outer query (the inner one sorts by its own output columns). */
 const ORDER: Record<NearbySort, (p: string) => string> = {
@@ -34,12 +67,24 @@ const ORDER: Record<NearbySort, (p: string) => string> = {
 };
 
 /**
- * The available-tasks query. With a position, `earth_box(center, r) @> ll_to_earth(lat, lng)` is the indexable
- * bounding-cube test (GiST on ll_to_earth) and the haversine distance (geo.ts: distanceSql) the exact filter and
- * the sort key. The worker's own tasks (any assignment, whatever became of it) are excluded; the agent's rating is
+ * The available-tasks query. Three shapes, one answer (the same rows in the same order):
+ *
+ * - Around a position, by cells (the usual case, nearbyCellsQuery): cost bounded by the page, not the backlog.
+ * - Around a position whose circle needs too many cells (a pole, a huge radius far north): the GiST index on
+ *   ll_to_earth finds every task in the circle, counted exactly.
+ * - Without a position: every eligible task, counted exactly.
+ *
+ * The worker's own tasks (any assignment, whatever became of it) are excluded everywhere; the agent's rating is
  * joined after the limit, so it costs one lookup per returned row.
  */
 export function nearbyTasksQuery(f: NearbyTasksFilter): { sql: string; params: unknown[] } {
+  const cells = f.position ? cellsWithin(f.position, f.radiusMeters) : null;
+  if (f.position && cells) return nearbyCellsQuery(f, f.position, cells);
+  return wholeCircleQuery(f);
+}
+
+/** The whole circle (or everything, without a position) through one scan, with an exact count. */
+function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [f.now, f.skills, f.reputation, f.minPayoutCents, f.workerId, f.limit];
   let distance = 'NULL::float8';
   let within = '';
@@ -50,27 +95,135 @@ export function nearbyTasksQuery(f: NearbyTasksFilter): { sql: string; params: u
                  @> ll_to_earth(t.latitude, t.longitude)
      AND ${distance} <= $9::float8`;
   }
-  const order = ORDER[f.sort]('');
-  const outerOrder = ORDER[f.sort]('page.');
-  // The page is chosen on narrow rows (id and sort keys: the window count and the sort carry no descriptions),
-  // then the 20 or so chosen tasks are read whole.
   const sql = `
   WITH page AS (
     SELECT t.id, t.payout_cents, t.deadline_at, ${distance} AS distance, count(*) OVER () AS total
       FROM tasks t
      WHERE ${TAKING_WORKERS}
      ${within}
-       AND t.deadline_at > $1
-       AND t.required_skills <@ $2::text[]
-       AND COALESCE(t.min_reputation, 0) <= $3::numeric
-       AND t.payout_cents >= $4
-       AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.worker_id = $5)
-     ORDER BY ${order}
+       AND ${ELIGIBLE}
+     ORDER BY ${ORDER[f.sort]('')}
      LIMIT $6)
-  SELECT t.*, page.distance, page.total, s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
+  SELECT t.*, page.distance, page.total, false AS total_is_estimate,
+         s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
     FROM page
     JOIN tasks t ON t.id = page.id
     LEFT JOIN agent_rating_stats s ON s.agent_id = t.agent_id
-   ORDER BY ${outerOrder}`;
+   ORDER BY ${ORDER[f.sort]('page.')}`;
   return { sql, params };
+}
+
+/**
+ * The circle through its cells ($10, nearest first; the cap in $11; for distance_asc, each cell's nearest distance
+ * in $12), in steps:
+ *
+ * 1. `hits`: matches cell by cell, nearest cells first, stopping at cap + 1 (index-only on a covering index).
+ * 2. Sparse (at most cap matches): hits is every match; the page is hits sorted, the total its size.
+ * 3. Dense: the limit-th best of hits bounds the page, since hits are matches: at least `limit` matches are that
+ *    good. By payment (deadline), each cell's index scan starts at the best rows and stops at that payment
+ *    (deadline) or after `limit` rows; by distance, only cells nearer than the limit-th nearest hit are read, and
+ *    only their rows within that distance. Each dense scan reads about a page of rows per cell.
+ *    The total is an estimate from id samples (NEARBY_SAMPLE_LEVELS).
+ *
+ * Steps that do not apply are skipped by one-time filters on the hits count. Every scan applies the full filter
+ * (the exact haversine radius included), so the result is the same rows in the same order as one sort of every
+ * match would give.
+ */
+function nearbyCellsQuery(
+  f: NearbyTasksFilter,
+  at: LatLng,
+  cells: NearbyCell[],
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [
+    f.now,
+    f.skills,
+    f.reputation,
+    f.minPayoutCents,
+    f.workerId,
+    f.limit,
+    at.latitude,
+    at.longitude,
+    f.radiusMeters,
+    cells.map((c) => c.cell),
+    NEARBY_TOTAL_CAP,
+  ];
+  // Each cell's nearest distance, read by the dense distance_asc step only (an unused parameter has no type).
+  if (f.sort === 'distance_asc') params.push(cells.map((c) => c.minDistance));
+  const distance = distanceSql('$7::float8', '$8::float8', 't.latitude', 't.longitude');
+  const match = `${TAKING_WORKERS}
+       AND ${ELIGIBLE}
+       AND ${distance} <= $9::float8`;
+  const dense = `(SELECT n FROM counted) > $11`;
+  const samples = NEARBY_SAMPLE_LEVELS.map(
+    (level, i) => `
+  sample${i + 1} AS (
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM tasks t
+       WHERE ${i === 0 ? dense : `(SELECT n FROM sample${i}) > $11`}
+         AND nearby_cell(t.latitude, t.longitude) = ANY ($10::int[]) AND t.id < '${level.below}'::uuid
+         AND ${match}
+       LIMIT $11 + 1) x)`,
+  );
+  const estimate = NEARBY_SAMPLE_LEVELS.map(
+    (level, i) => `WHEN sample${i + 1}.n <= $11 THEN sample${i + 1}.n * ${level.scale}`,
+  ).join(' ');
+  const last = NEARBY_SAMPLE_LEVELS.length;
+  const lastScale = NEARBY_SAMPLE_LEVELS[last - 1].scale;
+  const sql = `
+  WITH hits AS MATERIALIZED (
+    SELECT x.* FROM unnest($10::int[]) AS c(cell)
+     CROSS JOIN LATERAL (
+      SELECT t.id, t.payout_cents, t.deadline_at, ${distance} AS distance
+        FROM tasks t
+       WHERE nearby_cell(t.latitude, t.longitude) = c.cell
+         AND ${match}) x
+     LIMIT $11 + 1),
+  counted AS (SELECT count(*)::int AS n FROM hits),
+  edge AS (SELECT * FROM hits WHERE ${dense} ORDER BY ${ORDER[f.sort]('')} OFFSET $6 - 1 LIMIT 1),
+  ${samples.join(',')},
+  total AS (
+    SELECT CASE WHEN counted.n <= $11 THEN counted.n
+                ELSE GREATEST($11 + 1, CASE ${estimate} ELSE sample${last}.n * ${lastScale} END) END AS total,
+           counted.n > $11 AS total_is_estimate
+      FROM counted, ${NEARBY_SAMPLE_LEVELS.map((_, i) => `sample${i + 1}`).join(', ')}),
+  page AS (
+    (SELECT * FROM hits WHERE (SELECT n FROM counted) <= $11 ORDER BY ${ORDER[f.sort]('')} LIMIT $6)
+    UNION ALL
+    (${denseCandidates(f.sort, distance, match, dense)}
+     ORDER BY ${ORDER[f.sort]('x.')} LIMIT $6))
+  SELECT t.*, page.distance, total.total, total.total_is_estimate,
+         s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
+    FROM page
+    CROSS JOIN total
+    JOIN tasks t ON t.id = page.id
+    LEFT JOIN agent_rating_stats s ON s.agent_id = t.agent_id
+   ORDER BY ${ORDER[f.sort]('page.')}`;
+  return { sql, params };
+}
+
+/** The dense page's candidates (as `x`): rows at least as good as the limit-th best hit (`edge`). */
+function denseCandidates(sort: NearbySort, distance: string, match: string, dense: string): string {
+  const row = `t.id, t.payout_cents, t.deadline_at, ${distance} AS distance`;
+  if (sort === 'distance_asc') {
+    return `SELECT x.* FROM unnest($10::int[], $12::float8[]) AS c(cell, nearest)
+     CROSS JOIN LATERAL (
+      SELECT ${row} FROM tasks t
+       WHERE nearby_cell(t.latitude, t.longitude) = c.cell
+         AND ${match}
+         AND ${distance} <= (SELECT distance FROM edge)) x
+     WHERE ${dense} AND c.nearest <= (SELECT distance FROM edge)`;
+  }
+  const bound =
+    sort === 'payment_desc'
+      ? `t.payout_cents >= (SELECT payout_cents FROM edge)`
+      : `t.deadline_at <= (SELECT deadline_at FROM edge)`;
+  return `SELECT x.* FROM unnest($10::int[]) AS c(cell)
+     CROSS JOIN LATERAL (
+      SELECT ${row} FROM tasks t
+       WHERE nearby_cell(t.latitude, t.longitude) = c.cell
+         AND ${bound}
+         AND ${match}
+       ORDER BY ${ORDER[sort]('t.')}
+       LIMIT $6) x
+     WHERE ${dense}`;
 }

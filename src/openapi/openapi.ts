@@ -2,15 +2,25 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_SECRET_SCHEME } from '../auth/auth.decorators';
 import { VERSION } from '../common/version';
+import { addEventSchemas, EVENT_DATA_MODELS } from './event-schemas';
+import { layoutReference } from './reference-layout';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Legwork API')
     .setDescription(
-      'Agent-to-human fulfillment. Agents (API consumers) post paid real-world tasks; workers take them in the mobile app; ' +
-        'money is held in escrow and released on approval. Every error is `{error: {code, message, request_id, ...}}` ' +
-        '([error reference](../docs/errors.md)); every response carries `X-Request-ID`. Agent operations are served ' +
-        'on `/v1` and `/api/v1`.',
+      [
+        'Agent-to-human fulfillment. Agents (API consumers) post paid real-world tasks; workers take them in the ' +
+          'mobile app; money is held in escrow and released on approval.',
+        'Start with the [integration guide](../docs/integration.md): credentials, safe retries with ' +
+          '`Idempotency-Key`, a task’s life and its money. Events reach you as signed webhooks ' +
+          '([webhooks and events](../docs/webhooks.md): payloads per event, `Legwork-Signature`, retries). Every ' +
+          'error is `{error: {code, message, request_id, ...}}` ([error reference](../docs/errors.md)); every ' +
+          'response carries `X-Request-ID`.',
+        'Agent operations are served on `/v1` and, in the spec’s reference form, on `/api/v1` ' +
+          '([API surfaces](../docs/api-surfaces.md)); the reference form is grouped apart below. Sandbox keys ' +
+          '(`lw_test_…`) work against a sandbox service ([provider sandbox](../docs/provider-sandbox.md)).',
+      ].join('\n\n'),
     )
     .setVersion(VERSION)
     .addBearerAuth(
@@ -41,6 +51,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
+    extraModels: EVENT_DATA_MODELS,
     // A controller mounted on several prefixes gets method keys like `list[1]`; the index is dropped here and the
     // /api/v1 copy is told apart by the `_api` suffix below.
     operationIdFactory: (controllerKey, methodKey) =>
@@ -55,6 +66,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (path.startsWith('/api/')) op.operationId += '_api';
     }
   }
+  addEventSchemas(document);
+  layoutReference(document);
   return document;
 }
 

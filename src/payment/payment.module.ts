@@ -18,6 +18,7 @@ import { PaymentHealthService } from './services/payment-health.service';
 import { PaymentOrdersService } from './services/payment-orders.service';
 import { PaymentReconciliation } from './services/payment-reconciliation';
 import { ReferencePaymentsService } from './services/reference-payments.service';
+import { SandboxBuyer } from './services/sandbox-buyer';
 import { RefundSettlement } from './services/refund-settlement';
 import { RefundService } from './services/refund.service';
 import { WithdrawalSettlement } from './services/withdrawal-settlement';
@@ -27,7 +28,8 @@ import { WithdrawalService } from './services/withdrawal.service';
  * Money in and out through the payment providers: recharge and task payment orders (Alipay, WeChat Pay, card via the
  * Alipay cashier, bank transfer confirmed by an operator), refunds to the payer, worker withdrawals, provider
  * notifications, expiry and reconciliation. Money itself moves only through the ledger (EscrowModule).
- * PaymentExpiry and PaymentReconciliation are exported for the scheduled jobs.
+ * PaymentExpiry and PaymentReconciliation are exported for the scheduled jobs, OrderCreation and OrderSettlement
+ * for the sandbox's instant funding (a real order, settled like any other).
  */
 @Module({
   imports: [EscrowModule, PaymentProvidersModule],
@@ -43,6 +45,7 @@ import { WithdrawalService } from './services/withdrawal.service';
   providers: [
     PaymentEvents,
     OrderSettlement,
+    SandboxBuyer,
     OrderCreation,
     PaymentOrdersService,
     ReferencePaymentsService,
@@ -56,6 +59,6 @@ import { WithdrawalService } from './services/withdrawal.service';
     PaymentHealthService,
     AdminPaymentsService,
   ],
-  exports: [PaymentExpiry, PaymentReconciliation],
+  exports: [PaymentExpiry, PaymentReconciliation, OrderCreation, OrderSettlement],
 })
 export class PaymentModule {}

@@ -15,8 +15,10 @@ import { PhotoSubmissionService } from './services/photo-submission.service';
 import { PhotoVerifier } from './services/photo-verifier';
 import { TaskEvents } from './services/task-events';
 import { TaskQueryService } from './services/task-query.service';
+import { TaskQuoteService } from './services/task-quote.service';
 import { TaskReviewService } from './services/task-review.service';
 import { TaskSettlement } from './services/task-settlement';
+import { TaskOffers } from './services/task-offers';
 import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
 
@@ -33,6 +35,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     TaskDispatch,
     TaskCreationService,
     TaskQueryService,
+    TaskQuoteService,
     TaskReviewService,
     TaskAcceptService,
     AssignmentService,
@@ -40,7 +43,10 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     PhotoVerifier,
     WorkerTaskQueryService,
     TaskTimers,
+    TaskOffers,
   ],
-  exports: [TaskTimers],
+  // The timers for the job runner; the worker-side services and TaskOffers for the sandbox's simulated workers,
+  // which act through exactly the services real workers' requests reach.
+  exports: [TaskTimers, TaskOffers, TaskAcceptService, AssignmentService, PhotoSubmissionService],
 })
 export class TaskModule {}

@@ -1,5 +1,5 @@
 import { countSlots } from './domain/task-status';
-import type { SubmittedWork } from '../events/event-catalog';
+import type { SubmittedWork } from '../events/event-data';
 import type {
   CostBreakdown,
   SubmissionView,

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
-import type { DeviceLocation, PhotoProof } from '../events/event-catalog';
+import type { DeviceLocation, PhotoVerification } from '../events/event-data';
 import type { LocationProof } from './domain/location-proof';
 import type { RejectionReason, TaskType } from './domain/task-policy';
 
@@ -37,12 +37,22 @@ export interface TaskRow {
   cancelled_at: Date | null;
   intake_closed_at: Date | null;
   deadline_processed_at: Date | null;
+  /** The sandbox test clock the task lives on (decisions §12); null: real time. */
+  test_clock_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-/** A photo (or other proof file) of a submission, stored with the assignment in the shape the agent reads. */
-export type Photo = PhotoProof;
+/**
+ * A photo (or other proof file) of a submission, stored with the assignment in the shape the agent reads
+ * (ResultPhoto). Submissions from before location checks were recorded lack the last two fields.
+ */
+export interface Photo {
+  url: string;
+  taken_at: string | null;
+  distance_meters?: number | null;
+  verification?: PhotoVerification | null;
+}
 
 export interface AssignmentRow {
   id: string;

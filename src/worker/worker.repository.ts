@@ -23,8 +23,17 @@ export interface WorkerRow {
   rating_average: number | null;
   median_response_seconds: number | null;
   reputation_updated_at: Date | null;
+  /** The sandbox agent whose simulated worker this is (product-decisions §12); null for people. */
+  simulated_by_agent_id: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** What the sandbox sets on one of its simulated workers. */
+export interface SimulatedWorkerFields {
+  displayName: string;
+  skills: string[];
+  reputation: number;
 }
 
 /** An sms_codes row: a verification code, stored only as a keyed hash (sms-codes.ts). */
@@ -60,5 +69,51 @@ export const WorkerRepository = {
       workerId,
     ]);
     return rows.length ? toWorker<Pick<WorkerRow, 'skills' | 'reputation'>>(rows[0]) : null;
+  },
+
+  /**
+   * A simulated worker of a sandbox agent: a real account that can never log in (its phone number is
+   * `sandbox:<id>`, and login takes mobile numbers only; the password hash matches nothing).
+   */
+  async insertSimulated(
+    db: SqlRunner,
+    id: string,
+    agentId: string,
+    fields: SimulatedWorkerFields,
+    now: Date,
+  ): Promise<void> {
+    await sqlRows(
+      db,
+      `INSERT INTO workers (id, phone_number, password_hash, display_name, skills, reputation, simulated_by_agent_id,
+                            created_at, updated_at)
+       VALUES ($1, $2, '!', $3, $4, $5, $6, $7, $7)`,
+      [id, `sandbox:${id}`, fields.displayName, fields.skills, fields.reputation, agentId, now],
+    );
+  },
+
+  /** Changes a simulated worker of this agent; closing it takes it out of matching for good. */
+  async updateSimulated(
+    db: SqlRunner,
+    id: string,
+    agentId: string,
+    fields: Partial<SimulatedWorkerFields> & { close?: boolean },
+    now: Date,
+  ): Promise<void> {
+    await sqlRows(
+      db,
+      `UPDATE workers SET display_name = COALESCE($3, display_name), skills = COALESCE($4, skills),
+              reputation = COALESCE($5, reputation),
+              account_status = CASE WHEN $6 THEN 'closed' ELSE account_status END, updated_at = $7
+        WHERE id = $1 AND simulated_by_agent_id = $2`,
+      [
+        id,
+        agentId,
+        fields.displayName ?? null,
+        fields.skills ?? null,
+        fields.reputation ?? null,
+        !!fields.close,
+        now,
+      ],
+    );
   },
 };

@@ -38,7 +38,14 @@ describe('agent API keys', () => {
         rate_limit_per_minute: 100,
         is_active: true,
         usage_count: 0,
-        permissions: ['task:create', 'task:read', 'task:cancel', 'payment:read', 'payment:write'],
+        permissions: [
+          'task:create',
+          'task:read',
+          'task:cancel',
+          'payment:read',
+          'payment:write',
+          'webhook:manage',
+        ],
       },
     ]);
     expect(JSON.stringify(res.body)).not.toContain(agent.apiKey);
@@ -110,7 +117,14 @@ describe('agent API keys', () => {
         id,
         name: 'Primary API Key',
         is_active: true,
-        permissions: ['task:create', 'task:read', 'task:cancel', 'payment:read', 'payment:write'],
+        permissions: [
+          'task:create',
+          'task:read',
+          'task:cancel',
+          'payment:read',
+          'payment:write',
+          'webhook:manage',
+        ],
       });
       await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(200);
     });

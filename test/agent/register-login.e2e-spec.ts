@@ -53,7 +53,14 @@ describe('agent registration and login', () => {
         name: 'Primary API Key',
         is_active: true,
         usage_count: 0,
-        permissions: ['task:create', 'task:read', 'task:cancel', 'payment:read', 'payment:write'],
+        permissions: [
+          'task:create',
+          'task:read',
+          'task:cancel',
+          'payment:read',
+          'payment:write',
+          'webhook:manage',
+        ],
       });
     });
 

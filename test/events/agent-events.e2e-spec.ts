@@ -6,6 +6,7 @@ import { Logger } from '../../src/common/logging/logger';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { databaseUrl } from '../support/databases';
 import {
   insertTask,
@@ -147,7 +148,18 @@ describe('event history, redelivery and payment events', () => {
           .expect(404);
         expect(res.body.error.code).toBe('not_found');
       }
-      await t.http.post(`/v1/agent/events/${foreign}/redeliver`).set('Authorization', other.key).expect(403);
+      // Its owner's API key may redeliver it with webhook:manage, not without.
+      const narrow = await createAgent(t, { permissions: ['task:read'] });
+      const own = await writeTaskEvent(t, 'task.assigned', narrow.id, await insertTask(t, narrow.id), {});
+      const refused = await t.http
+        .post(`/v1/agent/events/${own}/redeliver`)
+        .set('Authorization', narrow.key)
+        .expect(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'webhook:manage',
+      });
+      await t.http.post(`/v1/agent/events/${foreign}/redeliver`).set('Authorization', other.key).expect(202);
     });
   });
 
@@ -191,6 +203,7 @@ describe('event history, redelivery and payment events', () => {
           data,
         });
         expect(signatureValid(key, got.raw, got.headers['x-signature'])).toBe(true);
+        expect(eventSchemaProblems(got.json)).toEqual([]);
       }
       expect(callback.received[0].path).toBe('/orders/callback');
       await rx.close();

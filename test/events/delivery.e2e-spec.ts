@@ -1,6 +1,7 @@
 import { Tokens } from '../../src/auth/tokens';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { CLAIM_LEASE_MS, MAX_ATTEMPTS, maxRetryDelayMs } from '../../src/events/delivery/backoff';
 import { deliveryHeaders, WebhookDelivery } from '../../src/events/delivery/webhook-delivery';
 import { OutboxPublisher } from '../../src/events/delivery/outbox-publisher';
@@ -12,6 +13,7 @@ import {
   Receiver,
   registerWebhook,
   signatureValid,
+  timestampedSignatureValid,
   startReceiver,
   writeEventsTogether,
   writeTaskEvent,
@@ -97,7 +99,18 @@ describe('webhook delivery', () => {
         data: { task_id: taskId, status, previous_status: previous },
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
+      expect(eventSchemaProblems(r.json)).toEqual([]);
       expect(signatureValid(secret, r.raw + ' ', r.headers['x-signature'])).toBe(false);
+      // The replay-proof signature: valid now, not for a changed body, a changed t, or five minutes too late.
+      const stamped = r.headers['legwork-signature'] as string;
+      expect(stamped).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(timestampedSignatureValid(secret, r.raw, stamped)).toBe(true);
+      expect(timestampedSignatureValid(secret, r.raw + ' ', stamped)).toBe(false);
+      const t0 = Number(/^t=(\d+)/.exec(stamped)![1]);
+      expect(timestampedSignatureValid(secret, r.raw, stamped.replace(`t=${t0}`, `t=${t0 + 1}`), t0)).toBe(
+        false,
+      );
+      expect(timestampedSignatureValid(secret, r.raw, stamped, t0 + 301)).toBe(false);
       expect(r.headers['x-event-id']).toBe(stored[i].id);
       expect(r.headers['x-event-timestamp']).toBe(stored[i].created_at.toISOString());
       expect(r.headers['user-agent']).toBe('Legwork-Webhooks/1');
@@ -347,6 +360,7 @@ describe('webhook delivery', () => {
     expect(watcher.received.map((r) => r.json.event)).toEqual(['webhook.disabled']);
     const notice = watcher.received[0];
     expect(signatureValid(watcherSecret, notice.raw, notice.headers['x-signature'])).toBe(true);
+    expect(eventSchemaProblems(notice.json)).toEqual([]);
     expect(notice.json).toEqual({
       event: 'webhook.disabled',
       event_id: expect.any(String),

@@ -84,6 +84,28 @@ export function signatureValid(secret: string, raw: string, header: string | str
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
+/**
+ * Checks `Legwork-Signature: t=<unix>,v1=<hex>` as a receiver would (Stripe's scheme): HMAC-SHA256 of
+ * `<t>.<raw body>`, any v1 may match, and t within `toleranceSeconds` of `nowSeconds`.
+ */
+export function timestampedSignatureValid(
+  secret: string,
+  raw: string,
+  header: string | string[] | undefined,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = 300,
+): boolean {
+  if (typeof header !== 'string') return false;
+  const pairs = header.split(',').map((p) => p.split('=', 2) as [string, string]);
+  const t = pairs.find(([k]) => k === 't')?.[1];
+  if (!t || !/^\d+$/.test(t) || Math.abs(nowSeconds - Number(t)) > toleranceSeconds) return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex'));
+  return pairs.some(([k, v]) => {
+    const got = Buffer.from(v ?? '');
+    return k === 'v1' && got.length === expected.length && timingSafeEqual(got, expected);
+  });
+}
+
 export async function registerWebhook(
   t: TestApp,
   agent: TestAgent,

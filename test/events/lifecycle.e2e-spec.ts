@@ -8,6 +8,7 @@ import { Logger } from '../../src/common/logging/logger';
 import { EventsRunner } from '../../src/events/delivery/events-runner';
 import { JobsRunnerModule } from '../../src/jobs/jobs-runner.module';
 import { createTestApp, TestApp } from '../support/app';
+import { eventSchemaProblems } from '../support/typed-events';
 import { createAgent, createWorker } from '../support/actors';
 import { databaseUrl } from '../support/databases';
 import { accept, act, createTask, feedback, submit, SURFACES } from '../support/tasks';
@@ -84,6 +85,7 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
         },
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
+      expect(eventSchemaProblems(r.json)).toEqual([]);
       expect(r.headers['x-event-id']).toBe(stored[i].id);
     });
     // Assignment events are the worker's (WebSocket), never the agent's webhooks.

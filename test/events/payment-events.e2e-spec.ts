@@ -1,4 +1,5 @@
 import { createAgent } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { cashier, type PaymentRig, referenceAuth, startPaymentRig } from '../support/payment-rig';
 import { createTask } from '../support/tasks';
 import { waitForOrder } from '../support/waiters';
@@ -53,6 +54,7 @@ describe('payment events from a real order', () => {
       for (const r of rx.received) {
         expect(Object.keys(r.json)).toEqual(['event', 'event_id', 'timestamp', 'data']);
         expect(signatureValid(key, r.raw, r.headers['x-signature'])).toBe(true);
+        expect(eventSchemaProblems(r.json)).toEqual([]);
         expect(r.json.data).not.toHaveProperty('callback_url');
       }
       expect(rx.received[1].json.data).toEqual({

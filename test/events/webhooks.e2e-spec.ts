@@ -3,8 +3,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { eventSchemaProblems } from '../support/typed-events';
 import { MAX_ENDPOINTS_PER_AGENT } from '../../src/events/webhooks/webhook-endpoints.service';
-import { registerWebhook, Receiver, signatureValid, startReceiver } from './events-helpers';
+import {
+  registerWebhook,
+  Receiver,
+  signatureValid,
+  startReceiver,
+  timestampedSignatureValid,
+} from './events-helpers';
 
 describe('webhook endpoints (/v1/agent/webhooks)', () => {
   let t: TestApp;
@@ -156,17 +163,50 @@ describe('webhook endpoints (/v1/agent/webhooks)', () => {
     expect(bad.body.error.details).toEqual([{ field: 'id', message: 'must be a UUID' }]);
   });
 
-  it('is JWT-only: an API key is 403 forbidden, a worker 403, no credential 401', async () => {
-    const agent = await createAgent(t);
-    const worker = await createWorker(t);
-    const body = { url: receiver.url, events: ['*'] };
-    const key = await t.http
+  it('an API key with webhook:manage manages endpoints like the JWT does; without it 403 insufficient_permissions', async () => {
+    const agent = await createAgent(t, { permissions: ['task:read', 'webhook:manage'] });
+    const created = await t.http
       .post('/v1/agent/webhooks')
       .set('Authorization', agent.key)
-      .send(body)
-      .expect(403);
-    expect(key.body.error.code).toBe('forbidden');
-    await t.http.get('/v1/agent/webhooks').set('Authorization', agent.key).expect(403);
+      .send({ url: receiver.url, events: ['task.completed'] })
+      .expect(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    const id = created.body.webhook_id as string;
+    const listed = await t.http.get('/api/v1/agent/webhooks').set('Authorization', agent.key).expect(200);
+    expect(listed.body.data.map((w: { webhook_id: string }) => w.webhook_id)).toEqual([id]);
+    const ping = await t.http
+      .post(`/v1/agent/webhooks/${id}/test`)
+      .set('Authorization', agent.key)
+      .expect(200);
+    expect(ping.body.delivered).toBe(true);
+    await t.http.get(`/v1/agent/webhooks/${id}/deliveries`).set('Authorization', agent.key).expect(200);
+    await t.http.post('/v1/agent/webhooks/callback-secret').set('Authorization', agent.key).expect(201);
+
+    const narrow = await createAgent(t, { permissions: ['task:create', 'task:read', 'task:cancel'] });
+    const calls = [
+      () => t.http.post('/v1/agent/webhooks').send({ url: receiver.url, events: ['*'] }),
+      () => t.http.get('/v1/agent/webhooks'),
+      () => t.http.get('/api/v1/agent/webhooks'),
+      () => t.http.delete(`/v1/agent/webhooks/${id}`),
+      () => t.http.post(`/v1/agent/webhooks/${id}/test`),
+      () => t.http.get(`/v1/agent/webhooks/${id}/deliveries`),
+      () => t.http.post('/v1/agent/webhooks/callback-secret'),
+    ];
+    for (const call of calls) {
+      const res = await call().set('Authorization', narrow.key).expect(403);
+      expect(res.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'webhook:manage',
+      });
+    }
+    // The endpoint is untouched by the refused calls, and its owner's key deletes it.
+    await t.http.delete(`/v1/agent/webhooks/${id}`).set('Authorization', agent.key).expect(204);
+    const after = await t.http.get('/v1/agent/webhooks').set('Authorization', agent.bearer).expect(200);
+    expect(after.body.data).toEqual([]);
+  });
+
+  it('a worker is 403 forbidden, no credential 401', async () => {
+    const worker = await createWorker(t);
     await t.http.get('/v1/agent/webhooks').set('Authorization', worker.bearer).expect(403);
     const none = await t.http.get('/v1/agent/webhooks').expect(401);
     expect(none.body.error.code).toBe('authentication_required');
@@ -195,6 +235,13 @@ describe('webhook endpoints (/v1/agent/webhooks)', () => {
       expect(got.headers['content-type']).toBe('application/json');
       expect(got.headers['x-event-id']).toBe(res.body.event_id);
       expect(signatureValid(secret, got.raw, got.headers['x-signature'])).toBe(true);
+      expect(eventSchemaProblems(got.json)).toEqual([]);
+      // The check is strict: an undocumented field, a missing one or a wrong name fails it.
+      const data = got.json.data as Record<string, unknown>;
+      expect(eventSchemaProblems({ ...got.json, data: { ...data, extra: 1 } })).not.toEqual([]);
+      expect(eventSchemaProblems({ ...got.json, data: { message: data.message } })).not.toEqual([]);
+      expect(eventSchemaProblems({ ...got.json, event: 'task.completed' })).not.toEqual([]);
+      expect(timestampedSignatureValid(secret, got.raw, got.headers['legwork-signature'])).toBe(true);
       expect(got.json).toEqual({
         event: 'webhook.test',
         event_id: res.body.event_id,
@@ -328,6 +375,7 @@ describe('webhook endpoints (/v1/agent/webhooks)', () => {
       [agent.id],
     );
     expect(row.secret_sealed).not.toContain(b.body.secret);
-    await t.http.post('/v1/agent/webhooks/callback-secret').set('Authorization', agent.key).expect(403);
+    const narrow = await createAgent(t, { permissions: ['payment:read', 'payment:write'] });
+    await t.http.post('/v1/agent/webhooks/callback-secret').set('Authorization', narrow.key).expect(403);
   });
 });

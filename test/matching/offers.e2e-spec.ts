@@ -1,6 +1,8 @@
+import { toPayload } from '../../src/events/event-catalog';
 import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
+import { eventSchemaProblems } from '../support/typed-events';
 import { offset, spot } from '../support/photos';
 import { expectError } from '../support/errors';
 import { accept, act, createTask, taskStatus } from '../support/tasks';
@@ -36,9 +38,11 @@ describe('push offers', () => {
     expect(first.offer_expires_at!.getTime() - first.offered_at!.getTime()).toBe(120_000);
     // The offer reaches the worker through the outbox, with the task summary.
     const [event] = await t.db.query(
-      `SELECT worker_id, data FROM events WHERE name = 'assignment.offered' AND task_id = $1`,
+      `SELECT id, name, task_id, created_at, worker_id, data FROM events WHERE name = 'assignment.offered' AND task_id = $1`,
       [taskId],
     );
+    // Exactly as the AssignmentOfferedEvent schema documents it (no field more, none missing).
+    expect(eventSchemaProblems(toPayload(event), 'WorkerEvent')).toEqual([]);
     expect(event.worker_id).toBe(near.id);
     expect(event.data).toMatchObject({
       assignment_id: first.id,

@@ -2,7 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
+import {
+  type ProviderSandbox,
+  type ProviderSandboxOptions,
+  startProviderSandbox,
+} from '../../src/sandbox/provider-sandbox';
 import type { TestAgent } from './actors';
 import { createTestApp, type TestApp } from './app';
 
@@ -39,7 +43,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPaymentRig(env: Record<string, string> = {}): Promise<PaymentRig> {
+/** `sandboxOptions` overrides the provider sandbox's test settings (for example `autoCompleteMs: 5000`). */
+export async function startPaymentRig(
+  env: Record<string, string> = {},
+  sandboxOptions: Partial<ProviderSandboxOptions> = {},
+): Promise<PaymentRig> {
   const dataDir = mkdtempSync(join(tmpdir(), 'legwork-payments-'));
   const sandbox = await startProviderSandbox({
     dataDir,
@@ -50,6 +58,7 @@ export async function startPaymentRig(env: Record<string, string> = {}): Promise
     refundDelayMs: 30,
     deliveryTimeoutMs: 5000,
     onError: () => undefined,
+    ...sandboxOptions,
   });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

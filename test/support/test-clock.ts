@@ -1,10 +1,10 @@
 import { Clock } from '../../src/common/clock';
 
-/** A clock the tests can move forward; it otherwise follows real time. */
+/** A clock the tests can move forward; it otherwise follows real time (and a sandbox test clock's atTime wins). */
 export class TestClock extends Clock {
   private offsetMs = 0;
 
-  override now(): Date {
+  protected override current(): Date {
     return new Date(Date.now() + this.offsetMs);
   }
 

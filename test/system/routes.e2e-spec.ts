@@ -52,6 +52,7 @@ const EXPECTED = [
   // tasks: agent side (creation and cancellation differ per surface)
   'POST /v1/tasks/create',
   'POST /api/v1/tasks',
+  ...both('POST', '/tasks/quote'),
   ...both('GET', '/tasks'),
   ...both('GET', '/tasks/:task_id'),
   ...both('GET', '/tasks/:task_id/result'),
@@ -109,6 +110,18 @@ const EXPECTED = [
   ...both('GET', '/agent/events'),
   ...both('POST', '/agent/events/:event_id/redeliver'),
   'GET /v1/ws/stats',
+  // the sandbox that runs by itself (sandbox mode only; test/simulation/live-mode.e2e-spec.ts checks live mode)
+  ...both('POST', '/sandbox/balance'),
+  ...both('POST', '/sandbox/workers'),
+  ...both('GET', '/sandbox/workers'),
+  ...both('GET', '/sandbox/workers/:worker_id'),
+  ...both('PATCH', '/sandbox/workers/:worker_id'),
+  ...both('DELETE', '/sandbox/workers/:worker_id'),
+  ...both('POST', '/sandbox/clocks'),
+  ...both('GET', '/sandbox/clocks'),
+  ...both('GET', '/sandbox/clocks/:clock_id'),
+  ...both('POST', '/sandbox/clocks/:clock_id/advance'),
+  ...both('DELETE', '/sandbox/clocks/:clock_id'),
 ].sort();
 
 describe('route table', () => {

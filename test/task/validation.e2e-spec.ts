@@ -87,6 +87,20 @@ describe('task validation', () => {
     return n;
   }
 
+  // The quote takes a creation body and refuses exactly what creation refuses.
+  describe.each(['/v1/tasks/quote', '/api/v1/tasks/quote'])('quote on %s', (path) => {
+    it.each(CREATE_CASES)('%s -> 400 on %s', async (_name, field, change) => {
+      const body = taskBody(t, { location: { latitude: 31.2, longitude: 121.4 } });
+      change(body, t);
+      const res = await t.http.post(path).set('Authorization', agent.key).send(body);
+      expectError(res, 400, 'validation_error');
+      expect(res.body.error.details).toEqual(
+        expect.arrayContaining([{ field, message: expect.any(String) }]),
+      );
+      expect(await taskCount()).toBe(0);
+    });
+  });
+
   describe.each(Object.values(SURFACES))('creation on $name', (surface) => {
     it.each(CREATE_CASES)('%s -> 400 on %s, nothing created or charged', async (_name, field, change) => {
       const body = taskBody(t, { location: { latitude: 31.2, longitude: 121.4 } });

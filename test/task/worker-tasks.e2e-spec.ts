@@ -58,7 +58,12 @@ describe('worker task endpoints', () => {
 
       const res = await t.http.get(near(here)).set('Authorization', worker.bearer).expect(200);
       expect(res.body.tasks.map((x: Item) => x.task_id).sort()).toEqual([eligible, withSkill, soon].sort());
-      expect(res.body.metadata).toEqual({ total_eligible: 3, returned: 3, max_distance_meters: 5000 });
+      expect(res.body.metadata).toEqual({
+        total_eligible: 3,
+        total_is_estimate: 0,
+        returned: 3,
+        max_distance_meters: 5000,
+      });
       const item = res.body.tasks.find((x: Item) => x.task_id === eligible);
       expect(item).toMatchObject({
         title: 'eligible',

@@ -4,7 +4,12 @@ import { fraction } from '../context';
 import { BenchWorker, CITIES, createAgents, createWorkers, seedOpenTasks } from '../fixtures';
 import { load } from '../load';
 import { pgbench } from '../pgbench';
-import { availableQueryVersion, availableTasksScript } from './available-sql';
+import {
+  availableQueryVersion,
+  availableTasksScript,
+  BASELINE_POINTS,
+  seedBaselinePoints,
+} from './available-sql';
 
 const SEED_AGENTS = 16;
 const WORKERS = 200;
@@ -59,11 +64,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
     `INSERT INTO bench_available_workers SELECT n, id FROM unnest($1::uuid[]) WITH ORDINALITY AS v(id, n)`,
     [workers.map((w) => w.id)],
   );
-  await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_cities (k int PRIMARY KEY, lat float8, lon float8)`);
-  await ctx.db.query(
-    `INSERT INTO bench_cities SELECT k - 1, lat, lon FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS v(lat, lon, k)`,
-    [CITIES.map((c) => c[1]), CITIES.map((c) => c[2])],
-  );
+  await seedBaselinePoints(ctx.db, CITIES, QUERY_SPREAD);
   const requests = availableRequests(workers);
   let seeded = 0;
   for (const size of sizes) {
@@ -85,7 +86,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       script: availableTasksScript(),
       clients: ctx.poolSize,
       seconds: ctx.seconds,
-      vars: { workers: WORKERS, cities: CITIES.length },
+      vars: { workers: WORKERS, points: BASELINE_POINTS },
     });
     const { total } = await load({
       server: ctx.server,

@@ -19,7 +19,11 @@ export class AdminAgentsController {
   constructor(private readonly agents: AdminAgentsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Agent accounts, newest first' })
+  @ApiOperation({
+    summary: 'Agent accounts, newest first',
+    description:
+      'Agent accounts with their tier, limits, fee override and status, newest first. Operator JWT.',
+  })
   @ApiOkResponse({ type: AdminAgentListResponse })
   list(@Query() query: ListAgentsQuery): Promise<AdminAgentListResponse> {
     return this.agents.list(query);
@@ -28,6 +32,8 @@ export class AdminAgentsController {
   @Patch(':id')
   @ApiOperation({
     summary: "Change an agent's tier (and so its rate limits), fee override or account status",
+    description:
+      'Tier sets the rate limits; `fee_bps` overrides the platform fee for new tasks (null returns to the default); suspending refuses the agent’s credentials at once. Operator JWT.',
   })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: AdminAgentResponse })

@@ -17,7 +17,11 @@ export class AdminAuthController {
 
   @Post('login')
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Operator login; accounts are made with `npm run admin:create`' })
+  @ApiOperation({
+    summary: 'Operator login; accounts are made with `npm run admin:create`',
+    description:
+      'Email and password of an operator account; answers the operator JWT pair. Repeated failures lock the account for a while (429 account_locked).',
+  })
   @ApiOkResponse({ type: AdminAuthResponse })
   @ApiErrors({ 401: ['invalid_credentials'], 429: ['rate_limit_exceeded', 'account_locked'] })
   login(@Body() dto: AdminLoginRequest): Promise<AdminAuthResponse> {
@@ -26,7 +30,10 @@ export class AdminAuthController {
 
   @Post('refresh')
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Exchange an operator refresh token for a new pair' })
+  @ApiOperation({
+    summary: 'Exchange an operator refresh token for a new pair',
+    description: 'Refresh tokens rotate: each works once; reusing one ends the session.',
+  })
   @ApiOkResponse({ type: TokenPairResponse })
   @ApiErrors({ 401: ['invalid_token'], 429: ['rate_limit_exceeded'] })
   refresh(@Body() dto: RefreshTokenRequest): Promise<TokenPairResponse> {

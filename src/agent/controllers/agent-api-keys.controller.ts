@@ -27,7 +27,11 @@ export class AgentApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get()
-  @ApiOperation({ summary: "The agent's API key (a list of one; prefix only)" })
+  @ApiOperation({
+    summary: "The agent's API key (a list of one; prefix only)",
+    description:
+      'Each agent has exactly one key; the list holds it with its prefix, permissions, status and usage, never the full key or secret. Needs the console session (JWT).',
+  })
   @ApiOkResponse({ type: ApiKeyResponse, isArray: true })
   list(@CurrentActor() actor: AgentActor): Promise<ApiKeyResponse[]> {
     return this.keys.list(actor.id);
@@ -36,6 +40,8 @@ export class AgentApiKeysController {
   @Post()
   @ApiOperation({
     summary: 'Rotate the API key: a new key and secret (shown once) replace the old ones, which stop working',
+    description:
+      'The key id stays the same; the new key value and API secret are answered once and the old ones stop working at once. Omitting `permissions` grants every permission; pass a list to narrow the new key. Never stored for an Idempotency-Key replay (a credential shown once), so a repeat of the same key is 409. Needs the JWT.',
   })
   @ApiCreatedResponse({ type: CreateApiKeyResponse })
   @ApiErrors({ 400: ['validation_error'] })
@@ -44,7 +50,11 @@ export class AgentApiKeysController {
   }
 
   @Patch(':key_id')
-  @ApiOperation({ summary: 'Enable or disable the key, rename it, or change its permissions' })
+  @ApiOperation({
+    summary: 'Enable or disable the key, rename it, or change its permissions',
+    description:
+      'Only the fields sent change: `is_active`, `name`, `permissions` (for example add `webhook:manage` so a backend can manage its webhook endpoints). Needs the JWT.',
+  })
   @ApiParam({ name: 'key_id', format: 'uuid' })
   @ApiOkResponse({ type: ApiKeyResponse })
   @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })
@@ -58,7 +68,11 @@ export class AgentApiKeysController {
 
   @Delete(':key_id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Disable the key (it can be enabled again with PATCH or replaced with POST)' })
+  @ApiOperation({
+    summary: 'Disable the key (it can be enabled again with PATCH or replaced with POST)',
+    description:
+      'A disabled key answers 401 invalid_api_key until it is enabled again with PATCH or replaced by rotating. Needs the JWT.',
+  })
   @ApiParam({ name: 'key_id', format: 'uuid' })
   @ApiNoContentResponse({ description: 'Disabled.' })
   @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })

@@ -18,6 +18,8 @@ export class AgentAuthController {
   @Post('register')
   @ApiOperation({
     summary: 'Create an agent account; returns tokens and the API key and secret (shown once)',
+    description:
+      'Creates the account and its one API key. The answer carries the JWT pair and, once only, the full `api_key` and `api_secret`: store them now. 409 email_taken when the email is registered.',
   })
   @ApiCreatedResponse({ type: AgentAuthResponse })
   @ApiErrors({ 409: ['email_taken'] })
@@ -27,7 +29,11 @@ export class AgentAuthController {
 
   @Post('login')
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Log in with email and password; api_key and api_secret are null' })
+  @ApiOperation({
+    summary: 'Log in with email and password; api_key and api_secret are null',
+    description:
+      'Answers an access token (15 minutes) and a refresh token (7 days) for the console. The API key is shown only at registration and rotation, so `api_key` and `api_secret` are null here. Repeated failures lock the account for a while (429 account_locked with Retry-After).',
+  })
   @ApiOkResponse({ type: AgentAuthResponse })
   @ApiErrors({
     401: ['invalid_credentials'],
@@ -42,6 +48,8 @@ export class AgentAuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Exchange a refresh token for a new pair; reusing a refresh token ends the whole session',
+    description:
+      'Refresh tokens rotate: each works once and answers a new pair. Presenting a spent one again is treated as theft and ends the whole session (every token of it).',
   })
   @ApiOkResponse({ type: TokenPairResponse })
   @ApiErrors({ 401: ['invalid_token'], 403: ['account_disabled'] })

@@ -12,14 +12,18 @@ export class AgentProfileController {
   constructor(private readonly profiles: AgentProfileService) {}
 
   @Get('profile')
-  @ApiOperation({ summary: "The calling agent's account" })
+  @ApiOperation({
+    summary: "The calling agent's account",
+    description:
+      'Email, organisation, balance, key prefix, rate limit, concurrent-task limit, account status and timestamps. Any agent credential.',
+  })
   @ApiOkResponse({ type: AgentProfileResponse })
   profile(@CurrentActor() actor: AgentActor): Promise<AgentProfileResponse> {
     return this.profiles.profile(actor.id);
   }
 
   @Get('me')
-  @ApiOperation({ summary: 'Alias of GET profile' })
+  @ApiOperation({ summary: 'Alias of GET profile', description: 'The same answer as GET /v1/agent/profile.' })
   @ApiOkResponse({ type: AgentProfileResponse })
   me(@CurrentActor() actor: AgentActor): Promise<AgentProfileResponse> {
     return this.profiles.profile(actor.id);

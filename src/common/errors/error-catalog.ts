@@ -172,6 +172,16 @@ export const ERRORS = {
     summary: 'No such task, or it belongs to another agent.',
     fields: [],
   },
+  test_clock_not_found: {
+    status: 404,
+    summary: 'No such test clock, it was deleted, or it belongs to another agent (sandbox mode).',
+    fields: [],
+  },
+  sandbox_worker_not_found: {
+    status: 404,
+    summary: 'No such simulated worker, it was deleted, or it belongs to another agent (sandbox mode).',
+    fields: [],
+  },
   result_not_available: {
     status: 404,
     summary: 'No worker has submitted a result for the task yet.',

@@ -10,7 +10,7 @@ import { LedgerReportResponse } from '../dtos/ledger-report.dto';
 import type { LedgerReport } from '../ledger-check';
 import { LedgerReportService } from '../services/ledger-report.service';
 
-@ApiTags('admin')
+@ApiTags('operator')
 @Auth({ actors: ['admin'] })
 @Controller('v1/admin')
 export class AdminLedgerController {

@@ -6,7 +6,7 @@ import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AccountViewsService } from '../services/account-views.service';
 import { AgentTransactionsQuery, PaginatedTransactions } from '../dtos/transactions.dto';
 
-@ApiTags('agent')
+@ApiTags('statistics')
 @Controller(['v1/agent', 'api/v1/agent'])
 export class AgentTransactionsController {
   constructor(private readonly views: AccountViewsService) {}

@@ -13,7 +13,11 @@ export class PaymentBalanceController {
 
   @Get('balance')
   @Auth({ actors: ['agent'], permission: 'payment:read' })
-  @ApiOperation({ summary: 'Available balance in cents and RMB (escrow not included)' })
+  @ApiOperation({
+    summary: 'Available balance in cents and RMB (escrow not included)',
+    description:
+      'Your available balance in cents and in RMB. Money held in escrow by live tasks is not included (see /api/v1/payment/balance). Needs `payment:read`.',
+  })
   @ApiOkResponse({ type: BalanceResponse })
   balance(@CurrentActor() actor: AgentActor): Promise<BalanceResponse> {
     return this.views.shortBalance(actor.id);

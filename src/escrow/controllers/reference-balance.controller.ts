@@ -18,7 +18,11 @@ export class ReferenceBalanceController {
 
   @Get('balance')
   @Auth({ actors: ['agent'], permission: 'payment:read', apiSecret: true })
-  @ApiOperation({ summary: 'Balance, escrow and lifetime spending' })
+  @ApiOperation({
+    summary: 'Balance, escrow and lifetime spending',
+    description:
+      'Reference payment form: needs the API key and its `X-API-Secret`. Available balance, the sum held in escrow by live tasks, and lifetime spending, in cents.',
+  })
   @ApiOkResponse({ type: AgentBalanceResponse })
   balance(@CurrentActor() actor: AgentActor): Promise<AgentBalanceResponse> {
     return this.views.fullBalance(actor.id);

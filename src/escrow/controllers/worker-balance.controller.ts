@@ -12,7 +12,11 @@ export class WorkerBalanceController {
 
   @Get('balance')
   @Auth({ actors: ['worker'] })
-  @ApiOperation({ summary: "The worker's withdrawable earnings and the amount being withdrawn" })
+  @ApiOperation({
+    summary: "The worker's withdrawable earnings and the amount being withdrawn",
+    description:
+      'What you can withdraw now and what is on its way to your payout account, in cents, from the ledger.',
+  })
   @ApiOkResponse({ type: WorkerBalanceResponse })
   balance(@CurrentActor() actor: WorkerActor): Promise<WorkerBalanceResponse> {
     return this.views.workerBalance(actor.id);

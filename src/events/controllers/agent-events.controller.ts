@@ -17,6 +17,8 @@ export class AgentEventsController {
   @Auth({ actors: ['agent'], permission: 'task:read' })
   @ApiOperation({
     summary: 'Your events of the last 30 days, newest first (cursor paging), to reconcile webhooks',
+    description:
+      'The same payloads webhooks deliver (typed per event name, see WebhookEvent), kept 30 days, newest first. Filter by `type`; page with `starting_after` and `next_cursor`. Use it to catch up after downtime: de-duplicate by `event_id`.',
   })
   @ApiOkResponse({ type: EventListResponse })
   @ApiErrors({ 400: ['validation_error'] })
@@ -26,8 +28,12 @@ export class AgentEventsController {
 
   @Post(':event_id/redeliver')
   @HttpCode(202)
-  @Auth({ actors: ['agent'], schemes: ['jwt'] })
-  @ApiOperation({ summary: 'Queue the event again for every active endpoint subscribed to it' })
+  @Auth({ actors: ['agent'], permission: 'webhook:manage' })
+  @ApiOperation({
+    summary: 'Queue the event again for every active endpoint subscribed to it',
+    description:
+      'The same event (same `event_id`, same bytes) is queued for every active endpoint subscribed to it, with a fresh retry schedule. Needs the JWT or an API key with `webhook:manage`.',
+  })
   @ApiAcceptedResponse({ type: RedeliveryResponse })
   @ApiErrors({ 404: ['not_found'] })
   redeliver(

@@ -11,7 +11,10 @@ export class WsStatsController {
 
   @Get('stats')
   @Public()
-  @ApiOperation({ summary: 'WebSocket connections by kind and instance (public)' })
+  @ApiOperation({
+    summary: 'WebSocket connections by kind and instance (public)',
+    description: 'Public. Open socket.io connections on /ws by credential kind, per instance and in total.',
+  })
   @ApiOkResponse({ type: WsStatsResponse })
   get(): Promise<WsStatsResponse> {
     return this.stats.snapshot();

@@ -10,6 +10,7 @@ import type { WebhookEndpointRow } from '../events.rows';
 import { SocketFanout } from '../gateway/socket-fanout';
 import { UnsafeDestinationError, UrlSafety } from '../url-safety/url-safety';
 import { DeliveryRepository, NewDelivery } from './delivery.repository';
+import { OutboxSubscribers } from './outbox-subscribers';
 
 /** Serialises publishers across every process (pg_advisory_xact_lock key). */
 const PUBLISHER_LOCK = 7_304_110_001;
@@ -31,6 +32,7 @@ export class OutboxPublisher {
     private readonly fanout: SocketFanout,
     private readonly safety: UrlSafety,
     private readonly logger: Logger,
+    private readonly subscribers: OutboxSubscribers,
   ) {}
 
   /** Publishes up to `limit` events in seq order; returns how many. */
@@ -46,6 +48,7 @@ export class OutboxPublisher {
       if (rows.length === 0) return rows;
       const now = this.clock.now();
       await DeliveryRepository.insert(em, await this.plan(em, rows), now);
+      await this.subscribers.notify(em, rows);
       await sqlExec(em, `UPDATE events SET published_at = $2 WHERE id = ANY($1::uuid[])`, [
         rows.map((r) => r.id),
         now,

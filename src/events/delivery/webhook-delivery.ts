@@ -10,7 +10,7 @@ import { SigningSecretsService } from '../webhooks/signing-secrets.service';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
 import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import { drainPipelined } from './pipeline';
-import { signBody, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
+import { signBody, signTimestamped, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
 
 /** How many deliveries one claim takes at most. */
 export const DELIVERY_BATCH = 20;
@@ -139,15 +139,21 @@ export class WebhookDelivery {
   }
 }
 
+/**
+ * The headers of one attempt. `signedAt` is the wall-clock time of this attempt, not the Clock's nor the event's:
+ * receivers compare it with their own clock, and a retry hours later must still pass their tolerance.
+ */
 export function deliveryHeaders(
   d: Pick<ClaimedDelivery, 'id' | 'event_id' | 'event_name' | 'body' | 'attempts'>,
   secret: string,
+  signedAt: Date = new Date(),
 ): Record<string, string> {
   const timestamp = (JSON.parse(d.body) as { timestamp?: string }).timestamp ?? '';
   return {
     'Content-Type': 'application/json',
     'User-Agent': WEBHOOK_USER_AGENT,
     'X-Signature': signBody(secret, d.body),
+    'Legwork-Signature': signTimestamped(secret, d.body, signedAt),
     'X-Event-Id': d.event_id,
     'X-Event-Type': d.event_name,
     'X-Event-Timestamp': timestamp,

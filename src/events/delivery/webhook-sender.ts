@@ -16,9 +16,19 @@ export interface SendResult {
   error: string | null;
 }
 
-/** `sha256=<hex>`: HMAC-SHA256 of the raw body keyed with the endpoint's signing secret. */
+/** `sha256=<hex>`: HMAC-SHA256 of the raw body keyed with the endpoint's signing secret (the spec's X-Signature). */
 export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/**
+ * `t=<unix seconds>,v1=<hex>`: HMAC-SHA256 of `<t>.<raw body>` with the same secret (Stripe's scheme), the
+ * `Legwork-Signature` header. The signed time lets a receiver refuse a captured delivery replayed later (the SDK
+ * allows 5 minutes); X-Signature alone cannot, since the same body always has the same signature.
+ */
+export function signTimestamped(secret: string, body: string, signedAt: Date): string {
+  const t = Math.floor(signedAt.getTime() / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`, 'utf8').digest('hex')}`;
 }
 
 /**

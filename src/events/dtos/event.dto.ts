@@ -1,36 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { WEBHOOK_EVENTS } from '../event-catalog';
+import { type EventPayload, WEBHOOK_EVENTS } from '../event-catalog';
 import { OptionalInt } from '../../common/http/validators';
 
-export class EventResponse {
-  @ApiProperty({ enum: WEBHOOK_EVENTS, example: 'task.completed' }) event: string;
-  @ApiProperty({ format: 'uuid', description: 'Unique per event: receivers de-duplicate by it.' })
-  event_id: string;
-  @ApiPropertyOptional({
-    format: 'uuid',
-    description: 'Task events only (payment events carry task_id in data).',
-  })
-  task_id?: string;
-  @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    example: {
-      task_id: '0b9c6f1e-2a4d-4e7b-9f3a-1c2d3e4f5a6b',
-      status: 'completed',
-      previous_status: 'submitted',
-    },
-    description:
-      'Task events: {task_id, status, previous_status}; task.submitted adds submissions, every result awaiting ' +
-      'review: [{assignment_id, worker_id, status, submitted_at, data, worker_notes, photos}]. Payment events: {order_id, task_id, amount, currency, ' +
-      'payment_method, status, transaction_id}. webhook.disabled: {webhook_id, url, reason, failing_since, disabled_at}.',
-  })
-  data: Record<string, unknown>;
-}
-
 export class EventListResponse {
-  @ApiProperty({ type: [EventResponse] }) data: EventResponse[];
+  @ApiProperty({
+    type: 'array',
+    items: { $ref: '#/components/schemas/WebhookEvent' },
+    description: 'Each in the webhook payload shape, typed by its `event` (see WebhookEvent).',
+  })
+  data: EventPayload[];
   @ApiProperty() has_more: boolean;
   @ApiProperty({
     type: String,

@@ -69,7 +69,7 @@ export class CreatedWebhookResponse extends WebhookEndpointResponse {
   @ApiProperty({
     example: 'whsec_3kTj0bW9qL2mZxY7vA1cR5nD8eF4gH6iJ0kL2mN4',
     description:
-      'Signing secret, shown only in this response. Verify X-Signature = "sha256=" + hex(HMAC-SHA256(secret, raw body)).',
+      'Signing secret, shown only in this response. Verify Legwork-Signature "t=<unix>,v1=<hex>" = hex(HMAC-SHA256(secret, "<t>.<raw body>")) with t within 5 minutes, or the spec\'s X-Signature = "sha256=" + hex(HMAC-SHA256(secret, raw body)).',
   })
   secret: string;
 }

@@ -15,6 +15,8 @@ export class AvailabilityController {
   @Put('availability')
   @ApiOperation({
     summary: 'Report presence and position; online lapses 10 minutes after the last report',
+    description:
+      'Push offers go only to workers online within a task’s radius. Report `online: true` with your position while the app is open (at least every 10 minutes); `online: false` stops offers at once.',
   })
   @ApiOkResponse({ type: AvailabilityResponse })
   @ApiErrors({ 400: ['validation_error'] })

@@ -18,7 +18,9 @@ export interface NearbySearch {
 export interface NearbyResult {
   /** Task rows (tasks.*) plus `distance` (metres or null), `agent_rating_count` and `agent_rating_sum`. */
   rows: Record<string, unknown>[];
+  /** Matches in all; beyond NEARBY_TOTAL_CAP an estimate (totalIsEstimate), see nearby-tasks.query.ts. */
   total: number;
+  totalIsEstimate: boolean;
   /** The position searched around: the query's, else the worker's last reported one, else none. */
   position: LatLng | null;
   positionSource: 'query' | 'last_known' | null;
@@ -66,6 +68,7 @@ export class NearbyTasks {
     return {
       rows: tasks,
       total: tasks.length ? Number(tasks[0].total) : 0,
+      totalIsEstimate: tasks.length > 0 && tasks[0].total_is_estimate === true,
       position,
       positionSource: s.position ? 'query' : lastKnown ? 'last_known' : null,
     };

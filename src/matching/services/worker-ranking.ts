@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { sqlRows } from '../../database/sql';
+import { sqlRows, type SqlRunner } from '../../database/sql';
 import {
   LIVE_ASSIGNMENT_CAP,
   LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
@@ -17,7 +17,10 @@ import {
 
 /** What the matcher needs to know about a task with an open slot. */
 export interface OfferTarget {
-  taskId: string;
+  /** Null before the task exists (a quote). */
+  taskId: string | null;
+  /** The task's agent: a sandbox agent's simulated workers are offered (and quoted) only that agent's tasks. */
+  agentId: string;
   latitude: number;
   longitude: number;
   maxDistanceMeters: number;
@@ -31,52 +34,69 @@ const DISTANCE = distanceSql('$1::float8', '$2::float8', 'av.latitude', 'av.long
 const CANDIDATE_LIMIT = 200;
 
 /**
- * Online workers who may be offered a slot of the task: online (a report in the last 10 minutes) within the task's
+ * Online workers who could take a slot of the task: online (a report in the last 10 minutes) within the task's
  * max_distance_meters (GiST on worker_availability), active, holding every required skill, reputation at least
- * min_reputation, never involved with this task before (so nobody is offered the same task twice), no other offer
- * waiting for their answer, and below their live-assignment cap. `median_answer` is the median time the worker took
- * to answer its last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do
- * not count).
+ * min_reputation, not a simulated worker of another sandbox agent (each agent's simulated workers serve only its
+ * own tasks, and stay online until their agent takes them offline or deletes them; `$11` is the agent), and never
+ * involved with this task before (so nobody is offered the same task twice; `$7` is null for a task not created yet,
+ * as in a quote). Shared by the offer ranking and the quote's count, so the number a
+ * quote shows is the pool the offers are drawn from.
  */
-const CANDIDATES_SQL = `
-  SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
-         (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
-            SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $11::float8) AS s
-              FROM assignments o
-             WHERE o.worker_id = w.id AND o.offered_at IS NOT NULL AND o.status <> 'pending'
-               AND NOT (o.status = 'cancelled' AND o.accepted_at IS NULL)
-             ORDER BY o.offered_at DESC LIMIT $12::int) r) AS median_answer
+const ELIGIBLE_FROM = `
     FROM worker_availability av
     JOIN workers w ON w.id = av.worker_id
-   WHERE av.online AND av.last_seen_at > $3::timestamptz
+   WHERE av.online AND (av.last_seen_at > $3::timestamptz OR w.simulated_by_agent_id IS NOT NULL)
      AND earth_box(ll_to_earth($1::float8, $2::float8), $4::float8 * ${EARTH_BOX_MARGIN})
          @> ll_to_earth(av.latitude, av.longitude)
      AND ${DISTANCE} <= $4::float8
      AND w.account_status = 'active'
+     AND (w.simulated_by_agent_id IS NULL OR w.simulated_by_agent_id = $11::uuid)
      AND w.skills @> $5::text[]
      AND w.reputation >= $6::numeric
-     AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = $7::uuid AND m.worker_id = w.id)
-     AND NOT EXISTS (SELECT 1 FROM assignments p WHERE p.worker_id = w.id AND p.status = 'pending')
+     AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = $7::uuid AND m.worker_id = w.id)`;
+
+/**
+ * Free now: no other offer waiting for their answer, and below their live-assignment cap. Only these are offered a
+ * slot at once; the others are eligible but busy.
+ */
+const FREE_NOW = `
+     NOT EXISTS (SELECT 1 FROM assignments p WHERE p.worker_id = w.id AND p.status = 'pending')
      AND (SELECT count(*) FROM assignments l WHERE l.worker_id = w.id AND l.status IN ('accepted', 'in_progress'))
-         < CASE WHEN w.reputation < $8::numeric THEN $9::int ELSE $10::int END
+         < CASE WHEN w.reputation < $8::numeric THEN $9::int ELSE $10::int END`;
+
+/**
+ * The eligible workers free now, nearest first. `median_answer` is the median time the worker took to answer its
+ * last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do not count).
+ */
+const CANDIDATES_SQL = `
+  SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
+         (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
+            SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $12::float8) AS s
+              FROM assignments o
+             WHERE o.worker_id = w.id AND o.offered_at IS NOT NULL AND o.status <> 'pending'
+               AND NOT (o.status = 'cancelled' AND o.accepted_at IS NULL)
+             ORDER BY o.offered_at DESC LIMIT $13::int) r) AS median_answer
+  ${ELIGIBLE_FROM}
+     AND ${FREE_NOW}
    ORDER BY distance, w.id
    LIMIT ${CANDIDATE_LIMIT}`;
+
+const COUNT_SQL = `
+  SELECT count(*)::int AS eligible, (count(*) FILTER (WHERE ${FREE_NOW}))::int AS free
+  ${ELIGIBLE_FROM}`;
+
+/** How many workers a task would reach now: eligible online within its radius, and of those, free to be offered. */
+export interface ReachCount {
+  eligibleOnline: number;
+  freeNow: number;
+}
 
 /** Ranks online eligible workers for one open slot (score in offer-policy.ts). */
 @Injectable()
 export class WorkerRanking {
   async candidates(em: EntityManager, target: OfferTarget, now: Date): Promise<OfferCandidate[]> {
     const rows = await sqlRows<Record<string, string | number | null>>(em, CANDIDATES_SQL, [
-      target.latitude,
-      target.longitude,
-      new Date(now.getTime() - ONLINE_LAPSE_MINUTES * 60_000),
-      target.maxDistanceMeters,
-      target.requiredSkills,
-      target.minReputation ?? 0,
-      target.taskId,
-      LOW_REPUTATION_THRESHOLD,
-      LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
-      LIVE_ASSIGNMENT_CAP,
+      ...eligibilityParams(target, now),
       OFFER_WINDOW_SECONDS,
       RESPONSE_HISTORY,
     ]);
@@ -88,4 +108,30 @@ export class WorkerRanking {
     }));
     return rankCandidates(candidates, target.maxDistanceMeters);
   }
+
+  async count(db: SqlRunner, target: OfferTarget, now: Date): Promise<ReachCount> {
+    const [row] = await sqlRows<{ eligible: number; free: number }>(
+      db,
+      COUNT_SQL,
+      eligibilityParams(target, now),
+    );
+    return { eligibleOnline: row.eligible, freeNow: row.free };
+  }
+}
+
+/** $1-$11 of ELIGIBLE_FROM and FREE_NOW. */
+function eligibilityParams(target: OfferTarget, now: Date): unknown[] {
+  return [
+    target.latitude,
+    target.longitude,
+    new Date(now.getTime() - ONLINE_LAPSE_MINUTES * 60_000),
+    target.maxDistanceMeters,
+    target.requiredSkills,
+    target.minReputation ?? 0,
+    target.taskId,
+    LOW_REPUTATION_THRESHOLD,
+    LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
+    LIVE_ASSIGNMENT_CAP,
+    target.agentId,
+  ];
 }

@@ -17,7 +17,7 @@ import { PaymentHealthService } from '../services/payment-health.service';
 import { WithdrawalService } from '../services/withdrawal.service';
 
 /** Operator payment console: withdrawal review, bank transfer receipts, provider health. */
-@ApiTags('admin')
+@ApiTags('operator')
 @ApiExtraModels(ProviderHealthView)
 @Auth({ actors: ['admin'] })
 @ApiErrors({ 400: ['validation_error'] })
@@ -32,6 +32,8 @@ export class AdminPaymentsController {
   @Get('withdrawals')
   @ApiOperation({
     summary: 'Withdrawals, oldest first, optionally by status (pending_review is the review queue)',
+    description:
+      'Withdrawals oldest first, optionally by status; `pending_review` is the review queue. Operator JWT.',
   })
   @ApiOkResponse({ type: AdminWithdrawalListResponse })
   list(@Query() q: ListWithdrawalsQuery): Promise<AdminWithdrawalListResponse> {
@@ -40,7 +42,11 @@ export class AdminPaymentsController {
 
   @Post('withdrawals/:id/approve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Approve a withdrawal in review: the transfer to the worker follows at once' })
+  @ApiOperation({
+    summary: 'Approve a withdrawal in review: the transfer to the worker follows at once',
+    description:
+      'Approves a withdrawal waiting in `pending_review`; the transfer to the worker’s payout account starts at once. 409 when it is not in review. Operator JWT.',
+  })
   @ApiOkResponse({ type: AdminWithdrawalResponse })
   @ApiErrors({ 404: ['not_found'], 409: ['invalid_state'] })
   approve(@CurrentActor() actor: AdminActor, @Param('id') id: string): Promise<AdminWithdrawalResponse> {
@@ -49,7 +55,11 @@ export class AdminPaymentsController {
 
   @Post('withdrawals/:id/reject')
   @HttpCode(200)
-  @ApiOperation({ summary: "Reject a withdrawal in review: the amount returns to the worker's balance" })
+  @ApiOperation({
+    summary: "Reject a withdrawal in review: the amount returns to the worker's balance",
+    description:
+      'Rejects a withdrawal in review with a reason; the amount returns to the worker’s withdrawable balance. Operator JWT.',
+  })
   @ApiOkResponse({ type: AdminWithdrawalResponse })
   @ApiErrors({ 404: ['not_found'], 409: ['invalid_state'] })
   reject(
@@ -77,7 +87,11 @@ export class AdminPaymentsController {
   }
 
   @Get('payments/health')
-  @ApiOperation({ summary: 'Provider reachability now (uncached), with errors and probe latency' })
+  @ApiOperation({
+    summary: 'Provider reachability now (uncached), with errors and probe latency',
+    description:
+      'Probes each provider now (no cache) with a signed request and reports reachability, latency and the error if any. Operator JWT.',
+  })
   @ApiOkResponse({ type: PaymentHealthResponse })
   paymentsHealth(): Promise<PaymentHealthResponse> {
     return this.health.check();

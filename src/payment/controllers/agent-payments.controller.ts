@@ -18,6 +18,8 @@ export class AgentPaymentsController {
   @ApiOperation({
     summary:
       'Simplified recharge: page payment for Alipay, QR code for WeChat Pay unless payment_type says otherwise',
+    description:
+      'Creates a recharge order the short way: Alipay answers a page-payment URL, WeChat Pay a QR code URL. The balance is credited when the provider confirms (notification or query), never on redirect.',
   })
   @ApiOkResponse({ type: PaymentOrderResponse })
   @ApiErrors({

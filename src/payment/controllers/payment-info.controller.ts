@@ -13,7 +13,10 @@ export class PaymentInfoController {
 
   @Get('providers')
   @Public()
-  @ApiOperation({ summary: 'Enabled payment providers and the default one' })
+  @ApiOperation({
+    summary: 'Enabled payment providers and the default one',
+    description: 'Public. The enabled providers with their channels, and the default one.',
+  })
   @ApiOkResponse({ type: ProvidersResponse })
   providers(): ProvidersResponse {
     return this.health.list();
@@ -23,6 +26,8 @@ export class PaymentInfoController {
   @Public()
   @ApiOperation({
     summary: 'Whether each provider answers a signed probe (cached for 15 s)',
+    description:
+      'Public. Whether each enabled provider answered a signed probe recently (cached for 15 seconds).',
   })
   @ApiOkResponse({ type: PaymentHealthResponse })
   status(): Promise<PaymentHealthResponse> {

@@ -45,6 +45,8 @@ export class PaymentV1Controller {
   @Auth({ actors: ['agent'], permission: 'payment:write' })
   @ApiOperation({
     summary: 'Create a recharge order with Alipay (page, wap, qr) or WeChat Pay (native, jsapi, h5)',
+    description:
+      'Creates a payment order with the chosen provider and channel and answers what the payer needs: a page or wap URL or a QR code URL. The balance is credited when the provider confirms, never on redirect. Needs `payment:write`.',
   })
   @ApiOkResponse({ type: PaymentOrderResponse })
   @ApiErrors({
@@ -62,6 +64,8 @@ export class PaymentV1Controller {
   @Auth({ actors: ['agent'], permission: 'payment:read' })
   @ApiOperation({
     summary: 'Status of an order (an open order is checked with the provider first)',
+    description:
+      'Needs `payment_method`. An order still open is first checked with the provider, so a payment whose notification was lost completes here. Needs `payment:read`.',
   })
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiErrors({ 400: ['validation_error'], 404: ['order_not_found'] })

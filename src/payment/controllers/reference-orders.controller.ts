@@ -53,6 +53,8 @@ export class ReferenceOrdersController {
   @Auth({ actors: ['agent'], permission: 'payment:read', apiSecret: true })
   @ApiOperation({
     summary: "Order status with the task's cost breakdown (an open order is checked with the provider)",
+    description:
+      'Reference payment form (API key plus `X-API-Secret`). An order still open is first checked with the provider, so a payment whose notification was lost is completed here.',
   })
   @ApiOkResponse({ type: ReferenceOrderStatusResponse })
   @ApiErrors({ 400: ['validation_error'], 404: ['order_not_found'] })

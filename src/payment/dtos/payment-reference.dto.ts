@@ -149,7 +149,7 @@ export class ReferenceRefundRequest {
 
   @ApiProperty({
     maxLength: 500,
-    examples: [...REFUND_REASONS],
+    example: REFUND_REASONS[0],
     description:
       'One of task_cancelled, quality_issue, task_failed, duplicate_payment, other; any other text (at most 500 ' +
       'characters) is accepted and filed under other.',

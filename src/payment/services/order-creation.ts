@@ -22,6 +22,7 @@ import {
 } from '../payment-rules';
 import { findOrder, type OrderRow, toOrder } from '../payment.repository';
 import { OrderSettlement } from './order-settlement';
+import { SandboxBuyer } from './sandbox-buyer';
 
 /** Everything both surfaces decided about a new order; amounts already converted and checked against the task. */
 export interface NewOrder {
@@ -58,6 +59,7 @@ export class OrderCreation {
     private readonly events: PaymentEvents,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly buyer: SandboxBuyer,
   ) {}
 
   async create(input: NewOrder): Promise<OrderRow> {
@@ -89,6 +91,10 @@ export class OrderCreation {
         created.jsapiParams ? JSON.stringify(created.jsapiParams) : null,
       ],
     );
+    // A page or wap order reaches the provider only through a browser; in sandbox mode the buyer is simulated.
+    if (created.paymentUrl && (input.type === 'page' || input.type === 'wap')) {
+      await this.buyer.open(order.id, created.paymentUrl);
+    }
     return (await findOrder(this.ds, order.id))!;
   }
 

@@ -8,7 +8,7 @@ import { StatsExportService, XLSX_MIME } from '../services/stats-export.service'
 import { StatsService } from '../services/stats.service';
 
 /** Console statistics: JWT sessions only (spec, Authentication rule 1). */
-@ApiTags('agent')
+@ApiTags('statistics')
 @Auth({ actors: ['agent'], schemes: ['jwt'] })
 @Controller(['v1/agent/stats', 'api/v1/agent/stats'])
 export class AgentStatsController {
@@ -18,7 +18,11 @@ export class AgentStatsController {
   ) {}
 
   @Get('dashboard')
-  @ApiOperation({ summary: 'Balance, escrow, task counts, success rate and API requests today' })
+  @ApiOperation({
+    summary: 'Balance, escrow, task counts, success rate and API requests today',
+    description:
+      'One snapshot for the console: available balance and escrow, tasks by status, the approval rate of reviewed results and API requests today (UTC). Needs the JWT.',
+  })
   @ApiOkResponse({ type: DashboardStatsResponse })
   dashboard(@CurrentActor() actor: AgentActor): Promise<DashboardStatsResponse> {
     return this.stats.dashboard(actor.id);
@@ -27,6 +31,8 @@ export class AgentStatsController {
   @Get('usage')
   @ApiOperation({
     summary: 'Requests, tasks created and spending per UTC day (every day of the range, at most 366)',
+    description:
+      'One row per UTC day of the range, days without activity included as zeros, at most 366 days. Needs the JWT.',
   })
   @ApiOkResponse({ type: [UsageDataPoint] })
   @ApiErrors({ 400: ['validation_error'] })

@@ -1,8 +1,56 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
+import { CreateTaskRequest } from '../dtos/create-task.dto';
+import { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import { CancelTaskResponse, TaskResponse } from '../dtos/task-response.dto';
+
+/** Creation bodies a reader can start from (also the quote's body). */
+export const CreateTaskBody = () =>
+  ApiBody({
+    type: CreateTaskRequest,
+    examples: {
+      photo: {
+        summary: 'One photo of a storefront',
+        value: {
+          title: 'Is the bakery on Nanjing East Road open?',
+          description: 'Photograph the storefront with the opening hours sign readable.',
+          location: { latitude: 31.2352, longitude: 121.4747, address: 'Nanjing East Rd 300, Shanghai' },
+          budget_cents: 5000,
+          deadline_at: '2030-06-01T12:00:00+08:00',
+          task_type: 'photo',
+          requirements: { skills: ['photography'], min_reputation: 3.5 },
+          idempotency_key: 'bakery-check-2030-06-01',
+        },
+      },
+      web_app_workers: {
+        summary: 'A photo from phone browsers that strip EXIF GPS: the device location may prove the place',
+        value: {
+          title: 'Photograph the queue at the ticket office',
+          description: 'One photo of the queue, taken from the entrance.',
+          location: { latitude: 22.5431, longitude: 114.0579 },
+          budget_cents: 2000,
+          deadline_at: '2030-06-01T20:00:00+08:00',
+          task_type: 'photo',
+          requirements: { location_proof: 'photo_or_device_gps' },
+        },
+      },
+      survey: {
+        summary: 'Three workers collect prices within 2 km',
+        value: {
+          title: 'Price of a 500 ml bottle of water in three shops',
+          description: 'Visit three different shops near the station and note the price and the brand.',
+          location: { latitude: 39.9042, longitude: 116.4074, max_distance_meters: 2000 },
+          budget_cents: 3000,
+          max_workers: 3,
+          deadline_at: '2030-06-02T18:00:00Z',
+          task_type: 'data_collection',
+          metadata: { campaign: 'water-prices', batch: 7 },
+        },
+      },
+    },
+  });
 
 /** OpenAPI of task creation and cancellation, shared by the two surfaces' controllers. */
 export const CreateTaskDocs = () =>
@@ -13,6 +61,7 @@ export const CreateTaskDocs = () =>
         'Costs budget_cents × max_workers from the available balance. A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true. With both, the header guards the exact request and the body key the task: one task, and both keys answer it.',
     }),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Any agent write may carry one.' }),
+    CreateTaskBody(),
     ApiCreatedResponse({ type: TaskResponse }),
     ApiErrors({
       400: ['validation_error'],
@@ -32,6 +81,33 @@ export const CancelTaskDocs = () =>
     ApiOkResponse({ type: CancelTaskResponse }),
     ApiErrors({ 404: ['task_not_found'], 409: ['invalid_state'] }),
   );
+
+/** Review bodies: approve, and reject. */
+export const FeedbackBody = () =>
+  ApiBody({
+    type: TaskFeedbackRequest,
+    examples: {
+      approve: {
+        summary: 'Approve every submitted result (pays the workers)',
+        value: {
+          accept_result: true,
+          rating: 5,
+          quality_score: 4.5,
+          feedback_text: 'Clear photos, thank you.',
+        },
+      },
+      reject: {
+        summary:
+          'Reject one worker’s result with a reason the worker sees (refunds that slot; scores optional)',
+        value: {
+          accept_result: false,
+          assignment_id: '6456d0c2-8f2e-4c1a-9b7e-2d3f4a5b6c7d',
+          reason_code: 'wrong_location',
+          feedback_text: 'The photo shows a different shop.',
+        },
+      },
+    },
+  });
 
 /** A creation answered from an earlier one with the same body idempotency_key says so, like a header replay. */
 export function markReplay(res: Response, replayed: boolean): void {

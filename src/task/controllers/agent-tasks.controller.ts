@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
+import { CreateTaskRequest } from '../dtos/create-task.dto';
+import { TaskQuoteResponse } from '../dtos/task-quote.dto';
 import { ListTasksQuery, TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import {
   FeedbackResponse,
@@ -11,8 +13,10 @@ import {
   TaskStatusResponse,
 } from '../dtos/task-response.dto';
 import { TaskQueryService } from '../services/task-query.service';
+import { TaskQuoteService } from '../services/task-quote.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { UuidParam } from '../../common/http/uuid-param';
+import { CreateTaskBody, FeedbackBody } from './agent-task-docs';
 
 /** Agent task operations that are identical on both surfaces. */
 @ApiTags('tasks')
@@ -21,11 +25,31 @@ export class AgentTasksController {
   constructor(
     private readonly query: TaskQueryService,
     private readonly review: TaskReviewService,
+    private readonly quotes: TaskQuoteService,
   ) {}
+
+  @Post('quote')
+  @HttpCode(200)
+  @Auth({ actors: ['agent'], permission: 'task:create' })
+  @ApiOperation({
+    summary: 'Price a task without creating it',
+    description:
+      'Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and how many eligible workers are online within the radius. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.',
+  })
+  @CreateTaskBody()
+  @ApiOkResponse({ type: TaskQuoteResponse })
+  @ApiErrors({ 400: ['validation_error'] })
+  quote(@CurrentActor() actor: AgentActor, @Body() dto: CreateTaskRequest): Promise<TaskQuoteResponse> {
+    return this.quotes.quote(actor, dto);
+  }
 
   @Get()
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'List your tasks, newest first (cursor paging)' })
+  @ApiOperation({
+    summary: 'List your tasks, newest first (cursor paging)',
+    description:
+      'Your tasks only, newest first, optionally by `status`. Page with `starting_after` (the last task_id) while `has_more` is true. Needs `task:read`.',
+  })
   @ApiOkResponse({ type: TaskListPage })
   @ApiErrors({ 400: ['validation_error'] })
   list(@CurrentActor() actor: AgentActor, @Query() q: ListTasksQuery): Promise<TaskListPage> {
@@ -34,7 +58,11 @@ export class AgentTasksController {
 
   @Get(':task_id')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Task status, progress and assignments' })
+  @ApiOperation({
+    summary: 'Task status, progress and assignments',
+    description:
+      'Status, progress (assigned, completed and open slots) and every assignment with its worker, reputation and status. Another agent’s task is 404 task_not_found. Needs `task:read`.',
+  })
   @ApiOkResponse({ type: TaskStatusResponse })
   @ApiErrors({ 404: ['task_not_found'] })
   get(@CurrentActor() actor: AgentActor, @UuidParam('task_id') taskId: string): Promise<TaskStatusResponse> {
@@ -46,7 +74,7 @@ export class AgentTasksController {
   @ApiOperation({
     summary: 'Submitted results, to review before you decide (available once a worker submits)',
     description:
-      'result is the first approved result, else the first awaiting review; submissions lists every submitted, approved or rejected result with its data, notes and photos. 404 result_not_available until a worker submits.',
+      'Answers as soon as a worker has submitted (404 result_not_available with `current_status` before). `result` is the first approved result, else the first awaiting review (null if all were rejected); `results` lists approved results with their quality score; `submissions` every submitted, approved or rejected result with its data, notes, photos (each with its location `verification`) and device location. Needs `task:read`.',
   })
   @ApiOkResponse({ type: TaskResultResponse })
   @ApiErrors({ 404: ['task_not_found', 'result_not_available'] })
@@ -65,6 +93,7 @@ export class AgentTasksController {
     description:
       'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
   })
+  @FeedbackBody()
   @ApiOkResponse({ type: FeedbackResponse })
   @ApiErrors({
     400: ['validation_error'],

@@ -36,7 +36,11 @@ export class WorkerTasksController {
   ) {}
 
   @Get('tasks/available')
-  @ApiOperation({ summary: 'Tasks you can take now, optionally near a position' })
+  @ApiOperation({
+    summary: 'Tasks you can take now, optionally near a position',
+    description:
+      'Open tasks you are eligible for (skills, reputation, not already involved), with distance when you give a position; sort by payment, distance or deadline. Tasks offered to someone else are hidden until the offer ends.',
+  })
   @ApiOkResponse({ type: AvailableTasksResponse })
   @ApiErrors({ 400: ['validation_error'] })
   available(
@@ -47,7 +51,11 @@ export class WorkerTasksController {
   }
 
   @Get('tasks/my-tasks')
-  @ApiOperation({ summary: 'Your assignments, newest first' })
+  @ApiOperation({
+    summary: 'Your assignments, newest first',
+    description:
+      'Your assignments with their task, newest first, optionally by status (`completed` means approved; `failed` covers rejected, expired, abandoned and cancelled). Offset paging.',
+  })
   @ApiOkResponse({ type: MyTasksResponse })
   mine(@CurrentActor() actor: WorkerActor, @Query() q: MyTasksQuery): Promise<MyTasksResponse> {
     return this.query.mine(actor, q);
@@ -55,7 +63,11 @@ export class WorkerTasksController {
 
   @Post('tasks/:task_id/accept')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Take a free slot of a task (or accept the offer of one made to you)' })
+  @ApiOperation({
+    summary: 'Take a free slot of a task (or accept the offer of one made to you)',
+    description:
+      'Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached.',
+  })
   @ApiOkResponse({ type: TaskAcceptResponse })
   @ApiErrors({
     403: ['not_eligible'],
@@ -71,7 +83,11 @@ export class WorkerTasksController {
 
   @Post('assignments/:assignment_id/start')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Start work on an accepted assignment' })
+  @ApiOperation({
+    summary: 'Start work on an accepted assignment',
+    description:
+      'Moves an accepted assignment to in_progress, and the task to in_progress when it is the first. Refused (409) from the deadline on.',
+  })
   @ApiOkResponse({ type: AssignmentResponse })
   @ApiErrors({ 404: ['assignment_not_found'], 409: ['invalid_state'] })
   start(
@@ -86,7 +102,7 @@ export class WorkerTasksController {
   @ApiOperation({
     summary: 'Submit the result of an accepted or in-progress assignment',
     description:
-      'Photos attached by photo_urls (your uploads) are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Nothing changes on a refusal.',
+      'Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Refused (409) from the deadline on; nothing changes on a refusal.',
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
   @ApiErrors({
@@ -162,6 +178,8 @@ export class WorkerTasksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Turn down a task offered to you; it goes to the next worker (no effect on your reputation)',
+    description:
+      'Only for a pending offer made to you. The slot is offered to the next eligible worker; declining does not affect your reputation.',
   })
   @ApiOkResponse({ type: AssignmentResponse })
   @ApiErrors({ 404: ['assignment_not_found'], 409: ['invalid_state'] })
@@ -176,6 +194,8 @@ export class WorkerTasksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Give the assignment up; the slot reopens for another worker (counts against you)',
+    description:
+      'Gives up an accepted or in-progress assignment. The slot reopens (offered to the next worker) at no cost to the agent; abandoning lowers your reputation.',
   })
   @ApiOkResponse({ type: AssignmentResponse })
   @ApiErrors({ 404: ['assignment_not_found'], 409: ['invalid_state'] })

@@ -1,5 +1,5 @@
 import { ApiError } from '../../common/errors/api-error';
-import type { PhotoVerification } from '../../events/event-catalog';
+import type { PhotoVerification } from '../../events/event-data';
 import { distanceMeters, LatLng } from '../../common/geo';
 import { PHOTO_MAX_DISTANCE_METERS } from './task-policy';
 

@@ -1,3 +1,5 @@
+import { ApiError } from '../../common/errors/api-error';
+
 /**
  * Numbers the task rules depend on, in one place (each is recorded in docs/decisions.md).
  */
@@ -31,6 +33,17 @@ export const TYPICAL_COMPLETION_MINUTES: Record<TaskType, number> = {
 export function estimateCompletion(createdAt: Date, deadlineAt: Date, type: TaskType): Date {
   const typical = createdAt.getTime() + TYPICAL_COMPLETION_MINUTES[type] * 60_000;
   return new Date(Math.min(typical, deadlineAt.getTime()));
+}
+
+/** The deadline rules the DTO cannot express (they depend on now); creation and the quote apply the same ones. */
+export function checkDeadline(value: string, now: Date): Date {
+  const deadline = new Date(value);
+  if (Number.isNaN(deadline.getTime())) throw ApiError.field('deadline_at', 'is not a valid date-time');
+  if (deadline.getTime() <= now.getTime()) throw ApiError.field('deadline_at', 'must be in the future');
+  if (deadline.getTime() > now.getTime() + DEADLINE_MAX_DAYS * 86_400_000) {
+    throw ApiError.field('deadline_at', `must be at most ${DEADLINE_MAX_DAYS} days ahead`);
+  }
+  return deadline;
 }
 
 /** Why an agent rejects a result (product-decisions §10): the worker reads it with the assignment. */

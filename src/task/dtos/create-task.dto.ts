@@ -14,6 +14,7 @@ import {
   Max,
   MaxLength,
   Min,
+  IsUUID,
   ValidateNested,
 } from 'class-validator';
 import { DEFAULT_LOCATION_PROOF, LOCATION_PROOFS } from '../domain/location-proof';
@@ -181,4 +182,13 @@ export class CreateTaskRequest {
   @IsString()
   @Length(1, 255)
   idempotency_key?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      'Sandbox only: the test clock (POST /v1/sandbox/clocks) the task lives on. Its "now" is the clock’s time: the ' +
+      'deadline is checked against it, and only advancing the clock moves the task through time. Refused in live mode.',
+  })
+  @IsOptional()
+  @IsUUID()
+  test_clock?: string;
 }

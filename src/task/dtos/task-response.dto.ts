@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
+import { DeviceLocation, ResultPhoto } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
 import { REJECTION_REASONS, TASK_TYPES } from '../domain/task-policy';
 
@@ -64,84 +65,16 @@ export class TaskProgress {
   estimated_completion_at: string;
 }
 
-/** The location check of a photo (product-decisions §11). Stale or reused photos are flagged here, not refused. */
-export class PhotoVerificationView {
-  @ApiProperty({
-    enum: ['exif', 'device'],
-    description: 'Where the position came from: the photo’s EXIF GPS, or the device location sent with it.',
-  })
-  location_source: 'exif' | 'device';
-  @ApiProperty({ type: 'integer', example: 30, description: 'From that position to the task (at most 100).' })
-  distance_meters: number;
-  @ApiProperty({
-    type: Number,
-    nullable: true,
-    example: null,
-    description: 'The accuracy the device reported, in metres (device source only).',
-  })
-  accuracy_m: number | null;
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    description: 'Capture time: EXIF, else (device source) the time of the device location.',
-  })
-  taken_at: string | null;
-  @ApiProperty({
-    type: Boolean,
-    nullable: true,
-    description:
-      'Whether taken_at lies between the assignment’s acceptance and its submission (±60 s of clock skew); false flags a photo taken before or after; null when there is no capture time.',
-  })
-  taken_during_assignment: boolean | null;
-  @ApiProperty({ example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' })
-  sha256: string;
-  @ApiProperty({ description: 'The same bytes were part of an earlier submission (any task, any worker).' })
-  reused: boolean;
-  @ApiProperty({ type: 'integer', description: 'How many earlier submissions included these bytes.' })
-  earlier_submissions: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The first of them.' })
-  first_submitted_at: string | null;
-}
-
-export class ResultPhoto {
-  @ApiProperty() url: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
-  taken_at: string | null;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description:
-      'From the photo’s position (EXIF GPS, else the device location) to the task; null when unchecked.',
-  })
-  distance_meters: number | null;
-  @ApiProperty({
-    type: PhotoVerificationView,
-    nullable: true,
-    description:
-      'The location check; null for a proof file that is not a photo (PDF, video) and for submissions made before checks were recorded.',
-  })
-  verification: PhotoVerificationView | null;
-}
-
-/** The device's position, read by the app when the photo was taken (product-decisions §11). */
-export class DeviceLocationView {
-  @ApiProperty() latitude: number;
-  @ApiProperty() longitude: number;
-  @ApiProperty({ description: 'Accuracy radius reported by the device, in metres.' }) accuracy_m: number;
-  @ApiProperty({ format: 'date-time' }) captured_at: string;
-}
-
 export class TaskResult {
   @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
   @ApiProperty({ type: [ResultPhoto] }) photos: ResultPhoto[];
   @ApiProperty({ type: String, nullable: true }) worker_notes: string | null;
   @ApiProperty({
-    type: DeviceLocationView,
+    type: DeviceLocation,
     nullable: true,
     description: 'The device location the worker sent with the submission, if any.',
   })
-  device_location: DeviceLocationView | null;
+  device_location: DeviceLocation | null;
 }
 
 export class TaskAssignmentView {

@@ -21,7 +21,8 @@ import { REJECTION_REASONS, RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
-import { PhotoVerificationView, TaskLocationView } from './task-response.dto';
+import { PhotoVerification } from '../../events/event-data';
+import { TaskLocationView } from './task-response.dto';
 import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, OptionalInt } from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
@@ -96,9 +97,9 @@ export class AvailableTasksResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
-    example: { total_eligible: 12, returned: 12, max_distance_meters: 5000 },
+    example: { total_eligible: 12, total_is_estimate: 0, returned: 12, max_distance_meters: 5000 },
     description:
-      'total_eligible: tasks matching every filter before the limit; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.',
+      'total_eligible: tasks matching every filter before the limit, exact up to 1000; above that, around a position, an estimate from a sample of the matches (typically within 20 %, never below 1001); total_is_estimate: 1 when total_eligible is such an estimate, else 0; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.',
   })
   metadata: Record<string, number>;
 }
@@ -200,7 +201,7 @@ export class CheckedPhotoView {
     description: 'From the photo’s position (EXIF GPS, else the device location) to the task (at most 100).',
   })
   distance_meters: number;
-  @ApiProperty({ type: PhotoVerificationView }) verification: PhotoVerificationView;
+  @ApiProperty({ type: PhotoVerification }) verification: PhotoVerification;
 }
 
 export class TaskSubmissionResponse {

@@ -4,7 +4,7 @@ import { validateSync } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { flattenValidationErrors } from '../../common/http/validation.pipe';
-import type { DeviceLocation, PhotoVerification } from '../../events/event-catalog';
+import type { DeviceLocation, PhotoVerification } from '../../events/event-data';
 import type { UploadRecord } from '../../upload/services/upload.service';
 import {
   DeviceFix,

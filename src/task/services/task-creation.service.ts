@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentRepository, type AgentRow } from '../../agent/agent.repository';
 import type { AgentActor } from '../../common/actor';
-import { Clock } from '../../common/clock';
+import { atTime, Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { requestHash } from '../../idempotency/canonical-json';
 import { IdempotencyKeys } from '../../idempotency/idempotency-keys';
@@ -14,12 +14,13 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { splitSlot, taskCost } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
-import { DEADLINE_MAX_DAYS, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
+import { checkDeadline, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
 import { taskCreatedResponse } from '../task.presenter';
 import { mapTask, TaskRow } from '../task.repository';
+import { TestClocks } from '../test-clocks';
 import { TaskDispatch } from './task-dispatch';
 import { TaskSettlement } from './task-settlement';
 
@@ -50,6 +51,20 @@ export class TaskCreationService {
 
   /** `replayed` is true when an earlier creation with the same idempotency_key answers. */
   async create(
+    actor: AgentActor,
+    dto: CreateTaskRequest,
+  ): Promise<{ body: TaskResponse; replayed: boolean }> {
+    if (dto.test_clock === undefined) return this.createNow(actor, dto);
+    // A task on a sandbox test clock is created at the clock's time (decisions §12).
+    if (this.config.paymentMode !== 'sandbox') {
+      throw ApiError.field('test_clock', 'test clocks exist only in sandbox mode');
+    }
+    const clock = await TestClocks.findOwned(this.ds, actor.id, dto.test_clock);
+    if (!clock) throw new ApiError('test_clock_not_found', 'No such test clock.');
+    return atTime(clock.frozen_time, () => this.createNow(actor, dto));
+  }
+
+  private async createNow(
     actor: AgentActor,
     dto: CreateTaskRequest,
   ): Promise<{ body: TaskResponse; replayed: boolean }> {
@@ -112,10 +127,12 @@ export class TaskCreationService {
       `INSERT INTO tasks (agent_id, title, description, task_type, latitude, longitude, address,
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
                           total_cents, required_skills, min_reputation, metadata, status, deadline_at,
-                          estimated_completion_at, created_at, updated_at, open_slots, location_proof)
+                          estimated_completion_at, created_at, updated_at, open_slots, test_clock_id,
+                          location_proof)
        SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
               $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
-              'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int, $23::text
+              'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int,
+              $23::uuid, $24::text
         WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($21::text[])) < $22::int
        RETURNING *`,
       [
@@ -141,6 +158,7 @@ export class TaskCreationService {
         now,
         LIVE_TASK_STATUSES,
         agent.max_concurrent_tasks,
+        dto.test_clock ?? null,
         dto.requirements?.location_proof ?? DEFAULT_LOCATION_PROOF,
       ],
     );
@@ -173,14 +191,4 @@ export class TaskCreationService {
 function taskOf(response: unknown): Record<string, unknown> {
   const taskId = (response as { task_id?: unknown } | null)?.task_id;
   return typeof taskId === 'string' ? { task_id: taskId } : {};
-}
-
-function checkDeadline(value: string, now: Date): Date {
-  const deadline = new Date(value);
-  if (Number.isNaN(deadline.getTime())) throw ApiError.field('deadline_at', 'is not a valid date-time');
-  if (deadline.getTime() <= now.getTime()) throw ApiError.field('deadline_at', 'must be in the future');
-  if (deadline.getTime() > now.getTime() + DEADLINE_MAX_DAYS * 86_400_000) {
-    throw ApiError.field('deadline_at', `must be at most ${DEADLINE_MAX_DAYS} days ahead`);
-  }
-  return deadline;
 }

@@ -45,6 +45,7 @@ export class TaskDispatch {
       em,
       {
         taskId: task.id,
+        agentId: task.agent_id,
         latitude: task.latitude,
         longitude: task.longitude,
         maxDistanceMeters: task.max_distance_meters,

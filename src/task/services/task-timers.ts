@@ -14,6 +14,19 @@ import { TaskSettlement } from './task-settlement';
 
 const BATCH = 20;
 
+/**
+ * Which tasks a sweep looks at: those on real time (the job runner's sweeps: null), or those on one sandbox test
+ * clock (its advance, run at the clock's time). Real time never touches a clock's tasks, nor a clock anyone else's.
+ */
+export type TimeScope = { clockId: string } | null;
+
+/** The SQL condition on a tasks row (alias `alias`) for `scope`, its parameter at $`n` when there is one. */
+function scopeSql(scope: TimeScope, alias: string, n: number): { sql: string; params: unknown[] } {
+  return scope
+    ? { sql: `${alias}.test_clock_id = $${n}`, params: [scope.clockId] }
+    : { sql: `${alias}.test_clock_id IS NULL`, params: [] };
+}
+
 export interface SweepCounts {
   deadlines: number;
   offers: number;
@@ -49,13 +62,14 @@ export class TaskTimers {
    * At the deadline: open slots close (100 % refund), accepted and in-progress work expires (100 % refund,
    * counts against the worker), pending offers lapse; submitted results stay and wait for review.
    */
-  sweepDeadlines(): Promise<number> {
+  sweepDeadlines(scope: TimeScope = null): Promise<number> {
     const now = this.clock.now();
+    const on = scopeSql(scope, 't', 3);
     return this.forEachDue(
       (seen, limit) =>
-        `SELECT id FROM tasks WHERE deadline_processed_at IS NULL AND status = ANY($1) AND deadline_at <= $2
-            AND id <> ALL(${seen}) ORDER BY deadline_at LIMIT ${limit}`,
-      [LIVE_TASK_STATUSES, now],
+        `SELECT id FROM tasks t WHERE deadline_processed_at IS NULL AND status = ANY($1) AND deadline_at <= $2
+            AND ${on.sql} AND id <> ALL(${seen}) ORDER BY deadline_at LIMIT ${limit}`,
+      [LIVE_TASK_STATUSES, now, ...on.params],
       async (em, task) => {
         const due =
           !task.deadline_processed_at && LIVE_TASK_STATUSES.includes(task.status) && task.deadline_at <= now;
@@ -77,13 +91,15 @@ export class TaskTimers {
    * Offers not answered in time lapse and their slots go to the next best online worker (never one who had this
    * task before), or reopen for anyone to take when nobody is left.
    */
-  expireOffers(): Promise<number> {
+  expireOffers(scope: TimeScope = null): Promise<number> {
     const now = this.clock.now();
+    const on = scopeSql(scope, 't', 2);
     return this.forEachDue(
       (seen, limit) =>
-        `SELECT DISTINCT task_id AS id FROM assignments
-          WHERE status = 'pending' AND offer_expires_at <= $1 AND task_id <> ALL(${seen}) LIMIT ${limit}`,
-      [now],
+        `SELECT DISTINCT a.task_id AS id FROM assignments a JOIN tasks t ON t.id = a.task_id
+          WHERE a.status = 'pending' AND a.offer_expires_at <= $1 AND ${on.sql} AND a.task_id <> ALL(${seen})
+          LIMIT ${limit}`,
+      [now, ...on.params],
       async (em, task) => {
         const lapsed = (await TaskRepository.assignments(em, task.id)).filter(
           (a) => a.status === 'pending' && a.offer_expires_at && a.offer_expires_at <= now,
@@ -98,14 +114,16 @@ export class TaskTimers {
   }
 
   /** Results nobody reviewed within AUTO_APPROVE_HOURS are approved, so workers are always paid. */
-  autoApprove(): Promise<number> {
+  autoApprove(scope: TimeScope = null): Promise<number> {
     const now = this.clock.now();
     const cutoff = new Date(now.getTime() - this.config.autoApproveHours * 3_600_000);
+    const on = scopeSql(scope, 't', 2);
     return this.forEachDue(
       (seen, limit) =>
-        `SELECT DISTINCT task_id AS id FROM assignments
-          WHERE status = 'submitted' AND submitted_at <= $1 AND task_id <> ALL(${seen}) LIMIT ${limit}`,
-      [cutoff],
+        `SELECT DISTINCT a.task_id AS id FROM assignments a JOIN tasks t ON t.id = a.task_id
+          WHERE a.status = 'submitted' AND a.submitted_at <= $1 AND ${on.sql} AND a.task_id <> ALL(${seen})
+          LIMIT ${limit}`,
+      [cutoff, ...on.params],
       async (em, task) => {
         const due = (await TaskRepository.assignments(em, task.id)).filter(
           (a) => a.status === 'submitted' && a.submitted_at && a.submitted_at <= cutoff,
@@ -113,6 +131,34 @@ export class TaskTimers {
         for (const a of due) await this.settlement.approve(em, task, a, now, null);
         if (due.length) await this.settlement.reconcileTask(em, task, now);
         return due.length > 0;
+      },
+    );
+  }
+
+  /**
+   * Deleting a sandbox test clock ends its live tasks (product-decisions §12): offers lapse, held and submitted work is
+   * refunded (a submitted result would never be reviewed on a clock that is gone), open slots close, and the task
+   * is cancelled, so every cent held for it goes back to the agent. Run at the clock's time.
+   */
+  endClockTasks(clockId: string): Promise<number> {
+    return this.forEachDue(
+      (seen, limit) =>
+        `SELECT id FROM tasks WHERE test_clock_id = $1 AND status = ANY($2) AND id <> ALL(${seen}) LIMIT ${limit}`,
+      [clockId, LIVE_TASK_STATUSES],
+      async (em, task) => {
+        if (!LIVE_TASK_STATUSES.includes(task.status)) return false;
+        const now = this.clock.now();
+        for (const a of await TaskRepository.assignments(em, task.id)) {
+          if (a.status === 'accepted' || a.status === 'in_progress') {
+            await this.settlement.refund(em, task, a, now, 'expired');
+          } else if (a.status === 'submitted') {
+            await this.settlement.refund(em, task, a, now, 'rejected');
+          } else if (a.status === 'pending') {
+            await this.lapseOffer(em, a.id, now);
+          }
+        }
+        await this.settlement.reconcileTask(em, task, now, { cancel: true });
+        return true;
       },
     );
   }

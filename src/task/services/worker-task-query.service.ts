@@ -57,7 +57,11 @@ export class WorkerTaskQueryService {
       sort: q.sort_by ?? 'payment_desc',
       limit: q.limit ?? 20,
     });
-    const metadata: Record<string, number> = { total_eligible: found.total, returned: found.rows.length };
+    const metadata: Record<string, number> = {
+      total_eligible: found.total,
+      total_is_estimate: found.totalIsEstimate ? 1 : 0,
+      returned: found.rows.length,
+    };
     if (found.position) metadata.max_distance_meters = radius;
     if (found.positionSource === 'last_known') metadata.last_known_position = 1;
     return {

@@ -27,6 +27,8 @@ export class UploadController {
   @UseInterceptors(MultipartErrors('file'), FileInterceptor('file', multipartOptions(1)))
   @ApiOperation({
     summary: `Upload one proof file (${FILE_RULES}); EXIF GPS and capture time are read and kept`,
+    description:
+      'For workers: stores one proof file checked by its content, not its name, and reads EXIF GPS and capture time for the location check. Answers the file URL to cite in a submission.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -53,6 +55,8 @@ export class UploadController {
   )
   @ApiOperation({
     summary: `Upload 1 to ${MAX_FILES_PER_REQUEST} proof files (${FILE_RULES}); all are stored or none`,
+    description:
+      'For workers: 1 to 5 files in the `files` field, each checked like a single upload; any refusal stores none of them.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({

@@ -24,7 +24,11 @@ export class UploadsServeController {
   ) {}
 
   @Get(':category/:date/:filename')
-  @ApiOperation({ summary: 'An uploaded file (its URL is the permission)' })
+  @ApiOperation({
+    summary: 'An uploaded file (its URL is the permission)',
+    description:
+      'Public: the unguessable URL is the permission. Answers the bytes as uploaded, EXIF included.',
+  })
   @ApiOkResponse({ description: 'The bytes, as uploaded (EXIF kept).' })
   @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })
   async serve(

@@ -54,7 +54,11 @@ export class WorkerAuthController {
 
   @Post('verify-sms')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Check a code without consuming it (a wrong code counts one of its 5 tries)' })
+  @ApiOperation({
+    summary: 'Check a code without consuming it (a wrong code counts one of its 5 tries)',
+    description:
+      'Checks a code without consuming it, so the app can validate before the final step. A wrong code uses one of its 5 tries.',
+  })
   @ApiOkResponse({ type: VerifySmsResponse })
   @ApiErrors({ 400: ['validation_error', 'invalid_sms_code'] })
   verifySms(@Query() q: VerifySmsQuery): Promise<VerifySmsResponse> {
@@ -65,6 +69,8 @@ export class WorkerAuthController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Set a new password with a reset_password code; ends every session of the worker',
+    description:
+      'Consumes a `reset_password` code, sets the new password, ends every refresh session and lifts a lock-out. Access tokens already issued stay valid until they expire.',
   })
   @ApiOkResponse({ type: ResetPasswordResponse })
   @ApiErrors({ 400: ['validation_error', 'invalid_sms_code'] })
@@ -73,7 +79,11 @@ export class WorkerAuthController {
   }
 
   @Post('register')
-  @ApiOperation({ summary: 'Create a worker account with a register code; answers a token pair' })
+  @ApiOperation({
+    summary: 'Create a worker account with a register code; answers a token pair',
+    description:
+      'Needs a `register` code from send-sms (checked and consumed here), a password of at least 8 characters and optionally a display name and skills. Answers the JWT pair. 409 phone_taken when the phone number is registered.',
+  })
   @ApiCreatedResponse({ type: WorkerTokenResponse })
   @ApiErrors({ 400: ['validation_error', 'invalid_sms_code'], 409: ['phone_taken'] })
   register(@Body() dto: WorkerRegister): Promise<WorkerTokenResponse> {
@@ -82,7 +92,11 @@ export class WorkerAuthController {
 
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Log in with phone number and password; 10 failures in 15 minutes lock for 15' })
+  @ApiOperation({
+    summary: 'Log in with phone number and password; 10 failures in 15 minutes lock for 15',
+    description:
+      'Phone number and password; answers the JWT pair for the app. Repeated failures lock the account for 15 minutes (429 account_locked with Retry-After).',
+  })
   @ApiOkResponse({ type: WorkerTokenResponse })
   @ApiErrors({
     400: ['validation_error'],
@@ -98,6 +112,7 @@ export class WorkerAuthController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Exchange a refresh token for a new pair; reusing a spent refresh token ends that session',
+    description: 'Refresh tokens rotate: each works once. Presenting a spent one again ends that session.',
   })
   @ApiOkResponse({ type: WorkerTokenResponse })
   @ApiErrors({ 400: ['validation_error'], 401: ['invalid_token'], 403: ['account_disabled'] })

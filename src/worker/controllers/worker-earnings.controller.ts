@@ -14,6 +14,8 @@ export class WorkerEarningsController {
   @Get('earnings')
   @ApiOperation({
     summary: 'What you earned (from the ledger), what you can withdraw and what awaits review',
+    description:
+      'Totals from the ledger: earned from approved results and cancellation compensation, this month, withdrawn, withdrawable now, and results awaiting the agent’s review.',
   })
   @ApiOkResponse({ type: WorkerEarningsResponse })
   earnings(@CurrentActor() actor: WorkerActor): Promise<WorkerEarningsResponse> {

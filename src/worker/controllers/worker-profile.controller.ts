@@ -13,14 +13,21 @@ export class WorkerProfileController {
   constructor(private readonly profiles: WorkerProfileService) {}
 
   @Get('profile')
-  @ApiOperation({ summary: "The worker's own profile" })
+  @ApiOperation({
+    summary: "The worker's own profile",
+    description:
+      'Phone number, display name, skills, reputation with its parts, completed tasks and account status.',
+  })
   @ApiOkResponse({ type: WorkerResponse })
   profile(@CurrentActor() actor: WorkerActor): Promise<WorkerResponse> {
     return this.profiles.get(actor);
   }
 
   @Patch('profile')
-  @ApiOperation({ summary: 'Change display_name and/or skills' })
+  @ApiOperation({
+    summary: 'Change display_name and/or skills',
+    description: 'Only the fields sent change. Skills decide which tasks you are offered and may take.',
+  })
   @ApiOkResponse({ type: WorkerResponse })
   @ApiErrors({ 400: ['validation_error'] })
   update(@CurrentActor() actor: WorkerActor, @Body() dto: UpdateWorkerProfile): Promise<WorkerResponse> {

@@ -1,0 +1,112 @@
+/**
+ * What a simulated worker does (product-decisions §12): how long it waits before each step, how the assignment ends, and the
+ * photo it sends. Personas are named presets; explicit `behavior` fields override the persona's.
+ */
+export const PERSONAS = [
+  'reliable',
+  'slow',
+  'abandons',
+  'declines_offers',
+  'photo_too_far',
+  'no_exif',
+] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+/**
+ * submit: accept, start, submit. abandon: accept, start, then abandon when it would have submitted. no_show: accept
+ * and never come (the assignment expires at the deadline). decline: decline the offer.
+ */
+export const OUTCOMES = ['submit', 'abandon', 'no_show', 'decline'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** present: GPS and capture time; missing: no EXIF GPS at all; stale: GPS, but taken two days before submitting. */
+export const EXIF_KINDS = ['present', 'missing', 'stale'] as const;
+export type ExifKind = (typeof EXIF_KINDS)[number];
+
+export interface PhotoBehavior {
+  /** How far from the task the photo's EXIF GPS puts it, metres. */
+  distance_m: number;
+  exif: ExifKind;
+}
+
+export interface Behavior {
+  /** Seconds from the offer to accepting it (or declining it). Offers lapse after 120 s. */
+  accept_after_s: number;
+  /** Seconds from accepting to starting. */
+  start_after_s: number;
+  /** Seconds from starting to submitting (or abandoning). */
+  submit_after_s: number;
+  outcome: Outcome;
+  /** null submits without a photo. */
+  photo: PhotoBehavior | null;
+  /** The result_data submitted. */
+  data: Record<string, unknown>;
+}
+
+/** Upper bounds of the behaviour fields (the DTO validates against them). */
+export const BEHAVIOR_LIMITS = {
+  maxDelaySeconds: 30 * 86_400,
+  maxPhotoDistanceMeters: 100_000,
+} as const;
+
+const RELIABLE: Behavior = {
+  accept_after_s: 1,
+  start_after_s: 1,
+  submit_after_s: 2,
+  outcome: 'submit',
+  photo: { distance_m: 15, exif: 'present' },
+  data: { observed: true, note: 'Done as asked (simulated worker).' },
+};
+
+export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
+  reliable: RELIABLE,
+  // Answers late in the offer window and takes its time: half an hour's work.
+  slow: { ...RELIABLE, accept_after_s: 90, start_after_s: 600, submit_after_s: 1800 },
+  abandons: { ...RELIABLE, outcome: 'abandon' },
+  declines_offers: { ...RELIABLE, outcome: 'decline' },
+  // Sends a photo taken 500 m away: the 100 m check refuses it, and the worker gives the assignment up.
+  photo_too_far: { ...RELIABLE, photo: { distance_m: 500, exif: 'present' } },
+  // Sends a photo whose EXIF carries no GPS position: refused, and the worker gives the assignment up.
+  no_exif: { ...RELIABLE, photo: { distance_m: 15, exif: 'missing' } },
+};
+
+/** The persona's behaviour (reliable when none) with the given fields over it. */
+export function resolveBehavior(persona: Persona | null, override: Partial<Behavior> = {}): Behavior {
+  const base = PERSONA_BEHAVIORS[persona ?? 'reliable'];
+  const defined = Object.fromEntries(Object.entries(override).filter(([, v]) => v !== undefined));
+  return { ...base, ...defined };
+}
+
+export type Step = 'accept' | 'decline' | 'start' | 'submit' | 'abandon';
+
+/** What an assignment looks like to the simulator. */
+export interface AssignmentState {
+  status: string;
+  offered_at: Date | null;
+  accepted_at: Date | null;
+  started_at: Date | null;
+}
+
+/**
+ * The worker's next step on an assignment and when it is due, or null when it does nothing more (it has submitted,
+ * it never shows up, or the assignment is over).
+ */
+export function nextStep(b: Behavior, a: AssignmentState): { step: Step; dueAt: Date } | null {
+  const after = (from: Date | null, seconds: number) =>
+    from ? new Date(from.getTime() + seconds * 1000) : null;
+  let plan: { step: Step; dueAt: Date | null } | null = null;
+  if (a.status === 'pending') {
+    plan = {
+      step: b.outcome === 'decline' ? 'decline' : 'accept',
+      dueAt: after(a.offered_at, b.accept_after_s),
+    };
+  } else if (a.status === 'accepted' && b.outcome !== 'no_show') {
+    plan = { step: 'start', dueAt: after(a.accepted_at, b.start_after_s) };
+  } else if (a.status === 'in_progress') {
+    plan = {
+      step: b.outcome === 'abandon' ? 'abandon' : 'submit',
+      dueAt: after(a.started_at, b.submit_after_s),
+    };
+  }
+  return plan?.dueAt ? { step: plan.step, dueAt: plan.dueAt } : null;
+}

@@ -1,0 +1,184 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CostBreakdown } from './task-response.dto';
+
+export class QuoteSlot {
+  @ApiProperty({ type: 'integer', example: 5000, description: 'budget_cents: the gross price of one slot.' })
+  budget_cents: number;
+
+  @ApiProperty({ type: 'integer', example: 4500, description: 'What the worker of one slot receives.' })
+  worker_payout_cents: number;
+
+  @ApiProperty({ type: 'integer', example: 500, description: 'The platform fee of one slot.' })
+  platform_fee_cents: number;
+}
+
+export class QuoteBalance {
+  @ApiProperty({ type: 'integer', example: 20_000, description: 'Your available balance now.' })
+  available_cents: number;
+
+  @ApiProperty({ description: 'Whether the available balance covers total_to_hold_cents.' })
+  covers: boolean;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 0,
+    description: 'What is missing (0 when covered): top up at least this much before creating.',
+  })
+  shortfall_cents: number;
+}
+
+export class QuoteConcurrency {
+  @ApiProperty({
+    type: 'integer',
+    description: 'Your tasks pending, assigned, in progress or submitted now.',
+  })
+  active_tasks: number;
+
+  @ApiProperty({ type: 'integer', description: 'How many may be active at once.' })
+  max_concurrent_tasks: number;
+
+  @ApiProperty({
+    description: 'Whether one more task fits (otherwise creation is 429 concurrent_task_limit).',
+  })
+  within_limit: boolean;
+}
+
+/** One situation of the refund policy, per slot, in cents. */
+export class QuoteRefundCase {
+  @ApiProperty({ description: 'Whether this can happen (a cancel once work started is refused).' })
+  allowed: boolean;
+
+  @ApiProperty({ type: 'integer', example: 5000, description: 'Back to your available balance, per slot.' })
+  refund_cents_per_slot: number;
+
+  @ApiProperty({ type: 'integer', example: 0, description: "Paid to the slot's worker, per slot." })
+  worker_cents_per_slot: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 100,
+    description: 'refund_cents_per_slot as a percentage of budget.',
+  })
+  refund_percent: number;
+}
+
+export class QuoteRefundPolicy {
+  @ApiProperty({ type: QuoteRefundCase, description: 'Cancelled while no worker holds the slot: 100 %.' })
+  cancel_unassigned: QuoteRefundCase;
+
+  @ApiProperty({
+    type: QuoteRefundCase,
+    description: 'Cancelled while a worker has accepted the slot: 70 % back, 30 % to the worker.',
+  })
+  cancel_assigned: QuoteRefundCase;
+
+  @ApiProperty({
+    type: QuoteRefundCase,
+    description: 'Cancel once work is in progress or a result is submitted: refused (409 invalid_state).',
+  })
+  cancel_in_progress: QuoteRefundCase;
+
+  @ApiProperty({ type: QuoteRefundCase, description: 'You reject a submitted result: the slot is refunded.' })
+  result_rejected: QuoteRefundCase;
+
+  @ApiProperty({
+    type: QuoteRefundCase,
+    description: 'The deadline passes with the slot unfinished (open, offered, accepted or in progress).',
+  })
+  deadline_expired: QuoteRefundCase;
+
+  @ApiProperty({
+    type: QuoteRefundCase,
+    description:
+      'A worker abandons the slot: it reopens for another worker at no extra cost, nothing refunded.',
+  })
+  worker_abandons: QuoteRefundCase;
+}
+
+export class QuoteAutoApproval {
+  @ApiProperty({
+    type: 'integer',
+    example: 72,
+    description:
+      'A submitted result you have not reviewed is approved (and paid) this many hours after submission.',
+  })
+  delay_hours: number;
+}
+
+export class QuoteWorkers {
+  @ApiProperty({
+    type: 'integer',
+    example: 1000,
+    description: 'location.max_distance_meters (default 1000).',
+  })
+  radius_meters: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 3,
+    description:
+      'Workers online now within the radius who could take the task: active, holding every required skill, reputation at least min_reputation.',
+  })
+  eligible_online: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 2,
+    description:
+      'Of those, how many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap).',
+  })
+  available_now: number;
+}
+
+/** What a task would cost and what would happen to the money, without creating it. */
+export class TaskQuoteResponse {
+  @ApiProperty({ type: 'integer', example: 1 })
+  max_workers: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 1000,
+    description: 'Your platform fee rate in basis points (1000 = 10 %).',
+  })
+  fee_bps: number;
+
+  @ApiProperty({ type: QuoteSlot })
+  per_slot: QuoteSlot;
+
+  @ApiProperty({ type: CostBreakdown, description: 'Exactly the cost_breakdown creation would answer.' })
+  cost_breakdown: CostBreakdown;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 5000,
+    description: 'Taken from your available balance into escrow at creation (= cost_breakdown.total_cents).',
+  })
+  total_to_hold_cents: number;
+
+  @ApiProperty({ type: QuoteBalance })
+  balance: QuoteBalance;
+
+  @ApiProperty({ type: QuoteConcurrency })
+  concurrency: QuoteConcurrency;
+
+  @ApiProperty({
+    description:
+      'Whether creating this task now would succeed: the balance covers it and it fits the concurrency limit.',
+  })
+  can_create: boolean;
+
+  @ApiProperty({ type: QuoteRefundPolicy })
+  refund_policy: QuoteRefundPolicy;
+
+  @ApiProperty({ type: QuoteAutoApproval })
+  auto_approval: QuoteAutoApproval;
+
+  @ApiProperty({ type: QuoteWorkers })
+  workers: QuoteWorkers;
+
+  @ApiProperty({
+    format: 'date-time',
+    description: 'As creation would set it: now + the typical time for the type, never after deadline_at.',
+  })
+  estimated_completion_at: string;
+}

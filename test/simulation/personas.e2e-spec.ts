@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgent, type TestAgent } from '../support/actors';
+import { offset, spot } from '../support/photos';
+import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
+import { agentBalance, workerBalance } from '../support/balances';
+import { waitFor } from '../support/waiters';
+import { assignmentsOf, createTaskAt, reputationOf, simulatedWorker, taskEvents } from './simulation-helpers';
+
+interface Activity {
+  step: string;
+  outcome: string;
+  detail: Record<string, unknown> | null;
+}
+
+/**
+ * Each persona does what its name says, through the real services: the persona worker is nearest, so it gets the
+ * first offer; what it does with it shows in its assignment, its recorded steps, the events and the money. A
+ * `reliable` worker farther away then gets the slot (abandoned and declined slots are offered again at no cost to
+ * the agent) and completes it, so every task ends approved with exactly one payout.
+ */
+describe('personas', () => {
+  let rig: PaymentRig;
+  const uploadDir = mkdtempSync(join(tmpdir(), 'legwork-sim-uploads-'));
+
+  beforeAll(async () => {
+    rig = await startPaymentRig({ JOBS_IN_PROCESS: 'true', UPLOAD_DIR: uploadDir });
+  });
+  afterAll(async () => {
+    await rig.close();
+    rmSync(uploadDir, { recursive: true, force: true });
+  });
+
+  async function run(persona: string) {
+    const t = rig.t;
+    const agent: TestAgent = await createAgent(t);
+    await t.http
+      .post('/v1/sandbox/balance')
+      .set('Authorization', agent.key)
+      .send({ amount_cents: 20_000 })
+      .expect(200);
+    const at = spot();
+    const personaId = await simulatedWorker(t, agent, { persona, location: offset(at, 20) });
+    const reliableId = await simulatedWorker(t, agent, { persona: 'reliable', location: offset(at, 600) });
+    const taskId = await createTaskAt(t, agent, at);
+    await waitFor(
+      async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
+      `${persona}: a submitted result`,
+      30_000,
+    );
+    const review = await t.http
+      .post(`/v1/tasks/${taskId}/feedback`)
+      .set('Authorization', agent.key)
+      .send({ accept_result: true, rating: 4, quality_score: 4 });
+    expect(review.status).toBe(200);
+    const view = await t.http.get(`/v1/sandbox/workers/${personaId}`).set('Authorization', agent.key);
+    const steps = (view.body.activity as Activity[]).reverse();
+    return {
+      t,
+      agent,
+      taskId,
+      personaId,
+      reliableId,
+      steps,
+      assignments: await assignmentsOf(t, taskId),
+      events: await taskEvents(t, taskId),
+    };
+  }
+
+  /** Common to all: the reliable worker did the task, was paid, and the agent paid one budget only. */
+  async function expectCompletedByReliable(r: Awaited<ReturnType<typeof run>>, personaStatus: string) {
+    expect(r.assignments.map((a) => [a.worker_id, a.status])).toEqual([
+      [r.personaId, personaStatus],
+      [r.reliableId, 'approved'],
+    ]);
+    expect(await agentBalance(r.t, r.agent.id)).toBe(20_000 - 5_000);
+    expect(await workerBalance(r.t, r.reliableId)).toBe(4_500);
+    expect(await workerBalance(r.t, r.personaId)).toBe(0);
+  }
+
+  it('abandons: accepts, starts, gives up; the slot goes to the next worker at no cost; reputation drops', async () => {
+    const r = await run('abandons');
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual(['accept:ok', 'start:ok', 'abandon:ok']);
+    await expectCompletedByReliable(r, 'abandoned');
+    expect(r.events).toEqual([
+      'task.assigned',
+      'task.started',
+      'task.assigned',
+      'task.started',
+      'task.submitted',
+      'task.completed',
+    ]);
+    expect(await reputationOf(r.t, r.personaId)).toBeLessThan(4);
+  });
+
+  it('photo_too_far: the 100 m check refuses its photo (about 500 m), then it gives up', async () => {
+    const r = await run('photo_too_far');
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual([
+      'accept:ok',
+      'start:ok',
+      'submit:photo_location_mismatch',
+      'abandon:ok',
+    ]);
+    expect(r.steps[2].detail).toMatchObject({ distance_meters: 500, max_distance_meters: 100 });
+    await expectCompletedByReliable(r, 'abandoned');
+    expect(r.events.filter((e) => e === 'task.submitted')).toHaveLength(1);
+  });
+
+  it('no_exif: its photo has no EXIF GPS and is refused, then it gives up', async () => {
+    const r = await run('no_exif');
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual([
+      'accept:ok',
+      'start:ok',
+      'submit:photo_gps_missing',
+      'abandon:ok',
+    ]);
+    await expectCompletedByReliable(r, 'abandoned');
+  });
+
+  it('declines_offers: turns the offer down; the next worker gets it; its reputation is untouched', async () => {
+    const r = await run('declines_offers');
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual(['decline:ok']);
+    await expectCompletedByReliable(r, 'declined');
+    expect(r.events).toEqual(['task.assigned', 'task.started', 'task.submitted', 'task.completed']);
+    expect(await reputationOf(r.t, r.personaId)).toBe(4);
+  });
+});
