@@ -57,6 +57,18 @@ CREATE FUNCTION public.ledger_journal_balances() RETURNS trigger
       END $$;
 
 --
+-- Name: legwork_notify_auth(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.legwork_notify_auth() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        PERFORM pg_notify('legwork_auth', TG_TABLE_NAME);
+        RETURN NULL;
+      END $$;
+
+--
 -- Name: legwork_notify_deliveries(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1538,6 +1550,36 @@ CREATE INDEX workers_simulated_by_agent ON public.workers USING btree (simulated
 CREATE TRIGGER admin_credits_append_only BEFORE DELETE OR UPDATE ON public.admin_credits FOR EACH ROW EXECUTE FUNCTION public.ledger_append_only();
 
 --
+-- Name: admins admins_delete_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER admins_delete_notify_auth AFTER DELETE ON public.admins FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_auth();
+
+--
+-- Name: agents agents_delete_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER agents_delete_notify_auth AFTER DELETE ON public.agents FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_auth();
+
+--
+-- Name: agents agents_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER agents_notify_auth AFTER UPDATE ON public.agents FOR EACH ROW WHEN (((old.account_status IS DISTINCT FROM new.account_status) OR (old.rate_limit_per_minute IS DISTINCT FROM new.rate_limit_per_minute) OR (old.rate_limit_per_day IS DISTINCT FROM new.rate_limit_per_day))) EXECUTE FUNCTION public.legwork_notify_auth();
+
+--
+-- Name: api_keys api_keys_delete_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER api_keys_delete_notify_auth AFTER DELETE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_auth();
+
+--
+-- Name: api_keys api_keys_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER api_keys_notify_auth AFTER UPDATE ON public.api_keys FOR EACH ROW WHEN (((old.key_hash IS DISTINCT FROM new.key_hash) OR (old.is_active IS DISTINCT FROM new.is_active) OR (old.permissions IS DISTINCT FROM new.permissions) OR (old.agent_id IS DISTINCT FROM new.agent_id))) EXECUTE FUNCTION public.legwork_notify_auth();
+
+--
 -- Name: events events_notify; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1566,6 +1608,18 @@ CREATE CONSTRAINT TRIGGER ledger_postings_balance AFTER INSERT ON public.ledger_
 --
 
 CREATE TRIGGER webhook_deliveries_notify AFTER INSERT ON public.webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_deliveries();
+
+--
+-- Name: workers workers_delete_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workers_delete_notify_auth AFTER DELETE ON public.workers FOR EACH STATEMENT EXECUTE FUNCTION public.legwork_notify_auth();
+
+--
+-- Name: workers workers_notify_auth; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workers_notify_auth AFTER UPDATE ON public.workers FOR EACH ROW WHEN ((old.account_status IS DISTINCT FROM new.account_status)) EXECUTE FUNCTION public.legwork_notify_auth();
 
 --
 -- Name: admin_credits admin_credits_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

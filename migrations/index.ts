@@ -14,8 +14,9 @@ import { IdempotencyScopes1732200040000 } from './1732200040000-idempotency-scop
 import { NearbyCells1732200050000 } from './1732200050000-nearby-cells';
 import { SandboxWorkers1732200060000 } from './1732200060000-sandbox-workers';
 import { TestClocks1732200070000 } from './1732200070000-test-clocks';
-import { ReviewFeedback1732200080000 } from './1732200080000-review-feedback';
-import { LocationProof1732200081000 } from './1732200081000-location-proof';
+import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify';
+import { ReviewFeedback1732200090000 } from './1732200090000-review-feedback';
+import { LocationProof1732200091000 } from './1732200091000-location-proof';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   NearbyCells1732200050000,
   SandboxWorkers1732200060000,
   TestClocks1732200070000,
-  ReviewFeedback1732200080000,
-  LocationProof1732200081000,
+  AuthCacheNotify1732200080000,
+  ReviewFeedback1732200090000,
+  LocationProof1732200091000,
 ];

@@ -12,6 +12,12 @@ export interface LoadResult extends LatencySummary {
   statuses: Record<string, number>;
   rss_max_mib: number;
   rss_end_mib: number;
+  /** Server process CPU time (user + system) over the run divided by the responses: ms of CPU per request. */
+  cpu_ms_per_request?: number;
+  /** Server process CPU time over the run's wall time (1.0 = one core busy the whole run). */
+  cpu_cores?: number;
+  /** Open-loop runs: the rate requests (sequences) were started at. */
+  offered_rate?: number;
 }
 
 export interface LoadRun {
@@ -63,6 +69,7 @@ export async function load(
     }
   }, 250);
   const started = Date.now();
+  const cpuAtStart = run.server.cpuMs();
   const instance = autocannon({
     url: run.server.baseUrl,
     connections: run.connections,
@@ -88,6 +95,7 @@ export async function load(
   const result = await instance;
   clearInterval(sampler);
   const seconds = (Date.now() - started) / 1000;
+  const cpu = run.server.cpuMs() - cpuAtStart;
   const summary = all.summary();
   return {
     total: {
@@ -99,7 +107,20 @@ export async function load(
       statuses,
       rss_max_mib: rssMax,
       rss_end_mib: run.server.rssMiB(),
+      ...cpuFigures(cpu, summary.count, seconds),
     },
     byKind: Object.fromEntries([...kinds].map(([k, s]) => [k, s.summary()])),
+  };
+}
+
+/** CPU per request and cores busy, from the server's CPU time over a run (see ServerProcess.cpuMs). */
+export function cpuFigures(
+  cpuMs: number,
+  requests: number,
+  seconds: number,
+): Pick<LoadResult, 'cpu_ms_per_request' | 'cpu_cores'> {
+  return {
+    cpu_ms_per_request: requests > 0 ? round(cpuMs / requests, 2) : undefined,
+    cpu_cores: seconds > 0 ? round(cpuMs / 1000 / seconds, 2) : undefined,
   };
 }

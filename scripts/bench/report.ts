@@ -47,6 +47,8 @@ export interface BenchReport {
   git: string;
   seconds_per_run: number;
   machine: Machine;
+  /** The API process at rest: RSS 5 s after boot with no request served, and start-up times. */
+  server?: { rss_mib: number; boot_ms: number; npm_start_ms: number | null };
   scenarios: ScenarioReport[];
   ledger_check: { ok: boolean; violations: string[]; accounts: number; journals: number };
 }
@@ -68,22 +70,29 @@ export function markdown(r: BenchReport): string {
     `- API: one process (\`node dist/src/main.js\`), database pool ${m.api_pool_size}, pg-boss pool ${m.jobs_pool_size}, LOG_LEVEL=warn`,
     `- Load: ${m.load_generator}; the DB-only baseline is pgbench with as many clients as the API pool`,
     `- 1-minute load average ${m.load_average.start} at the start, ${m.load_average.end} at the end (the machine is shared with other work; figures move by ±20 % between runs)`,
+    ...(r.server
+      ? [
+          `- API at rest: RSS ${r.server.rss_mib} MiB 5 s after boot, before any request; \`node dist/src/main.js\` healthy after ${(r.server.boot_ms / 1000).toFixed(1)} s (migrations on a fresh database included), \`npm start\` on a current build (prestart skips the build) ${r.server.npm_start_ms === null ? 'not measured (the sources changed after the build)' : `healthy after ${(r.server.npm_start_ms / 1000).toFixed(1)} s`}`,
+        ]
+      : []),
     '',
     '## Results',
     '',
-    '| Scenario | Run | API req/s | p50 ms | p95 ms | p99 ms | errors | server RSS max MiB | DB-only tps | DB p50 / p99 ms | API / DB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    "Server CPU: the API process's CPU time (user + system, /proc/<pid>/stat) over the run divided by its requests; less sensitive to a busy machine than throughput. Open-loop runs start requests at a fixed rate (half of the closed-loop throughput) and measure latency from when each was due.",
+    '',
+    '| Scenario | Run | API req/s | p50 ms | p95 ms | p99 ms | errors | server RSS max MiB | server CPU ms/req | DB-only tps | DB p50 / p99 ms | API / DB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of r.scenarios) {
     if (s.status !== 'ok' || s.runs.length === 0) {
-      lines.push(`| ${s.title} | **${s.status}** | | | | | | | | | ${s.reason ?? ''} |`);
+      lines.push(`| ${s.title} | **${s.status}** | | | | | | | | | | ${s.reason ?? ''} |`);
       continue;
     }
     for (const run of s.runs) {
       if (run.events) continue;
       const b = run.baseline;
       lines.push(
-        `| ${s.title} | ${run.label} | ${n(run.api.rps)} | ${n(run.api.p50)} | ${n(run.api.p95)} | ${n(run.api.p99)} | ${run.api.errors} | ${n(run.api.rss_max_mib)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
+        `| ${s.title} | ${run.label} | ${n(run.api.rps)} | ${n(run.api.p50)} | ${n(run.api.p95)} | ${n(run.api.p99)} | ${run.api.errors} | ${n(run.api.rss_max_mib)} | ${n(run.api.cpu_ms_per_request, 2)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
       );
     }
   }
@@ -101,9 +110,10 @@ export function markdown(r: BenchReport): string {
     );
     for (const { s, run } of eventRuns) {
       const e = run.events!;
+      const lag = (v: number) => (e.lag.count === 0 ? '–' : n(v));
       const b = run.baseline;
       lines.push(
-        `| ${s.title} | ${run.label} | ${n(e.changes_per_second)} | ${n(e.received_per_second)} | ${n(e.lag.p50)} | ${n(e.lag.p95)} | ${n(e.lag.p99)} | ${n(e.received, 0)} / ${n(e.expected, 0)} | ${n(run.api.rss_max_mib)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
+        `| ${s.title} | ${run.label} | ${n(e.changes_per_second)} | ${n(e.received_per_second)} | ${lag(e.lag.p50)} | ${lag(e.lag.p95)} | ${lag(e.lag.p99)} | ${n(e.received, 0)} / ${n(e.expected, 0)} | ${n(run.api.rss_max_mib)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
       );
     }
   }

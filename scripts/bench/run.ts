@@ -5,7 +5,7 @@ import { checkLedger } from '../../src/escrow/ledger-check';
 import type { BenchContext, ScenarioReport } from './context';
 import { createDatabase, databaseUrl, dropDatabase, pool, serverFacts } from './database';
 import { BenchReport, loadAverage, machine, markdown } from './report';
-import { ServerProcess } from './server';
+import { ServerProcess, timeNpmStart } from './server';
 import { acceptRaceScenario } from './scenarios/accept-race';
 import { availableTasksScenario } from './scenarios/available-tasks';
 import { createTaskScenario } from './scenarios/create-task';
@@ -66,7 +66,17 @@ async function main(): Promise<void> {
   let server: ServerProcess | null = null;
   try {
     server = await ServerProcess.start({ databaseUrl: url, dataDir: join(dir, 'data'), poolSize: args.pool });
-    log(`server pid ${server.pid} on ${server.baseUrl}, RSS ${server.rssMiB()} MiB`);
+    log(`server pid ${server.pid} on ${server.baseUrl}, healthy after ${server.bootMs} ms`);
+    // Idle: after boot, before any request (a few seconds for start-up garbage to be collected).
+    await new Promise((r) => setTimeout(r, 5_000));
+    const idle = { rss_mib: server.rssMiB(), boot_ms: server.bootMs, npm_start_ms: null as number | null };
+    idle.npm_start_ms = await timeNpmStart({ databaseUrl: url, dataDir: join(dir, 'data') }).catch(
+      (err: unknown) => {
+        log(`npm start: ${(err as Error).message}`);
+        return null;
+      },
+    );
+    log(`idle RSS ${idle.rss_mib} MiB; npm start (current build) healthy after ${idle.npm_start_ms} ms`);
     const ctx: BenchContext = {
       server,
       db,
@@ -114,6 +124,7 @@ async function main(): Promise<void> {
       git: gitDescribe(),
       seconds_per_run: args.seconds,
       machine: machine(await serverFacts(url), args.pool, loadAtStart),
+      server: idle,
       scenarios,
       ledger_check: {
         ok: report.ok,

@@ -1,7 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+
+/** USER_HZ, the unit of utime and stime in /proc/<pid>/stat (100 on Linux on every common architecture). */
+const CLOCK_TICKS = 100;
 
 /** Fixed secrets for benchmark servers, so the harness can sign worker JWTs the server accepts. */
 export const BENCH_JWT = {
@@ -27,6 +30,9 @@ function repoRoot(from: string): string {
 export const COMPILED_MAIN =
   process.env.BENCH_SERVER_MAIN ?? join(repoRoot(__dirname), 'dist', 'src', 'main.js');
 
+/** The bare node:http + pg creation handler (scripts/bench/bare-server.ts), the framework-free baseline. */
+export const BARE_MAIN = join(repoRoot(__dirname), 'dist', 'scripts', 'bench', 'bare-server.js');
+
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
@@ -48,6 +54,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Where the child's output goes (a file path); by default it is discarded except the last lines. */
   logFile?: string;
+  /** Another script to run instead of the API (the bare-handler baseline), with the same environment. */
+  main?: string;
 }
 
 /**
@@ -70,8 +78,8 @@ export class ServerProcess {
   }
 
   static async start(options: ServerOptions): Promise<ServerProcess> {
-    if (!existsSync(COMPILED_MAIN))
-      throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first`);
+    const main = options.main ?? COMPILED_MAIN;
+    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
     const server = new ServerProcess(options, options.port ?? (await freePort()));
     await server.spawn();
     return server;
@@ -80,6 +88,11 @@ export class ServerProcess {
   get pid(): number {
     if (!this.child?.pid) throw new Error('server is not running');
     return this.child.pid;
+  }
+
+  /** The environment a server started with these options gets. */
+  static async envFor(options: ServerOptions): Promise<Record<string, string>> {
+    return new ServerProcess(options, options.port ?? (await freePort())).env;
   }
 
   get env(): Record<string, string> {
@@ -109,8 +122,8 @@ export class ServerProcess {
   /** (Re)starts the child and waits until /health answers. */
   async spawn(): Promise<void> {
     // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server during a run.
-    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, COMPILED_MAIN], {
+    const nodeArgs = this.options.main ? [] : (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, this.options.main ?? COMPILED_MAIN], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -122,8 +135,13 @@ export class ServerProcess {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
+    const started = performance.now();
     await this.waitHealthy(60_000);
+    this.bootMs = Math.round(performance.now() - started);
   }
+
+  /** Milliseconds from spawning the process to its first healthy /health answer (the last start). */
+  bootMs = 0;
 
   async waitHealthy(timeoutMs: number): Promise<void> {
     const giveUp = Date.now() + timeoutMs;
@@ -140,6 +158,18 @@ export class ServerProcess {
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error(`server did not become healthy in ${timeoutMs} ms:\n${this.lastLines()}`);
+  }
+
+  /**
+   * CPU time the server process has used so far (user + system), in ms, from /proc/<pid>/stat: a run's difference
+   * divided by its requests is the server's CPU per request, which a busy shared machine distorts far less than
+   * throughput.
+   */
+  cpuMs(): number {
+    const stat = readFileSync(join('/proc', String(this.pid), 'stat'), 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   }
 
   /** Resident set size of the server process in MiB (VmRSS). */
@@ -169,5 +199,47 @@ export class ServerProcess {
     clearTimeout(timer);
     this.child = null;
     return code;
+  }
+}
+
+/**
+ * `npm start` as a user runs it, on a current build (prestart then skips the build): milliseconds from the command
+ * to the first healthy /health answer (null when dist/ is not current: the sources changed since the build). Started
+ * in a process group of its own, which is stopped as a whole.
+ */
+export async function timeNpmStart(options: ServerOptions): Promise<number | null> {
+  // On a stale build prestart would rebuild dist/ (deleting it first) under the running benchmark: not measured.
+  const stamp = spawnSync(process.execPath, [
+    join(repoRoot(__dirname), 'scripts', 'build-stamp.mjs'),
+    'check',
+  ]);
+  if (stamp.status !== 0) return null;
+  const port = await freePort();
+  const template = await ServerProcess.envFor({ ...options, port });
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: repoRoot(__dirname),
+    env: template,
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    const giveUp = Date.now() + 60_000;
+    while (Date.now() < giveUp) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health`)).ok)
+          return Math.round(performance.now() - started);
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('npm start did not answer /health within 60 s');
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((ok) => child.once('exit', ok));
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
   }
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ApiSecretVerifier } from './api-secret';
+import { AuthCache } from './auth-cache';
 import { Authenticator } from './authenticator';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginThrottle } from './login-throttle';
@@ -9,11 +10,15 @@ import { PasswordHasher } from './passwords';
 import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
-/** Credentials for every kind of principal: passwords, JWT pairs, API-key resolution, lock-out, usage counts. */
+/**
+ * Credentials for every kind of principal: passwords, JWT pairs, API-key resolution (cached, see AuthCache), lock-out,
+ * usage counts.
+ */
 @Global()
 @Module({
   imports: [PassportModule, JwtModule.register({})],
   providers: [
+    AuthCache,
     Authenticator,
     BearerStrategy,
     PasswordHasher,
@@ -22,6 +27,6 @@ import { UsageTracker } from './usage-tracker';
     LoginThrottle,
     ApiSecretVerifier,
   ],
-  exports: [Authenticator, PasswordHasher, Tokens, UsageTracker, LoginThrottle, ApiSecretVerifier],
+  exports: [AuthCache, Authenticator, PasswordHasher, Tokens, UsageTracker, LoginThrottle, ApiSecretVerifier],
 })
 export class AuthModule {}

@@ -6,6 +6,7 @@ import { ApiError } from '../common/errors/api-error';
 import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
 import { sqlRows } from '../database/sql';
 import { looksLikeApiKey } from './api-keys';
+import { AuthCache } from './auth-cache';
 import type { AccountAccessRow, KeyAccessRow } from './auth.rows';
 import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
@@ -19,6 +20,7 @@ export class Authenticator {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
+    private readonly cache: AuthCache,
   ) {}
 
   async authenticate(token: string): Promise<Actor> {
@@ -27,14 +29,21 @@ export class Authenticator {
 
   private async fromApiKey(key: string): Promise<Actor> {
     const keyHash = sha256Hex(key);
-    const rows = await sqlRows<KeyAccessRow>(
-      this.ds,
-      `SELECT k.id, k.agent_id, k.permissions, k.is_active, a.account_status,
-                a.rate_limit_per_minute, a.rate_limit_per_day
-           FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = $1`,
-      [keyHash],
+    const row = await this.cache.get(
+      'api_key',
+      keyHash,
+      async () =>
+        (
+          await sqlRows<KeyAccessRow>(
+            this.ds,
+            `SELECT k.id, k.agent_id, k.permissions, k.is_active, a.account_status,
+                    a.rate_limit_per_minute, a.rate_limit_per_day
+               FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = $1`,
+            [keyHash],
+          )
+        )[0],
+      (r) => r.is_active && r.account_status === 'active',
     );
-    const row = rows[0];
     if (!row || !row.is_active)
       throw new ApiError('invalid_api_key', 'The API key is invalid, disabled or rotated.');
     if (row.account_status !== 'active') throw disabled();
@@ -70,7 +79,16 @@ export class Authenticator {
     return { kind, id: subjectId, scheme: 'jwt' };
   }
 
-  private async account(kind: ActorKind, id: string): Promise<AccountAccessRow | undefined> {
+  private account(kind: ActorKind, id: string): Promise<AccountAccessRow | undefined> {
+    return this.cache.get(
+      kind,
+      id,
+      () => this.lookupAccount(kind, id),
+      (r) => r.account_status === 'active',
+    );
+  }
+
+  private async lookupAccount(kind: ActorKind, id: string): Promise<AccountAccessRow | undefined> {
     const columns =
       kind === 'agent'
         ? 'account_status, rate_limit_per_minute, rate_limit_per_day'

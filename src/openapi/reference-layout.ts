@@ -28,6 +28,10 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
         'Signed event deliveries to your endpoints, the event list, redelivery. See the guide for payloads and signatures.',
       ],
       ['statistics', 'Your transactions, dashboard and usage (JWT only).'],
+      [
+        'sandbox',
+        'Sandbox keys only (404 in live mode): instant test funding, simulated workers, test clocks. See the sandbox guide.',
+      ],
     ],
   },
   {

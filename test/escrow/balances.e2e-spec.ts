@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createAdmin } from '../support/admins';
 import { seedTask } from '../support/seed-tasks';
+import { AuthCache } from '../../src/auth/auth-cache';
 
 describe('balances on each surface', () => {
   let t: TestApp;
@@ -115,6 +116,8 @@ describe('balances on each surface', () => {
       expect(bad.body.error.code).toBe('invalid_api_key');
 
       await t.db.query(`UPDATE api_keys SET is_active = false WHERE id = $1`, [agent.keyId]);
+      // Plain SQL, not the API: wait until the credential cache has the trigger's notification.
+      await t.app.get(AuthCache).settled();
       const disabled = await reference(agent, agent.bearer).expect(401);
       expect(disabled.body.error.code).toBe('invalid_credentials');
 

@@ -1,5 +1,6 @@
 import { TestApp } from '../support/app';
 import { bearer, createWorkerTestApp, newPhone, registerWorker, sendCode, wrongCode } from './worker-helpers';
+import { AuthCache } from '../../src/auth/auth-cache';
 
 describe('worker sessions: login, refresh, reset-password, lock-out', () => {
   let t: TestApp;
@@ -81,6 +82,8 @@ describe('worker sessions: login, refresh, reset-password, lock-out', () => {
     it('a suspended worker cannot log in, refresh or use an access token (403 account_disabled)', async () => {
       const w = await registerWorker(t);
       await t.db.query(`UPDATE workers SET account_status = 'suspended' WHERE id = $1`, [w.workerId]);
+      // Plain SQL, not the API: wait until the credential cache has the trigger's notification.
+      await t.app.get(AuthCache).settled();
       expect((await login(w.phone, w.password).expect(403)).body.error.code).toBe('account_disabled');
       expect((await refresh(w.refreshToken).expect(403)).body.error.code).toBe('account_disabled');
       const profile = await t.http

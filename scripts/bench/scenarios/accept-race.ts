@@ -3,6 +3,7 @@ import type { BenchContext, ScenarioReport } from '../context';
 import { fraction } from '../context';
 import { BenchWorker, createAgents, createWorkers } from '../fixtures';
 import { load } from '../load';
+import { openLoop } from '../open-loop';
 import { pgbench } from '../pgbench';
 import { creationRequests, taskBody } from './create-task';
 
@@ -11,7 +12,8 @@ const SLOTS = 3;
 const WORKERS = 200;
 
 /**
- * One accept and, when it wins, the submit that follows (src/task/services/task-accept.service.ts and
+ * The statements of one accept and, when it wins, the submit that follows (as scripts/bench/trace-statements.ts
+ * lists them; the worker's account is known to the API's AuthCache after its first request, so no lookup) (src/task/services/task-accept.service.ts and
  * assignment.service.ts, with TaskSettlement.reconcileTask), for a random worker on a random one of the baseline's own
  * 1,000 tasks. The database does not stop at three slots here (nothing counts them in SQL), and a repeated
  * (task, worker) pair inserts nothing: the script measures the statements, not the rules.
@@ -21,28 +23,24 @@ const ACCEPT_SUBMIT_SQL = `
 \\set t random(1, :tasks)
 SELECT worker_id FROM bench_workers WHERE n = :w \\gset
 SELECT task_id FROM bench_race_tasks WHERE n = :t \\gset
-SELECT account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day FROM workers WHERE id = :worker_id;
 BEGIN;
-SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 SELECT * FROM tasks WHERE id = :task_id FOR UPDATE;
-SELECT skills FROM workers WHERE id = :worker_id FOR NO KEY UPDATE;
+SELECT skills, reputation FROM workers WHERE id = :worker_id FOR NO KEY UPDATE;
 SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
 SELECT count(*)::int AS live FROM assignments WHERE worker_id = :worker_id AND status IN ('accepted', 'in_progress');
 INSERT INTO assignments (task_id, worker_id, status, accepted_at, created_at, updated_at) VALUES (:task_id, :worker_id, 'accepted', now(), now(), now()) ON CONFLICT (task_id, worker_id) DO UPDATE SET updated_at = now() RETURNING *, id AS assignment_id \\gset
-INSERT INTO events (name, worker_id, task_id, data, created_at) VALUES ('assignment.accepted', :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"accepted","payment_cents":4500}', now());
-SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
+INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.accepted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"accepted","payment_cents":4500}', now());
 UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
+INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('task.assigned', NULL, NULL, :task_id, '{"status":"assigned","previous_status":"pending"}', now());
 COMMIT;
-SELECT account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day FROM workers WHERE id = :worker_id;
 BEGIN;
-SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
-SELECT * FROM assignments WHERE id = :assignment_id;
-SELECT * FROM tasks WHERE id = :task_id FOR UPDATE;
+SELECT t.* FROM tasks t WHERE t.id = (SELECT task_id FROM assignments WHERE id = :assignment_id) FOR UPDATE OF t;
 SELECT * FROM assignments WHERE id = :assignment_id;
 UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]', device_location = NULL WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
-INSERT INTO events (name, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now());
+INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now());
 SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
 UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
+INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('task.submitted', NULL, NULL, :task_id, '{"status":"assigned","previous_status":"assigned"}', now());
 COMMIT;
 `;
 
@@ -180,6 +178,42 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
   report.checks['no task over-filled'] = r.over === 0;
   report.checks['assignments in SQL = accepts the API granted'] = r.live === state.accepted;
 
+  // Latency at a steady rate: a second set of tasks, accepts started at half the saturated accept rate.
+  const steadyTasks: string[] = [];
+  await load({
+    server: ctx.server,
+    connections: 32,
+    seconds: 60,
+    amount: TASKS,
+    requests: creationRequests(
+      agents,
+      () => taskBody({ max_workers: SLOTS }),
+      (id) => steadyTasks.push(id),
+    ),
+    expected: [201],
+  });
+  const steadyState: RaceState = {
+    all: steadyTasks,
+    open: [...steadyTasks],
+    winners: new Map(),
+    free: await createWorkers(ctx.db, WORKERS),
+    accepted: 0,
+    lost: 0,
+    submitted: 0,
+  };
+  const acceptRate = (state.accepted + state.lost) / total.seconds;
+  const steady = await openLoop({
+    server: ctx.server,
+    rate: acceptRate / 2,
+    seconds: ctx.seconds,
+    requests: raceRequests(steadyState),
+    expected: [200, 409],
+    done: () => steadyState.open.length === 0 || steadyState.free.length === 0,
+  });
+  ctx.log(
+    `accept_race: open loop at ${steady.total.offered_rate} accepts/s: accept p50 ${steady.byKind.accept?.p50} p99 ${steady.byKind.accept?.p99} ms, server CPU ${steady.total.cpu_ms_per_request} ms/request`,
+  );
+
   await ctx.db.query(`CREATE TABLE IF NOT EXISTS bench_workers (n int PRIMARY KEY, worker_id uuid NOT NULL)`);
   await ctx.db.query(`CREATE TABLE bench_race_tasks (n int PRIMARY KEY, task_id uuid NOT NULL)`);
   const baselineTasks: string[] = [];
@@ -232,6 +266,12 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
       accepts_per_second: Math.round((state.accepted / total.seconds) * 10) / 10,
       tasks_filled: r.exact,
     },
+  });
+  report.runs.push({
+    label: `open loop at ${steady.total.offered_rate} accepts/s (half the saturated rate), each winner submitting`,
+    api: steady.total,
+    kinds: steady.byKind,
+    extra: { accepted: steadyState.accepted, lost: steadyState.lost, submitted: steadyState.submitted },
   });
   return report;
 }

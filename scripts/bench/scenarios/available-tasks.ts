@@ -3,6 +3,7 @@ import type { BenchContext, ScenarioReport } from '../context';
 import { fraction } from '../context';
 import { BenchWorker, CITIES, createAgents, createWorkers, seedOpenTasks } from '../fixtures';
 import { load } from '../load';
+import { openLoop } from '../open-loop';
 import { pgbench } from '../pgbench';
 import {
   availableQueryVersion,
@@ -104,6 +105,18 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       baseline,
       fraction: fraction(total.rps, baseline.tps),
       extra: { seed_seconds: seedSeconds },
+    });
+    // Latency at a steady rate (open loop at half the throughput just measured).
+    const steady = await openLoop({
+      server: ctx.server,
+      rate: total.rps / 2,
+      seconds: ctx.seconds,
+      requests,
+      expected: [200],
+    });
+    report.runs.push({
+      label: `${size.toLocaleString('en-US')} open tasks, open loop at ${steady.total.offered_rate} req/s`,
+      api: steady.total,
     });
   }
   return report;

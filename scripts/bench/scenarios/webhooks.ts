@@ -11,7 +11,7 @@ import { ClaimedDelivery, DeliveryRepository } from '../../../src/events/deliver
 import type { BenchContext, EventsRun, RunReport, ScenarioReport } from '../context';
 import { fraction } from '../context';
 import { accessToken, BenchAgent, createAgents, seedOpenTasks } from '../fixtures';
-import { load, LoadResult } from '../load';
+import { cpuFigures, load, LoadResult } from '../load';
 import type { PgbenchResult } from '../pgbench';
 import { round, Samples } from '../stats';
 
@@ -24,6 +24,8 @@ const BURST_CONNECTIONS = 32;
 /** Cancellations per second in the steady run, well below what delivery sustains: the lag without a queue. */
 const STEADY_RATE = 100;
 const WARMUP = 200;
+/** Pending deliveries the drain run starts with. */
+const DRAIN = 10_000;
 
 /** What the harness's receiver saw, per run. */
 class Receipts {
@@ -238,7 +240,8 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
     notes: [
       `${AGENTS} agents, one endpoint each (registered through POST /v1/agent/webhooks with an agent JWT, events ["*"], http://127.0.0.1 allowed in sandbox mode) at a node:http receiver in the harness that verifies every X-Signature (HMAC-SHA256 of the raw body, constant time) and answers 200 at once.`,
       `Events: POST /v1/tasks/{id}/cancel on seeded pending tasks (task.cancelled, one per task; the task module emits no event on creation). Burst: ${BURST.toLocaleString('en-US')} cancellations on ${BURST_CONNECTIONS} connections; steady: ${STEADY_RATE} cancellations/s evenly spaced (open loop, fetch) for the run's seconds.`,
-      'received/s: distinct deliveries from the first to the last receipt. Lag: the event timestamp (written in the cancellation transaction, before commit) to the receiver having the body; it includes the outbox publisher, the delivery queue (claim with lease, one new TCP connection per delivery, as the sender uses no keep-alive) and recording the result.',
+      'received/s: distinct deliveries from the first to the last receipt. Lag: the event timestamp (written in the cancellation transaction, before commit) to the receiver having the body; it includes the outbox publisher, the delivery queue (claim with lease, kept-alive connections per checked destination) and recording the result.',
+      `Drain: ${DRAIN.toLocaleString('en-US')} pending deliveries inserted at once (one statement, as after an outage), delivered by the server's runner at its own speed (no API traffic meanwhile); received/s from the first to the last receipt; its baseline is the same bare pg script on ${DRAIN.toLocaleString('en-US')} pending rows.`,
       `Baseline: a bare pg script running the delivery runner's SQL without HTTP, with the runner's own pipeline (up to ${DELIVERY_CONCURRENCY} deliveries in flight, claims of at most ${DELIVERY_BATCH} with FOR UPDATE SKIP LOCKED and a lease as slots free up; per delivery the result statement: attempt row, delivered, endpoint health), on copies of the tables holding the burst's ${BURST.toLocaleString('en-US')} deliveries as pending rows, drained to the end; the statements are DeliveryRepository's own. API / DB compares the burst's received/s with it; the publisher's and the cancellation's SQL are not in it.`,
     ],
     checks: {},
@@ -305,6 +308,33 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
     const steady = await run('steady', 8, steadyCount, STEADY_RATE);
     ctx.log(`webhooks: steady ${summaryLine(steady.total, steady.r, steady.expected)}`);
 
+    // Delivery at its own speed: 10,000 pending deliveries appear at once (one INSERT; its commit wakes the runner).
+    receiver.receipts = new Receipts();
+    const drainRss = rssSampler(ctx);
+    const drainCpu = ctx.server.cpuMs();
+    const drainStarted = Date.now();
+    await seedPendingDeliveries(ctx.db, endpoints, DRAIN);
+    const d = receiver.receipts;
+    await settle(
+      () => d.unique >= DRAIN,
+      () => d.requests,
+      10_000,
+    );
+    const drainSeconds = (Date.now() - drainStarted) / 1000;
+    const drainTotal: LoadResult = {
+      connections: 0,
+      seconds: round(drainSeconds),
+      rps: 0,
+      ...d.lag.summary(),
+      errors: d.badSignatures,
+      statuses: {},
+      rss_max_mib: drainRss(),
+      rss_end_mib: ctx.server.rssMiB(),
+      ...cpuFigures(ctx.server.cpuMs() - drainCpu, d.unique, drainSeconds),
+    };
+    const drain = { total: drainTotal, r: d, expected: DRAIN };
+    ctx.log(`webhooks: drain ${summaryLine(drain.total, drain.r, drain.expected)}`);
+
     const { rows } = await ctx.db.query<{ status: string; n: number; max_attempts: number }>(
       `SELECT status, count(*)::int AS n, max(attempts)::int AS max_attempts FROM webhook_deliveries
         WHERE endpoint_id = ANY($1::uuid[]) GROUP BY status`,
@@ -312,8 +342,10 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
     );
     const byStatus = Object.fromEntries(rows.map((row) => [row.status, row.n]));
 
-    const baseline = await deliveryBaseline(ctx, baselineDb, endpoints);
+    const baseline = await deliveryBaseline(ctx, baselineDb, endpoints, BURST);
     ctx.log(`webhooks: baseline ${baseline.tps} deliveries/s`);
+    const drainBaseline = await deliveryBaseline(ctx, baselineDb, endpoints, DRAIN);
+    ctx.log(`webhooks: drain baseline ${drainBaseline.tps} deliveries/s`);
     for (const [m, withFraction] of [
       [burst, true],
       [steady, false],
@@ -336,9 +368,26 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
       if (withFraction) runReport.fraction = fraction(events.received_per_second, baseline.tps);
       report.runs.push(runReport);
     }
-    const all = [burst, steady];
+    // Lag means nothing here (every delivery was due at the start): only the rate is reported.
+    const drainEvents = { ...eventsRun(drain.total, drain.r, drain.expected), lag: new Samples().summary() };
+    report.runs.push({
+      label: `drain of ${DRAIN.toLocaleString('en-US')} pending deliveries`,
+      api: drain.total,
+      events: drainEvents,
+      baseline: drainBaseline,
+      fraction: fraction(drainEvents.received_per_second, drainBaseline.tps),
+      extra: {
+        bad_signatures: d.badSignatures,
+        receiver_requests: d.requests,
+        server_cpu_ms_per_delivery: drainTotal.cpu_ms_per_request,
+      },
+    });
+    const all = [burst, steady, drain];
     report.checks['every event delivered (distinct event ids received = events written)'] = all.every(
-      (m) => m.expected > 0 && m.r.unique === m.expected && m.total.statuses['200'] === m.expected,
+      (m) =>
+        m.expected > 0 &&
+        m.r.unique === m.expected &&
+        (m === drain || m.total.statuses['200'] === m.expected),
     );
     report.checks['every signature valid'] = all.every((m) => m.r.badSignatures === 0);
     report.checks['every delivery row delivered on its first attempt'] =
@@ -397,29 +446,21 @@ export async function eventsSince(db: Pool, agents: BenchAgent[], seq: string): 
  * DELIVERY_CONCURRENCY in flight), its claim statement and its success statement, until the queue is empty.
  * Latency per delivery is from its claim returning to its result committed.
  */
-async function deliveryBaseline(ctx: BenchContext, db: Pool, endpoints: string[]): Promise<PgbenchResult> {
+async function deliveryBaseline(
+  ctx: BenchContext,
+  db: Pool,
+  endpoints: string[],
+  prefill: number,
+): Promise<PgbenchResult> {
   await db.query(
-    `INSERT INTO webhook_endpoints SELECT * FROM public.webhook_endpoints WHERE id = ANY($1::uuid[])`,
+    `INSERT INTO webhook_endpoints SELECT * FROM public.webhook_endpoints WHERE id = ANY($1::uuid[])
+     ON CONFLICT DO NOTHING`,
     [endpoints],
   );
   // The burst's deliveries, all queued at once (the most the API's queue could have held), one task each as in the
   // burst, spread over the endpoints. The claim's cost grows with the queue (it sorts every due row), so a bigger
   // queue than the API's would understate the database.
-  const prefill = BURST;
-  await db.query(
-    `INSERT INTO webhook_deliveries (id, agent_id, endpoint_id, url, kind, event_id, event_name, event_seq, task_id,
-                                     ordering_key, body, status, next_attempt_at, created_at)
-     SELECT gen_random_uuid(), e.agent_id, e.id, e.url, 'event', x.event_id, 'task.cancelled', x.n, x.task_id,
-            e.id::text || '|' || x.task_id::text,
-            json_build_object('event', 'task.cancelled', 'event_id', x.event_id, 'task_id', x.task_id,
-                              'timestamp', now(), 'data', json_build_object('task_id', x.task_id,
-                              'status', 'cancelled', 'previous_status', 'pending'))::text,
-            'pending', now(), now()
-       FROM (SELECT n, gen_random_uuid() AS event_id, gen_random_uuid() AS task_id FROM generate_series(1, $2) n) x
-       JOIN (SELECT id, agent_id, url, row_number() OVER (ORDER BY id) - 1 AS k FROM webhook_endpoints
-              WHERE id = ANY($1::uuid[])) e ON e.k = x.n % $3`,
-    [endpoints, prefill, endpoints.length],
-  );
+  await seedPendingDeliveries(db, endpoints, prefill);
   await db.query(`VACUUM ANALYZE webhook_deliveries`);
   const samples = new Samples();
   const started = Date.now();
@@ -454,4 +495,25 @@ async function deliveryBaseline(ctx: BenchContext, db: Pool, endpoints: string[]
     p99: s.p99,
     failed,
   };
+}
+
+/**
+ * `count` pending deliveries (kind event, due now, one task each so no two share an ordering key) spread over the
+ * endpoints, in one statement: the table of `db`'s search path (the API's, or the baseline's copy).
+ */
+async function seedPendingDeliveries(db: Pool, endpoints: string[], count: number): Promise<void> {
+  await db.query(
+    `INSERT INTO webhook_deliveries (id, agent_id, endpoint_id, url, kind, event_id, event_name, event_seq, task_id,
+                                     ordering_key, body, status, next_attempt_at, created_at)
+     SELECT gen_random_uuid(), e.agent_id, e.id, e.url, 'event', x.event_id, 'task.cancelled', x.n, x.task_id,
+            e.id::text || '|' || x.task_id::text,
+            json_build_object('event', 'task.cancelled', 'event_id', x.event_id, 'task_id', x.task_id,
+                              'timestamp', now(), 'data', json_build_object('task_id', x.task_id,
+                              'status', 'cancelled', 'previous_status', 'pending'))::text,
+            'pending', now(), now()
+       FROM (SELECT n, gen_random_uuid() AS event_id, gen_random_uuid() AS task_id FROM generate_series(1, $2) n) x
+       JOIN (SELECT id, agent_id, url, row_number() OVER (ORDER BY id) - 1 AS k FROM webhook_endpoints
+              WHERE id = ANY($1::uuid[])) e ON e.k = x.n % $3`,
+    [endpoints, count, endpoints.length],
+  );
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TIER_RATE_LIMITS } from '../../agent/agent-tiers';
 import { AgentRepository } from '../../agent/agent.repository';
+import { AuthCache } from '../../auth/auth-cache';
 import { Tokens } from '../../auth/tokens';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -20,6 +21,7 @@ export class AdminAgentsService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tokens: Tokens,
     private readonly clock: Clock,
+    private readonly authCache: AuthCache,
   ) {}
 
   async list(query: ListAgentsQuery): Promise<AdminAgentListResponse> {
@@ -47,6 +49,8 @@ export class AdminAgentsService {
       },
       this.clock.now(),
     );
+    // Status and rate limits are part of what a cached credential answers (AuthCache).
+    this.authCache.invalidate();
     if (!found) throw new ApiError('not_found', 'Agent not found.');
     if (dto.account_status && dto.account_status !== 'active') {
       await this.tokens.revokeAllFor('agent', agentId);

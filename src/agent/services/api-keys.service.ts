@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PERMISSIONS, type Permission } from '../../common/actor';
 import { generateApiKey } from '../../auth/api-keys';
+import { AuthCache } from '../../auth/auth-cache';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
@@ -39,6 +40,7 @@ export class ApiKeysService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly authCache: AuthCache,
   ) {}
 
   async list(agentId: string): Promise<ApiKeyResponse[]> {
@@ -69,6 +71,8 @@ export class ApiKeysService {
         this.clock.now(),
       ],
     );
+    // The old value must stop working here at once (other instances drop it on the trigger's notification).
+    this.authCache.invalidate();
     return { ...(await this.get(agentId, rows[0].id)), api_key: key.apiKey, api_secret: key.apiSecret };
   }
 
@@ -87,6 +91,7 @@ export class ApiKeysService {
         this.clock.now(),
       ],
     );
+    this.authCache.invalidate();
     if (rows.length === 0) throw keyNotFound();
     return this.get(agentId, keyId);
   }
@@ -98,6 +103,7 @@ export class ApiKeysService {
       `UPDATE api_keys SET is_active = false, updated_at = $3 WHERE id = $1 AND agent_id = $2 RETURNING id`,
       [keyId, agentId, this.clock.now()],
     );
+    this.authCache.invalidate();
     if (rows.length === 0) throw keyNotFound();
   }
 

@@ -68,7 +68,7 @@ const FREE_NOW = `
  * The eligible workers free now, nearest first. `median_answer` is the median time the worker took to answer its
  * last offers (accept or decline; a lapse counts as the full window; offers the agent withdrew do not count).
  */
-const CANDIDATES_SQL = `
+export const CANDIDATES_SQL = `
   SELECT w.id AS worker_id, w.reputation, ${DISTANCE} AS distance,
          (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.s) FROM (
             SELECT LEAST(extract(epoch FROM COALESCE(o.accepted_at, o.closed_at) - o.offered_at), $12::float8) AS s

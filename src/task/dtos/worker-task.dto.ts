@@ -136,10 +136,9 @@ export class DeviceLocationInput {
 
   @ApiProperty({
     minimum: 0,
-    exclusiveMinimum: true,
     maximum: 100_000,
     example: 12,
-    description: 'Accuracy radius reported by the device, in metres (at most 50 passes the check).',
+    description: 'Accuracy radius reported by the device, in metres, above 0 (at most 50 passes the check).',
   })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @IsPositive()

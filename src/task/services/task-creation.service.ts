@@ -102,8 +102,9 @@ export class TaskCreationService {
         taskId: task.id,
         amountCents: task.total_cents,
       });
-      // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch).
-      if ((await this.dispatch.offerOpenSlots(em, task, now)).length > 0) {
+      // Every slot is open: offer them to online workers nearby, in this transaction (see TaskDispatch). The task
+      // was inserted by this transaction, so it has no assignments yet.
+      if ((await this.dispatch.offerOpenSlots(em, task, now, [])).length > 0) {
         await this.settlement.reconcileTask(em, task, now);
       }
       return taskCreatedResponse(task);

@@ -29,12 +29,20 @@ export class TaskDispatch {
     private readonly events: TaskEvents,
   ) {}
 
-  /** Returns the offers made. The caller holds the task row lock and calls reconcileTask afterwards. */
-  async offerOpenSlots(em: EntityManager, task: TaskRow, now: Date): Promise<AssignmentRow[]> {
+  /**
+   * Returns the offers made. The caller holds the task row lock and calls reconcileTask afterwards. A caller that
+   * knows the task's assignments passes them (a task created in this transaction has none), saving the read.
+   */
+  async offerOpenSlots(
+    em: EntityManager,
+    task: TaskRow,
+    now: Date,
+    known?: AssignmentRow[],
+  ): Promise<AssignmentRow[]> {
     if (!LIVE_TASK_STATUSES.includes(task.status) || task.intake_closed_at) return [];
     // No offer shorter than its window: a task ending sooner takes workers by pull only.
     if (task.deadline_at.getTime() <= now.getTime() + OFFER_WINDOW_SECONDS * 1000) return [];
-    const assignments = await TaskRepository.assignments(em, task.id);
+    const assignments = known ?? (await TaskRepository.assignments(em, task.id));
     let open = countSlots(
       task.max_workers,
       task.closed_slots,

@@ -9,8 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * holds for every row written from now on (the table is append-only) without inventing a reason for old ones.
  * assignments: the reason of the rejection the worker reads with the assignment.
  */
-export class ReviewFeedback1732200080000 implements MigrationInterface {
-  name = 'ReviewFeedback1732200080000';
+export class ReviewFeedback1732200090000 implements MigrationInterface {
+  name = 'ReviewFeedback1732200090000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

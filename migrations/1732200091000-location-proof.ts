@@ -10,8 +10,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * submission looks up earlier ones with the same bytes by containment (photos @> [{verification: {sha256}}]), which
  * this GIN index answers without reading every submission.
  */
-export class LocationProof1732200081000 implements MigrationInterface {
-  name = 'LocationProof1732200081000';
+export class LocationProof1732200091000 implements MigrationInterface {
+  name = 'LocationProof1732200091000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE tasks ADD COLUMN location_proof text NOT NULL DEFAULT 'photo_gps'
