@@ -6,13 +6,15 @@ import { errorReferenceHtml } from './common/errors/error-reference';
 import { Logger } from './common/logging/logger';
 import { bodyParsing } from './common/http/body-parsing';
 import { requestContext } from './common/http/request-context';
+import { securityHeaders } from './common/http/security-headers';
 import type { AppConfig } from './config/config';
 import { closeConnectionsWhileDraining, Drain } from './health/drain';
 import { serveDocs } from './openapi/docs-page';
 import { buildOpenApiDocument } from './openapi/openapi';
 
 /**
- * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, `Connection: close` while draining,
+ * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, security headers (helmet; the
+ * origin's CSP is in security-headers.ts, the docs pages set a stricter one), `Connection: close` while draining,
  * body parsing with the invalid_json envelope, the API reference at /docs with the guides of docs/ (serveDocs), the
  * error reference at /docs/errors.md (where the OpenAPI error descriptions link) and the OpenAPI document at
  * /openapi.json and /openapi.yaml.
@@ -23,12 +25,17 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
   express.use(requestContext(logger));
+  express.use(securityHeaders(config.paymentMode === 'live'));
   express.use(closeConnectionsWhileDraining(app.get(Drain)));
   for (const middleware of bodyParsing()) express.use(middleware);
   const errorReference = errorReferenceHtml();
   const server: Express = express.getHttpAdapter().getInstance();
   server.get('/docs/errors.md', (_req, res) => {
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    // Stricter than the origin's policy: the reference is one static page with inline styles and nothing else.
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     res.type('html').send(errorReference);
   });
   // The document only (/openapi.json, /openapi.yaml); the page at /docs is ours (serveDocs). Built on the first

@@ -5,7 +5,7 @@ import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
-import { startEmbeddedPostgres } from './database/embedded-postgres';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
 import { Drain } from './health/drain';
 import { onShutdownSignal, sleep } from './health/shutdown';
@@ -17,14 +17,22 @@ import { onShutdownSignal, sleep } from './health/shutdown';
  * jobs finish, and the pool and the embedded database close. SIGINT (Ctrl-C) skips the drain window.
  */
 async function bootstrap(): Promise<void> {
-  const config = loadConfig();
+  let config = loadConfig();
   const logger = new Logger(config.logLevel);
   // Sandbox mode: the provider simulators run as a child process (loaded dynamically: live mode never loads them).
-  const sandbox = config.payments.sandbox?.spawn
-    ? await import('./sandbox/spawn-provider-sandbox.js').then((m) => m.spawnProviderSandbox())
+  const settings = config.payments.sandbox;
+  const sandbox = settings?.spawn
+    ? await import('./sandbox/spawn-provider-sandbox.js').then((m) => m.spawnProviderSandbox(settings))
     : null;
-  if (sandbox)
+  if (sandbox) {
     logger.info({ alipay: sandbox.alipayBaseUrl, wechat: sandbox.wechatBaseUrl }, 'provider sandbox started');
+    // Unset ports mean free ones, known only now: the provider URLs are built from the ports the sandbox got.
+    config = loadConfig({
+      ...process.env,
+      SANDBOX_ALIPAY_PORT: new URL(sandbox.alipayBaseUrl).port,
+      SANDBOX_WECHAT_PORT: new URL(sandbox.wechatBaseUrl).port,
+    });
+  }
   const embedded = config.databaseUrl
     ? null
     : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, logger);
@@ -59,7 +67,7 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof EmbeddedPostgresError) console.error(err.message);
   else console.error('Legwork failed to start:', err);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '../common/errors/api-errors.decorator';
 import type { Actor, ActorKind, AuthScheme, Permission } from '../common/actor';
@@ -24,6 +24,9 @@ export interface AuthRule {
 /** Name of the OpenAPI security scheme for the X-API-Secret header (registered in src/openapi/openapi.ts). */
 export const API_SECRET_SCHEME = 'api_secret';
 
+/** OpenAPI extension listing the permissions an API key needs for an operation (all of them). */
+export const PERMISSIONS_EXTENSION = 'x-permissions';
+
 /** Opts a route out of the global deny-by-default guard. */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
 
@@ -44,9 +47,16 @@ export function Auth(rule: AuthRule): MethodDecorator & ClassDecorator {
   const securityDecorators = rule.apiSecret
     ? security.map((s) => ApiSecurity({ [s]: [], [API_SECRET_SCHEME]: [] }))
     : security.map((s) => ApiBearerAuth(s));
+  // OpenAPI's security requirements cannot carry a permission for a bearer scheme (scopes are for OAuth), so the
+  // permission an API key needs is an extension, written from the same rule the guard enforces: clients and the
+  // generated security table (test/system/security-table.e2e-spec.ts) read it from there.
+  const permissionDecorators = rule.permission
+    ? [ApiExtension(PERMISSIONS_EXTENSION, [rule.permission])]
+    : [];
   return applyDecorators(
     SetMetadata(AUTH_RULE, rule),
     ...securityDecorators,
+    ...permissionDecorators,
     ApiErrors(
       {
         401: [

@@ -34,6 +34,8 @@ export interface AppConfig {
   readonly platformFeeBps: number;
   readonly autoApproveHours: number;
   readonly uploadDir: string;
+  readonly uploads: UploadSettings;
+  readonly storage: StorageSettings;
   readonly jwt: {
     readonly accessSecret: string;
     readonly refreshSecret: string;
@@ -58,6 +60,30 @@ export interface AppConfig {
   readonly fxUsdCny: number;
   readonly payments: PaymentSettings;
 }
+
+/** Per-worker upload quotas and where uploads are staged while they stream in (finding P1). */
+export interface UploadSettings {
+  /** Received files are streamed here (never held in memory), checked, then moved to the store. */
+  readonly stagingDir: string;
+  readonly maxConcurrentPerWorker: number;
+  readonly dailyBytesPerWorker: number;
+}
+
+/** Where accepted files live: this machine's disk (UPLOAD_DIR), or an S3-compatible bucket shared by every instance. */
+export type StorageSettings =
+  | { readonly driver: 'local' }
+  | {
+      readonly driver: 's3';
+      /** Null: AWS S3 itself, the endpoint following from the region. */
+      readonly endpoint: string | null;
+      readonly bucket: string;
+      readonly region: string;
+      /** Null: the SDK's default credential chain (instance or pod role, AWS_* variables, profiles). */
+      readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
+      /** Bucket in the path (MinIO and most self-hosted stores) rather than in the host name. */
+      readonly forcePathStyle: boolean;
+      readonly signedUrlTtlSeconds: number;
+    };
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -218,6 +244,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     platformFeeBps: r.int('PLATFORM_FEE_BPS', 1000, 0, 5000),
     autoApproveHours: r.int('AUTO_APPROVE_HOURS', 72, 1, 24 * 30),
     uploadDir: resolve(r.str('UPLOAD_DIR', join(dataDir, 'uploads'))),
+    uploads: {
+      stagingDir: resolve(r.str('UPLOAD_TMP_DIR', join(dataDir, 'upload-staging'))),
+      maxConcurrentPerWorker: r.int('UPLOAD_MAX_CONCURRENT_PER_WORKER', 2, 1, 100),
+      dailyBytesPerWorker: r.int('UPLOAD_DAILY_MB_PER_WORKER', 256, 1, 1_000_000) * 1024 * 1024,
+    },
+    storage: loadStorageSettings(r),
     jwt: {
       accessSecret: secret('JWT_ACCESS_SECRET'),
       refreshSecret: secret('JWT_REFRESH_SECRET'),
@@ -256,6 +288,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return config;
 }
 
+function loadStorageSettings(r: Reader): StorageSettings {
+  const driver = r.oneOf('STORAGE', 'local', ['local', 's3'] as const);
+  if (driver === 'local') return { driver };
+  const bucket = r.optional('S3_BUCKET');
+  if (bucket === null) r.problems.push('S3_BUCKET is required when STORAGE=s3');
+  const accessKeyId = r.optional('S3_ACCESS_KEY_ID');
+  const secretAccessKey = r.optional('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    r.problems.push(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together, or neither (default credentials)',
+    );
+  }
+  return {
+    driver,
+    endpoint: r.url('S3_ENDPOINT', ['http:', 'https:']),
+    bucket: bucket ?? '',
+    region: r.str('S3_REGION', 'us-east-1'),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: r.bool('S3_FORCE_PATH_STYLE', false),
+    signedUrlTtlSeconds: r.int('S3_SIGNED_URL_TTL_SECONDS', 300, 10, 3600),
+  };
+}
+
 export interface SandboxServerConfig extends ProviderSandboxSettings {
   readonly dataDir: string;
 }
@@ -270,7 +325,7 @@ export function loadSandboxServerConfig(env: Env = process.env): SandboxServerCo
     r.problems.push('the provider sandbox does not run when PAYMENT_MODE=live');
   }
   const dataDir = resolve(r.str('DATA_DIR', '.data'));
-  const settings = loadSandboxSettings(r, dataDir);
+  const settings = loadSandboxSettings(r, dataDir, true);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return { ...settings, dataDir };
 }

@@ -64,8 +64,19 @@ function liveEnv(): Record<string, string> {
 }
 
 describe('payment settings in sandbox mode', () => {
+  it('a spawned sandbox takes free ports unless told; one started apart (SANDBOX_SPAWN=false) is on 8101/8102', () => {
+    expect(loadConfig({ DATA_DIR: dir }).payments.sandbox).toMatchObject({
+      spawn: true,
+      alipayPort: 0,
+      wechatPort: 0,
+    });
+    const told = loadConfig({ DATA_DIR: dir, SANDBOX_ALIPAY_PORT: '9301', SANDBOX_WECHAT_PORT: '9302' });
+    expect(told.payments.alipay!.gatewayUrl).toBe('http://127.0.0.1:9301/gateway.do');
+    expect(told.payments.wechat!.baseUrl).toBe('http://127.0.0.1:9302/');
+  });
+
   it('default to the sandbox on loopback and its credentials file, created once and reused', () => {
-    const config = loadConfig({ DATA_DIR: dir });
+    const config = loadConfig({ DATA_DIR: dir, SANDBOX_SPAWN: 'false' });
     const p = config.payments;
     const file = join(dir, 'sandbox', 'credentials.json');
     expect(p.sandbox).toMatchObject({

@@ -77,16 +77,26 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-export function loadSandboxSettings(r: Reader, dataDir: string): ProviderSandboxSettings {
+/** The ports of a sandbox run on its own (`npm run sandbox`), which a separately started API must be told. */
+export const STANDALONE_SANDBOX_PORTS = { alipay: 8101, wechat: 8102 } as const;
+
+/**
+ * The sandbox settings. Unset ports: the sandbox that `npm start` spawns takes free ones (0) and tells the API which
+ * (so a second `PORT=3001 npm start` beside a running one starts too); a sandbox on its own, or one an API with
+ * SANDBOX_SPAWN=false expects, uses the fixed STANDALONE_SANDBOX_PORTS.
+ */
+export function loadSandboxSettings(r: Reader, dataDir: string, standalone = false): ProviderSandboxSettings {
   const autoComplete = r.int('SANDBOX_AUTO_COMPLETE_MS', 5000, 0, 24 * 3600 * 1000);
+  const spawn = r.bool('SANDBOX_SPAWN', true);
+  const fixed = standalone || !spawn;
   return {
     credentialsFile: r.str('SANDBOX_CREDENTIALS_FILE', join(dataDir, 'sandbox', 'credentials.json')),
     host: r.str('SANDBOX_HOST', '127.0.0.1'),
-    alipayPort: r.int('SANDBOX_ALIPAY_PORT', 8101, 0, 65535),
-    wechatPort: r.int('SANDBOX_WECHAT_PORT', 8102, 0, 65535),
+    alipayPort: r.int('SANDBOX_ALIPAY_PORT', fixed ? STANDALONE_SANDBOX_PORTS.alipay : 0, 0, 65535),
+    wechatPort: r.int('SANDBOX_WECHAT_PORT', fixed ? STANDALONE_SANDBOX_PORTS.wechat : 0, 0, 65535),
     autoCompleteMs: autoComplete === 0 ? null : autoComplete,
     timeScale: r.num('SANDBOX_TIME_SCALE', 1, 0, 1000),
-    spawn: r.bool('SANDBOX_SPAWN', true),
+    spawn,
   };
 }
 

@@ -1,3 +1,6 @@
+import { DataSource } from 'typeorm';
+import { assertNoOpenTransaction } from './transaction';
+
 /**
  * Anything that runs SQL: a DataSource, an EntityManager (its transaction) or a wrapper around a bare pg client.
  * Data access is hand-written SQL through the two functions below, never TypeORM's `query()` directly: its
@@ -19,6 +22,7 @@ export async function sqlRows<T = Record<string, unknown>>(
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
+  if (runner instanceof DataSource) assertNoOpenTransaction('a query');
   const result = await runner.query(sql, params);
   if (
     Array.isArray(result) &&
@@ -33,6 +37,7 @@ export async function sqlRows<T = Record<string, unknown>>(
 
 /** Runs a statement whose rows (if any) the caller does not read. */
 export async function sqlExec(runner: SqlRunner, sql: string, params: unknown[] = []): Promise<void> {
+  if (runner instanceof DataSource) assertNoOpenTransaction('a query');
   await runner.query(sql, params);
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 
 const SERIALIZATION_FAILURE = '40001';
@@ -12,13 +13,33 @@ const DEADLOCK_DETECTED = '40P01';
  * starts with a plain BEGIN: naming the level here would cost every transaction one more round trip.
  */
 export async function inTransaction<T>(ds: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  assertNoOpenTransaction('a transaction');
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ds.transaction(work);
+      return await ds.transaction((em) => openTransaction.run(true, () => work(em)));
     } catch (err) {
       const code = (err as { code?: string; driverError?: { code?: string } }).driverError?.code;
       if (attempt < 4 && (code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED)) continue;
       throw err;
     }
+  }
+}
+
+/** Set while a unit of work of inTransaction runs (and in everything it awaits). */
+const openTransaction = new AsyncLocalStorage<true>();
+
+/**
+ * Work inside a transaction holds one pooled connection; asking the pool for another (a query on the DataSource
+ * instead of the EntityManager, or a nested transaction) waits for a connection while holding one. Twenty
+ * concurrent requests doing that hold all twenty and wait for each other until the pool's timeout, and every other
+ * request, /health included, waits with them (a storm of duplicate payment notifications did exactly that). So it
+ * is refused at once, in every environment, and any test that reaches such code fails.
+ */
+export function assertNoOpenTransaction(what: string): void {
+  if (openTransaction.getStore()) {
+    throw new Error(
+      `${what} on the pool inside a transaction would hold one connection while waiting for another: ` +
+        `use the transaction's EntityManager`,
+    );
   }
 }

@@ -54,6 +54,16 @@ export const ASSIGNMENT_EVENTS = [
   'assignment.cancelled',
 ] as const;
 
+/** Assignment events after which the worker no longer holds the task: it stops watching the task's events. */
+export const ASSIGNMENT_ENDING_EVENTS: readonly AssignmentEventName[] = [
+  'assignment.declined',
+  'assignment.approved',
+  'assignment.rejected',
+  'assignment.abandoned',
+  'assignment.expired',
+  'assignment.cancelled',
+];
+
 export type TaskEventName = (typeof TASK_EVENTS)[number];
 export type AssignmentEventName = (typeof ASSIGNMENT_EVENTS)[number];
 export type OrderEventName = Extract<(typeof PAYMENT_EVENTS)[number], `payment.${string}`>;

@@ -18,7 +18,8 @@ const FEATURED: [file: string, title: string][] = [
   ['webhooks.md', 'Webhooks & events'],
   ['errors.md', 'Errors'],
   ['api-surfaces.md', 'API surfaces'],
-  ['provider-sandbox.md', 'Sandbox'],
+  ['sandbox.md', 'Sandbox guide'],
+  ['provider-sandbox.md', 'Payment simulators'],
 ];
 
 const CSP = [

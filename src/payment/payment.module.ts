@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EscrowModule } from '../escrow/escrow.module';
+import { EventsModule } from '../events/events.module';
 import { AdminPaymentsController } from './controllers/admin-payments.controller';
 import { AgentPaymentsController } from './controllers/agent-payments.controller';
 import { PaymentInfoController } from './controllers/payment-info.controller';
@@ -32,7 +33,7 @@ import { WithdrawalService } from './services/withdrawal.service';
  * for the sandbox's instant funding (a real order, settled like any other).
  */
 @Module({
-  imports: [EscrowModule, PaymentProvidersModule],
+  imports: [EscrowModule, EventsModule, PaymentProvidersModule],
   controllers: [
     PaymentV1Controller,
     AgentPaymentsController,

@@ -20,10 +20,21 @@ interface ReadyMessage {
   wechatBaseUrl: string;
 }
 
-export async function spawnProviderSandbox(timeoutMs = 30_000): Promise<SpawnedProviderSandbox> {
+/**
+ * `ports` are the API's settings: 0 lets the child take free ports (the default when SANDBOX_*_PORT are unset); the
+ * child reports the ports it got, and the API builds its provider URLs from them.
+ */
+export async function spawnProviderSandbox(
+  ports: { alipayPort: number; wechatPort: number },
+  timeoutMs = 30_000,
+): Promise<SpawnedProviderSandbox> {
   const child = fork(join(__dirname, 'provider-sandbox.main.js'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: process.env,
+    env: {
+      ...process.env,
+      SANDBOX_ALIPAY_PORT: String(ports.alipayPort),
+      SANDBOX_WECHAT_PORT: String(ports.wechatPort),
+    },
   });
   const ready = new Promise<ReadyMessage>((resolve, reject) => {
     const timer = setTimeout(

@@ -5,6 +5,7 @@ import { EventsModule } from '../events/events.module';
 import { MatchingModule } from '../matching/matching.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
+import { UploadModule } from '../upload/upload.module';
 import { SandboxBalanceController } from './controllers/sandbox-balance.controller';
 import { SandboxWorkersController } from './controllers/sandbox-workers.controller';
 import { TestClocksController } from './controllers/test-clocks.controller';
@@ -28,7 +29,7 @@ export class SimulationModule {
     if (config.paymentMode !== 'sandbox') return { module: SimulationModule };
     return {
       module: SimulationModule,
-      imports: [EscrowModule, PaymentModule, TaskModule, MatchingModule, EventsModule],
+      imports: [EscrowModule, PaymentModule, TaskModule, MatchingModule, EventsModule, UploadModule],
       controllers: [SandboxBalanceController, SandboxWorkersController, TestClocksController],
       providers: [
         ProviderSandboxClient,

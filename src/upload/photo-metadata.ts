@@ -16,11 +16,15 @@ const NONE: PhotoMetadata = { gps: null, takenAt: null };
  * Capture time: DateTimeOriginal with its OffsetTimeOriginal when the camera wrote one; else the GPS date and time
  * (UTC by definition); else DateTimeOriginal read as UTC, since a bare EXIF time has no zone. A position of exactly
  * 0,0 is what receivers without a fix often write, so it counts as no GPS.
+ *
+ * `file` is the bytes or the path of a file. From a path exifr reads in chunks (64 KiB, at most five), enough for
+ * the EXIF block, which JPEG keeps in APP1 before the image data and PNG writers put before IDAT: an upload is never
+ * read whole into memory for its metadata.
  */
-export async function readPhotoMetadata(bytes: Buffer): Promise<PhotoMetadata> {
+export async function readPhotoMetadata(file: Buffer | string): Promise<PhotoMetadata> {
   let tags: Record<string, unknown> | undefined;
   try {
-    tags = (await exifr.parse(bytes, {
+    tags = (await exifr.parse(file, {
       tiff: true,
       exif: true,
       gps: true,

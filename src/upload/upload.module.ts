@@ -1,15 +1,20 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { UploadController } from './controllers/upload.controller';
 import { UploadsServeController } from './controllers/uploads-serve.controller';
+import { MemoryUploadSlots, RedisUploadSlots, type UploadSlots } from './quota/upload-slots';
+import { UPLOAD_SLOTS, UploadQuotaService } from './services/upload-quota.service';
+import { UploadService } from './services/upload.service';
 import { FileStorage } from './storage/file-storage';
 import { LocalDiskStorage } from './storage/local-disk.storage';
-import { UploadService } from './services/upload.service';
+import { S3Storage } from './storage/s3.storage';
 
 /**
- * Proof files: upload (workers), checks by content, EXIF reading, storage behind FileStorage (local disk under
- * UPLOAD_DIR; an S3-compatible store is another FileStorage chosen here) and serving at /uploads/....
+ * Proof files: upload (workers), streamed and checked by content, EXIF reading, per-worker quotas, storage behind
+ * FileStorage (local disk under UPLOAD_DIR, or an S3-compatible bucket with STORAGE=s3) and serving at /uploads/....
  */
 @Module({
   controllers: [UploadController, UploadsServeController],
@@ -17,10 +22,35 @@ import { UploadService } from './services/upload.service';
     {
       provide: FileStorage,
       inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => new LocalDiskStorage(c.uploadDir),
+      useFactory: (c: AppConfig): FileStorage =>
+        c.storage.driver === 's3' ? new S3Storage(c.storage) : new LocalDiskStorage(c.uploadDir),
     },
+    {
+      provide: UPLOAD_SLOTS,
+      inject: [APP_CONFIG, Logger],
+      useFactory: (c: AppConfig, logger: Logger): UploadSlots =>
+        c.redisUrl
+          ? new RedisUploadSlots(
+              new Redis(c.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }),
+              c.redisKeyPrefix,
+              (err) => logger.warn({ err }, 'upload slots: Redis unavailable, counting in memory'),
+            )
+          : new MemoryUploadSlots(),
+    },
+    UploadQuotaService,
     UploadService,
   ],
-  exports: [UploadService],
+  // UploadQuotaService: the upload interceptor (multipart.ts) of the task module's photo submission needs it.
+  exports: [UploadService, UploadQuotaService, FileStorage],
 })
-export class UploadModule {}
+export class UploadModule implements OnApplicationShutdown {
+  constructor(
+    private readonly storage: FileStorage,
+    @Inject(UPLOAD_SLOTS) private readonly slots: UploadSlots,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.slots.close();
+    await this.storage.close();
+  }
+}

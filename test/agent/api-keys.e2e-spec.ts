@@ -99,7 +99,9 @@ describe('agent API keys', () => {
 
       const old = await t.http.get('/v1/agent/profile').set(bearer(agent.apiKey)).expect(401);
       expect(old.body.error.code).toBe('invalid_api_key');
-      const profile = await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(200);
+      // The new key works (it reads tasks); its prefix shows on the profile (which needs payment:read: the JWT).
+      await t.http.get('/v1/tasks').set(bearer(res.body.api_key)).expect(200);
+      const profile = await t.http.get('/v1/agent/profile').set(bearer(agent.accessToken)).expect(200);
       expect(profile.body.api_key_prefix).toBe(res.body.prefix);
 
       await t.app.get(UsageTracker).flush();
@@ -161,7 +163,12 @@ describe('agent API keys', () => {
         .send({ permissions: ['task:read'] })
         .expect(201);
       expect(res.body.permissions).toEqual(['task:read']);
-      await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(200);
+      await t.http.get('/v1/tasks').set(bearer(res.body.api_key)).expect(200);
+      const profile = await t.http.get('/v1/agent/profile').set(bearer(res.body.api_key)).expect(403);
+      expect(profile.body.error).toMatchObject({
+        code: 'insufficient_permissions',
+        required_permission: 'payment:read',
+      });
       const rows = await t.db.query(`SELECT permissions FROM api_keys WHERE id = $1`, [res.body.id]);
       expect(rows[0].permissions).toEqual(['task:read']);
     });

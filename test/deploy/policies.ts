@@ -20,7 +20,7 @@ import type { K8sObject } from './render';
  */
 
 /** Secrets each render may refer to, by name only; their keys are listed in docs/kubernetes.md. */
-export const BASE_SECRETS = ['legwork-secrets', 'legwork-database', 'legwork-tls'];
+export const BASE_SECRETS = ['legwork-secrets', 'legwork-database', 'legwork-tls', 'legwork-object-storage'];
 export const TRIAL_SECRETS = [...BASE_SECRETS, 'legwork-sandbox-credentials'];
 
 const SECRET_LIKE = /SECRET|PASSWORD|PRIVATE_KEY|APIV3_KEY|TOKEN/;

@@ -5,7 +5,7 @@ import { io, Socket } from 'socket.io-client';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
-import { accept, createTask } from '../support/tasks';
+import { accept, act, createTask, feedback, submit } from '../support/tasks';
 import { waitFor } from '../support/waiters';
 import { insertTask, writeAssignmentEvent, writeTaskEvent } from './events-helpers';
 
@@ -188,6 +188,45 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
       room: `task:${mine}`,
     });
   });
+
+  it.each(['abandoned', 'rejected'] as const)(
+    'a worker whose assignment ends (%s) leaves the task room and may not join it again',
+    async (ending) => {
+      const agent = await createAgent(a, { balanceCents: 10_000 });
+      const worker = await createWorker(a);
+      const taskId = await createTask(a, agent);
+      const assignmentId = await accept(a, worker, taskId);
+      // The worker watches from instance B, the agent from A: the rooms are shared through Redis.
+      const w = await connect(urlB, worker.jwt);
+      expect(await w.socket.emitWithAck('subscribe', { task_id: taskId })).toEqual({
+        ok: true,
+        room: `task:${taskId}`,
+      });
+      const ag = await connect(urlA, agent.apiKey);
+      await ag.socket.emitWithAck('subscribe', { task_id: taskId });
+
+      if (ending === 'abandoned') {
+        await act(a, worker, assignmentId, 'abandon').expect(200);
+      } else {
+        await act(a, worker, assignmentId, 'start').expect(200);
+        await submit(a, worker, assignmentId).expect(200);
+        await feedback(a, agent, taskId, { accept_result: false, reason_code: 'other' }).expect(200);
+      }
+      await waitFor(() => ofName(w, `assignment.${ending}`).length > 0, `assignment.${ending}`);
+      // The task's next event: the agent hears it, the worker must not.
+      await writeTaskEvent(a, 'task.started', agent.id, taskId, { marker: true });
+      const marked = (c: Client) =>
+        ofName(c, 'task.started').filter((p) => (p as { data: { marker?: boolean } }).data.marker);
+      await waitFor(() => marked(ag).length === 1, 'the marked task.started for the agent');
+      // Anything already on its way to B arrives within the time B's copy of the same emit takes.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(marked(w)).toEqual([]);
+      expect(await w.socket.emitWithAck('subscribe', { task_id: taskId })).toMatchObject({
+        ok: false,
+        error: { code: 'task_not_found' },
+      });
+    },
+  );
 
   it.each([
     ['no token', undefined, 'authentication_required'],

@@ -1,6 +1,4 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { ERRORS, ErrorCode } from '../../src/common/errors/error-catalog';
 import { createAdmin } from '../support/admins';
@@ -8,7 +6,7 @@ import { taskBody } from '../support/tasks';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { AuthKind, FuzzRequest, KnownIds, requestsFor } from './requests';
-import { OpenApiDoc, Operation, validate } from './schemas';
+import { loadOpenApi, Operation, validate } from '../support/openapi-schemas';
 
 /**
  * Property-based requests for every operation in openapi/openapi.json: path parameters, query strings and bodies
@@ -23,9 +21,7 @@ import { OpenApiDoc, Operation, validate } from './schemas';
  * CI runs a fixed seed and FUZZ_RUNS=20 per operation. Longer: FUZZ_RUNS=500 FUZZ_SEED=$RANDOM npx jest test/fuzz
  * (FUZZ_OPS=substring limits the operations; FUZZ_SHRINK=1 shrinks a failure to a minimal request).
  */
-const doc = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', 'openapi', 'openapi.json'), 'utf8'),
-) as OpenApiDoc;
+const doc = loadOpenApi();
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const ONLY = process.env.FUZZ_OPS;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { OpenApiDoc, Operation, Parameter, resolve, Schema, valueOf } from './schemas';
+import { OpenApiDoc, Operation, Parameter, resolve, Schema, valueOf } from '../support/openapi-schemas';
 
 /** Values a careless or hostile client sends where something else was expected. */
 export const nasty: fc.Arbitrary<unknown> = fc.oneof(

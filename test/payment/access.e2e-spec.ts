@@ -1,3 +1,4 @@
+import { HOST_RESOLVER, type HostResolver } from '../../src/events/url-safety/url-safety';
 import { createAgent, createWorker } from '../support/actors';
 import { createTestApp } from '../support/app';
 import { liveTestEnv } from '../support/live-env';
@@ -241,9 +242,20 @@ describe('payment access and provider health', () => {
     }
   });
 
-  it('live mode: return_url and callback_url must be https on a public host', async () => {
+  it('live mode: return_url must be https; callback_url follows the webhook address rules', async () => {
     const { DATABASE_URL: _unused, ...env } = liveTestEnv({ JOBS_IN_PROCESS: 'false' });
-    const live = await createTestApp(env);
+    // DNS for the test: no test depends on real name resolution.
+    const dns: Record<string, string[]> = {
+      'agent.example': ['93.184.216.34'],
+      'internal.example': ['10.1.2.3'],
+      'mixed.example': ['93.184.216.34', '10.0.0.1'],
+    };
+    const resolver: HostResolver = async (host) => {
+      const found = dns[host];
+      if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }) as const);
+    };
+    const live = await createTestApp(env, { overrides: [{ provide: HOST_RESOLVER, useValue: resolver }] });
     try {
       const agent = await createAgent(live);
       const body = {
@@ -262,12 +274,25 @@ describe('payment access and provider health', () => {
         ['callback_url', 'http://agent.example/hook'],
         ['callback_url', 'https://127.0.0.1/hook'],
         ['callback_url', 'https://localhost/hook'],
+        ['callback_url', 'https://[::ffff:127.0.0.1]/'],
+        ['callback_url', 'https://[::1]/hook'],
+        ['callback_url', 'https://10.0.0.1/hook'],
+        ['callback_url', 'https://169.254.169.254/latest/meta-data'],
+        ['callback_url', 'https://[64:ff9b::a00:1]/hook'],
+        ['callback_url', 'https://internal.example/hook'],
+        ['callback_url', 'https://mixed.example/hook'],
+        ['callback_url', 'https://nowhere.example/hook'],
+        ['callback_url', 'https://user:pass@agent.example/hook'],
         ['return_url', 'http://agent.example/paid'],
       ]) {
         const res = await post({ [field]: url });
-        expectError(res, 400, 'validation_error');
-        expect(res.body.error.details[0].field).toBe(field);
+        const refusedOn = res.status === 400 ? res.body.error.details?.[0]?.field : undefined;
+        expect({ url, answer: `${res.status} ${res.body.error?.code} ${refusedOn}` }).toEqual({
+          url,
+          answer: `400 validation_error ${field}`,
+        });
       }
+      expect(await live.db.query(`SELECT id FROM payment_orders`)).toEqual([]);
       expectError(await post({ callback_url: 'https://agent.example/hook' }), 404, 'task_not_found');
     } finally {
       await live.close();

@@ -1,14 +1,15 @@
-import { signNotification } from '../../src/sandbox/alipay/alipay-crypto';
-import { encryptResource, signatureHeaders } from '../../src/sandbox/wechat/wechat-crypto';
 import { createAgent, type TestAgent } from '../support/actors';
 import { agentBalance } from '../support/balances';
 import {
+  alipayPaidNotification,
   cashier,
   journalsOf,
   orderEventsOf,
   type PaymentRig,
   type ProviderName,
+  sandboxTradeNo,
   startPaymentRig,
+  wechatPaidNotification,
 } from '../support/payment-rig';
 import {
   orderStatus,
@@ -151,57 +152,17 @@ describe('provider notifications', () => {
     }
   });
 
-  /** The paid order's provider transaction id, as the sandbox reports it. */
-  async function tradeNo(provider: ProviderName, orderId: string): Promise<string> {
-    return (await rig.api<{ trade_no: string }>(provider, 'GET', `/__sandbox/orders/${orderId}`)).trade_no;
-  }
+  const tradeNo = (provider: ProviderName, orderId: string) => sandboxTradeNo(rig, provider, orderId);
 
-  /** A genuine Alipay notification, signed with the sandbox's platform key exactly as Alipay signs. */
-  function alipayNotification(orderId: string, trade: string, amountYuan: string): string {
-    const creds = rig.sandbox.credentials.alipay;
-    const params = signNotification(
-      {
-        notify_type: 'trade_status_sync',
-        notify_id: `n${Date.now()}`,
-        notify_time: '2025-01-01 00:00:00',
-        app_id: creds.appId,
-        charset: 'utf-8',
-        version: '1.0',
-        trade_no: trade,
-        out_trade_no: orderId,
-        trade_status: 'TRADE_SUCCESS',
-        total_amount: amountYuan,
-        gmt_payment: '2025-01-01 00:00:00',
-      },
-      creds.platformPrivateKey,
-    );
-    return new URLSearchParams(params).toString();
-  }
+  /** A genuine Alipay notification (signed with the sandbox's platform key), sent now unless dated. */
+  const alipayNotification = (orderId: string, trade: string, amountYuan: string, notifyTime?: Date) =>
+    alipayPaidNotification(rig, { orderId, tradeNo: trade, amountYuan, notifyTime }).body;
 
-  /** A genuine WeChat Pay TRANSACTION.SUCCESS: encrypted with the APIv3 key, signed with the platform key. */
-  function wechatNotification(
-    orderId: string,
-    trade: string,
-    cents: number,
-  ): { body: string; headers: Record<string, string> } {
-    const creds = rig.sandbox.credentials.wechat;
-    const resource = JSON.stringify({
-      mchid: creds.mchId,
-      appid: creds.appId,
-      out_trade_no: orderId,
-      transaction_id: trade,
-      trade_state: 'SUCCESS',
-      amount: { total: cents, currency: 'CNY' },
-      success_time: new Date().toISOString(),
-    });
-    const body = JSON.stringify({
-      id: `evt-${Date.now()}`,
-      event_type: 'TRANSACTION.SUCCESS',
-      resource_type: 'encrypt-resource',
-      resource: encryptResource(resource, creds.apiV3Key, 'transaction'),
-    });
-    return { body, headers: signatureHeaders(body, creds.platformPrivateKey, creds.platformPublicKeyId) };
-  }
+  /** A genuine WeChat Pay TRANSACTION.SUCCESS, signed now; the event created now unless dated. */
+  const wechatNotification = (orderId: string, trade: string, cents: number, createTime?: Date) => {
+    const n = wechatPaidNotification(rig, { orderId, tradeNo: trade, cents, createTime });
+    return { body: n.body, headers: n.headers };
+  };
 
   it.each([
     ['alipay', ['/v1/payment/alipay/callback', '/api/webhooks/alipay', '/webhooks/alipay']],
@@ -258,5 +219,76 @@ describe('provider notifications', () => {
     expect(wrong.text).toBe('failure');
     expect(await orderStatus(rig.t, o.id)).toBe('pending');
     expect(await agentBalance(rig.t, agent.id)).toBe(0);
+  });
+  /**
+   * Freshness: a notification dated well beyond the provider's own retry window (Alipay about 25 h, WeChat Pay about
+   * 24 h) cannot be a delivery or a retry; it is a captured message replayed. Refused with the failure answer,
+   * nothing changed. Inside the window (a retry a day later) it is still accepted.
+   */
+  describe('a notification older than the retry window', () => {
+    const HOUR = 3_600_000;
+
+    /** An order paid at the sandbox whose own notifications are all forged, so only hand-delivered ones count. */
+    async function paidOrder(agent: TestAgent, provider: ProviderName, cents: number) {
+      const o = await order(agent, provider, cents);
+      await fault(provider, { kind: 'tampered_signature', match: o.id, all_attempts: true });
+      await cashier(o.qr, 'pay');
+      await waitForNotification(rig, provider, o.id, (r) => r.deliveries.length >= 1);
+      return { ...o, trade: await tradeNo(provider, o.id) };
+    }
+
+    async function expectNothingChanged(agent: TestAgent, orderId: string) {
+      expect(await orderStatus(rig.t, orderId)).toBe('pending');
+      expect(await agentBalance(rig.t, agent.id)).toBe(0);
+      expect(await journalsOf(rig.t, orderId)).toEqual([]);
+      expect(await completedEvents(orderId)).toBe(0);
+    }
+
+    it.each([
+      ['dated 2024', new Date('2024-03-01T08:00:00Z')],
+      ['sent 49 hours ago', new Date(Date.now() - 49 * HOUR)],
+    ])('alipay: a genuine notification %s is refused', async (_label, sent) => {
+      const agent = await createAgent(rig.t);
+      const o = await paidOrder(agent, 'alipay', 2600);
+      const res = await rig.t.http
+        .post('/webhooks/alipay')
+        .type('form')
+        .send(alipayNotification(o.id, o.trade, '26.00', sent));
+      expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: 'failure' });
+      await expectNothingChanged(agent, o.id);
+    });
+
+    it('alipay: a retry sent 30 hours after the payment is still accepted', async () => {
+      const agent = await createAgent(rig.t);
+      const o = await paidOrder(agent, 'alipay', 2700);
+      const res = await rig.t.http
+        .post('/webhooks/alipay')
+        .type('form')
+        .send(alipayNotification(o.id, o.trade, '27.00', new Date(Date.now() - 30 * HOUR)));
+      expect(res.text).toBe('success');
+      expect(await agentBalance(rig.t, agent.id)).toBe(2700);
+    });
+
+    it.each([
+      ['created 2024', new Date('2024-03-01T08:00:00Z')],
+      ['created 49 hours ago', new Date(Date.now() - 49 * HOUR)],
+    ])('wechat: a genuine, freshly signed notification %s is refused', async (_label, created) => {
+      const agent = await createAgent(rig.t);
+      const o = await paidOrder(agent, 'wechat', 2800);
+      const n = wechatNotification(o.id, o.trade, 2800, created);
+      const res = await rig.t.http.post('/webhooks/wechat').set(n.headers).send(n.body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'FAIL', message: expect.stringMatching(/older than/) });
+      await expectNothingChanged(agent, o.id);
+    });
+
+    it('wechat: an event created 30 hours ago (a late retry) is still accepted', async () => {
+      const agent = await createAgent(rig.t);
+      const o = await paidOrder(agent, 'wechat', 2900);
+      const n = wechatNotification(o.id, o.trade, 2900, new Date(Date.now() - 30 * HOUR));
+      const res = await rig.t.http.post('/webhooks/wechat').set(n.headers).send(n.body);
+      expect(res.status).toBe(200);
+      expect(await agentBalance(rig.t, agent.id)).toBe(2900);
+    });
   });
 });

@@ -49,7 +49,7 @@ describe('reference payment orders', () => {
       currency: 'CNY',
       payment_method: 'wechat',
       return_url: RETURN,
-      callback_url: 'https://agent.example/hooks/payments',
+      callback_url: 'http://127.0.0.1:9/hooks/payments',
       metadata: { invoice: 'INV-7' },
       expires_in_seconds: 600,
     });
@@ -92,7 +92,7 @@ describe('reference payment orders', () => {
     expect(events.map((e) => e.name)).toEqual(['payment.created', 'payment.completed']);
     expect(events[1].data).toMatchObject({
       task_id: taskId,
-      callback_url: 'https://agent.example/hooks/payments',
+      callback_url: 'http://127.0.0.1:9/hooks/payments',
     });
   });
 

@@ -7,6 +7,9 @@ import {
   type ProviderSandboxOptions,
   startProviderSandbox,
 } from '../../src/sandbox/provider-sandbox';
+import { signNotification } from '../../src/sandbox/alipay/alipay-crypto';
+import { alipayTime, wechatTime } from '../../src/sandbox/formats';
+import { encryptResource, signatureHeaders } from '../../src/sandbox/wechat/wechat-crypto';
 import type { TestAgent } from './actors';
 import { createTestApp, type TestApp } from './app';
 
@@ -139,4 +142,86 @@ export async function cashier(
 /** Headers of the reference payment surface: the API key plus its secret. */
 export function referenceAuth(agent: TestAgent): Record<string, string> {
   return { Authorization: agent.key, 'X-API-Secret': agent.apiSecret };
+}
+
+/** A notification as the provider sends it: the exact body bytes and the headers that go with them. */
+export interface GenuineNotification {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A genuine Alipay trade_status_sync about a paid order, signed with the sandbox's platform key exactly as Alipay
+ * signs. `notifyTime` is when Alipay says it sent it (now unless a test dates it).
+ */
+export function alipayPaidNotification(
+  rig: PaymentRig,
+  o: { orderId: string; tradeNo: string; amountYuan: string; notifyTime?: Date },
+): GenuineNotification {
+  const creds = rig.sandbox.credentials.alipay;
+  const sent = o.notifyTime ?? new Date();
+  const params = signNotification(
+    {
+      notify_type: 'trade_status_sync',
+      notify_id: `n${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
+      notify_time: alipayTime(sent),
+      app_id: creds.appId,
+      charset: 'utf-8',
+      version: '1.0',
+      trade_no: o.tradeNo,
+      out_trade_no: o.orderId,
+      trade_status: 'TRADE_SUCCESS',
+      total_amount: o.amountYuan,
+      gmt_payment: alipayTime(sent),
+    },
+    creds.platformPrivateKey,
+  );
+  return {
+    body: new URLSearchParams(params).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+  };
+}
+
+/**
+ * A genuine WeChat Pay TRANSACTION.SUCCESS: the resource encrypted with the APIv3 key, the body signed with the
+ * platform key (the signature's timestamp is now). `createTime` is the event's own create_time (now by default).
+ */
+export function wechatPaidNotification(
+  rig: PaymentRig,
+  o: { orderId: string; tradeNo: string; cents: number; createTime?: Date },
+): GenuineNotification {
+  const creds = rig.sandbox.credentials.wechat;
+  const created = o.createTime ?? new Date();
+  const resource = JSON.stringify({
+    mchid: creds.mchId,
+    appid: creds.appId,
+    out_trade_no: o.orderId,
+    transaction_id: o.tradeNo,
+    trade_state: 'SUCCESS',
+    amount: { total: o.cents, currency: 'CNY' },
+    success_time: created.toISOString(),
+  });
+  const body = JSON.stringify({
+    id: `evt-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+    create_time: wechatTime(created),
+    event_type: 'TRANSACTION.SUCCESS',
+    resource_type: 'encrypt-resource',
+    resource: encryptResource(resource, creds.apiV3Key, 'transaction'),
+  });
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      ...signatureHeaders(body, creds.platformPrivateKey, creds.platformPublicKeyId),
+    },
+  };
+}
+
+/** The paid order's provider transaction id, as the sandbox reports it. */
+export async function sandboxTradeNo(
+  rig: PaymentRig,
+  provider: ProviderName,
+  orderId: string,
+): Promise<string> {
+  return (await rig.api<{ trade_no: string }>(provider, 'GET', `/__sandbox/orders/${orderId}`)).trade_no;
 }

@@ -1,23 +1,108 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import piexif from 'piexifjs';
 import sharp from 'sharp';
 import type { TestWorker } from './actors';
 import { createTestApp, TestApp } from './app';
+import { startS3Server, type S3TestServer } from './object-storage';
 
-/** A test app whose uploads go to a directory of its own, removed when the app closes. */
+export type StorageDriver = 'local' | 's3';
+/** The upload specs run once per storage driver (describe.each). */
+export const STORAGE_DRIVERS: StorageDriver[] = ['local', 's3'];
+
+export interface UploadTestApp extends TestApp {
+  driver: StorageDriver;
+  /** The local driver's UPLOAD_DIR (unused with s3). */
+  uploadDir: string;
+  /** Where uploads are staged while they stream in; empty between requests. */
+  stagingDir: string;
+  /** How many files the store holds (files under UPLOAD_DIR, or objects in the bucket). */
+  storedFiles(): Promise<number>;
+  /** GET a file URL (or path) as a client does, following the redirect to a signed URL with object storage. */
+  fetchFile(url: string): Promise<FetchedFile>;
+}
+
+export interface FetchedFile {
+  status: number;
+  contentType: string | null;
+  contentDisposition: string | null;
+  body: Buffer;
+  /** The signed URL the API redirected to (s3), or null when it served the bytes itself. */
+  signedUrl: string | null;
+}
+
+export interface UploadTestAppOptions {
+  driver?: StorageDriver;
+  /** A bucket shared with other instances; by default an s3 app starts (and closes) a server of its own. */
+  s3?: S3TestServer;
+  /** Another instance of the same deployment: boot on this app's database (see createTestApp). */
+  databaseName?: string;
+}
+
+/**
+ * A test app whose uploads go to a store of its own (a directory, or a bucket on a local S3-compatible server),
+ * removed when the app closes.
+ */
 export async function createUploadTestApp(
   env: Record<string, string> = {},
-): Promise<TestApp & { uploadDir: string }> {
+  opts: UploadTestAppOptions = {},
+): Promise<UploadTestApp> {
+  const driver = opts.driver ?? 'local';
   const uploadDir = mkdtempSync(join(tmpdir(), 'legwork-uploads-'));
-  const t = await createTestApp({ UPLOAD_DIR: uploadDir, ...env });
+  const stagingDir = mkdtempSync(join(tmpdir(), 'legwork-staging-'));
+  const s3 = driver === 's3' ? (opts.s3 ?? (await startS3Server())) : null;
+  const t = await createTestApp(
+    { UPLOAD_DIR: uploadDir, UPLOAD_TMP_DIR: stagingDir, ...(s3?.env ?? {}), ...env },
+    { databaseName: opts.databaseName },
+  );
   const close = t.close;
   t.close = async () => {
     await close();
+    if (s3 && !opts.s3) await s3.close();
     rmSync(uploadDir, { recursive: true, force: true });
+    rmSync(stagingDir, { recursive: true, force: true });
   };
-  return Object.assign(t, { uploadDir });
+  return Object.assign(t, {
+    driver,
+    uploadDir,
+    stagingDir,
+    storedFiles: async () =>
+      s3
+        ? (await s3.keys()).length
+        : readdirSync(uploadDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length,
+    fetchFile: (url: string) => fetchFile(t, url),
+  });
+}
+
+async function fetchFile(t: TestApp, url: string): Promise<FetchedFile> {
+  const path = url.startsWith('/') ? url : new URL(url).pathname;
+  const res = await t.http
+    .get(path)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+  if (res.status !== 302) {
+    return {
+      status: res.status,
+      contentType: res.headers['content-type'] ?? null,
+      contentDisposition: res.headers['content-disposition'] ?? null,
+      body: res.body as Buffer,
+      signedUrl: null,
+    };
+  }
+  const signedUrl = res.headers.location;
+  const direct = await fetch(signedUrl);
+  return {
+    status: direct.status,
+    contentType: direct.headers.get('content-type'),
+    contentDisposition: direct.headers.get('content-disposition'),
+    body: Buffer.from(await direct.arrayBuffer()),
+    signedUrl,
+  };
 }
 
 export interface Point {

@@ -1,16 +1,25 @@
 import { readdirSync } from 'node:fs';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
-import type { TestApp } from '../support/app';
-import { createUploadTestApp, jpeg, offset, padded, png, spot, submitWithPhoto } from '../support/photos';
+import {
+  createUploadTestApp,
+  jpeg,
+  offset,
+  padded,
+  png,
+  spot,
+  STORAGE_DRIVERS,
+  submitWithPhoto,
+  type UploadTestApp,
+} from '../support/photos';
 import { expectError } from '../support/errors';
 import { accept, createTask, feedback } from '../support/tasks';
 
 /** POST /v1/worker/assignments/{id}/submit-with-photo: the photo must prove presence at the task. */
-describe('photo proof', () => {
-  let t: TestApp & { uploadDir: string };
+describe.each(STORAGE_DRIVERS)('photo proof (%s storage)', (driver) => {
+  let t: UploadTestApp;
   let agent: TestAgent;
   beforeAll(async () => {
-    t = await createUploadTestApp();
+    t = await createUploadTestApp({}, { driver });
     agent = await createAgent(t, { balanceCents: 1_000_000 });
   });
   afterAll(() => t.close());
@@ -27,8 +36,7 @@ describe('photo proof', () => {
     return { worker, taskId, id: await accept(t, worker, taskId), here };
   }
 
-  const fileCount = () =>
-    readdirSync(t.uploadDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  const fileCount = () => t.storedFiles();
 
   /** The assignment exactly as it was accepted, and no file or upload row left behind. */
   async function expectUnchanged(id: string, worker: TestWorker, files: number): Promise<void> {
@@ -47,7 +55,8 @@ describe('photo proof', () => {
       worker.id,
     ]);
     expect(n).toBe(0);
-    expect(fileCount()).toBe(files);
+    expect(await fileCount()).toBe(files);
+    expect(readdirSync(t.stagingDir)).toEqual([]);
   }
 
   it('a JPEG taken 30 m from the task is accepted; the result lists it with its capture time', async () => {
@@ -68,8 +77,10 @@ describe('photo proof', () => {
         verification: expect.objectContaining({ location_source: 'exif', distance_meters: 30 }),
       },
     });
-    const served = await t.http.get(new URL(res.body.photo.url).pathname).expect(200);
-    expect(served.headers['content-type']).toBe('image/jpeg');
+    const served = await t.fetchFile(res.body.photo.url);
+    expect(served.status).toBe(200);
+    expect(served.contentType).toBe('image/jpeg');
+    expect(Buffer.compare(served.body, photo)).toBe(0);
     await feedback(t, agent, taskId, { accept_result: true }).expect(200);
     const result = await t.http.get(`/v1/tasks/${taskId}/result`).set('Authorization', agent.key).expect(200);
     expect(result.body.result).toEqual({
@@ -82,7 +93,7 @@ describe('photo proof', () => {
 
   it('a photo taken 250 m away is refused with the distance; nothing changes', async () => {
     const { worker, id, here } = await assignment();
-    const files = fileCount();
+    const files = await fileCount();
     const res = await submitWithPhoto(t, worker, id, await jpeg({ gps: offset(here, 150, 200) }));
     expectError(res, 400, 'photo_location_mismatch');
     expect(res.body.error).toMatchObject({ distance_meters: 250, max_distance_meters: 100 });
@@ -91,7 +102,7 @@ describe('photo proof', () => {
 
   it('a photo without GPS is refused; nothing changes', async () => {
     const { worker, id } = await assignment();
-    const files = fileCount();
+    const files = await fileCount();
     expectError(
       await submitWithPhoto(t, worker, id, await jpeg({ takenAt: '2030:01:01 00:00:00' })),
       400,
@@ -102,7 +113,7 @@ describe('photo proof', () => {
 
   it('a PNG named .jpg is judged as the PNG it is: with GPS nearby it is accepted, without GPS refused', async () => {
     const first = await assignment();
-    const files = fileCount();
+    const files = await fileCount();
     const bare = await submitWithPhoto(t, first.worker, first.id, await png(), {
       name: 'photo.jpg',
       contentType: 'image/jpeg',
@@ -125,7 +136,7 @@ describe('photo proof', () => {
 
   it('a text file named .jpg is 415, a PDF 415, a damaged JPEG 400 invalid_photo, 11 MB 413; nothing changes', async () => {
     const { worker, id, here } = await assignment();
-    const files = fileCount();
+    const files = await fileCount();
     const text = await submitWithPhoto(t, worker, id, Buffer.from('this is text, not a photo'), {
       name: 'photo.jpg',
     });
@@ -147,7 +158,7 @@ describe('photo proof', () => {
 
   it('form errors: photo and valid result_data are required; extra fields refused', async () => {
     const { worker, id, here } = await assignment();
-    const files = fileCount();
+    const files = await fileCount();
     const photo = await jpeg({ gps: here });
     const noPhoto = await submitWithPhoto(t, worker, id, null);
     expectError(noPhoto, 400, 'validation_error');
@@ -173,11 +184,12 @@ describe('photo proof', () => {
     const photo = await jpeg({ gps: here });
     expectError(await submitWithPhoto(t, stranger, id, photo), 404, 'assignment_not_found');
     await submitWithPhoto(t, worker, id, photo).expect(200);
-    const files = fileCount();
+    const files = await fileCount();
     const again = await submitWithPhoto(t, worker, id, photo);
     expectError(again, 409, 'invalid_state');
     expect(again.body.error.current_status).toBe('submitted');
-    expect(fileCount()).toBe(files);
+    expect(await fileCount()).toBe(files);
+    expect(readdirSync(t.stagingDir)).toEqual([]);
     const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM uploads WHERE worker_id = $1`, [
       worker.id,
     ]);

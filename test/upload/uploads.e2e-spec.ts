@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
-import type { TestApp } from '../support/app';
-import { createUploadTestApp, jpeg, padded, png, uploadProof } from '../support/photos';
+import {
+  createUploadTestApp,
+  jpeg,
+  padded,
+  png,
+  STORAGE_DRIVERS,
+  uploadProof,
+  type UploadTestApp,
+} from '../support/photos';
+import { FileStorage } from '../../src/upload/storage/file-storage';
 import { expectError } from '../support/errors';
 import { accept, createTask, feedback, submit } from '../support/tasks';
-
-/** Every file under a directory, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
 
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
@@ -30,12 +30,12 @@ function isoMedia(major: string, compatible: string[]): Buffer {
   return Buffer.concat([size, body, Buffer.alloc(256, 1)]);
 }
 
-describe('uploads', () => {
-  let t: TestApp & { uploadDir: string };
+describe.each(STORAGE_DRIVERS)('uploads (%s storage)', (driver) => {
+  let t: UploadTestApp;
   let agent: TestAgent;
   let worker: TestWorker;
   beforeAll(async () => {
-    t = await createUploadTestApp();
+    t = await createUploadTestApp({}, { driver });
     agent = await createAgent(t, { balanceCents: 1_000_000 });
     worker = await createWorker(t);
   });
@@ -62,19 +62,38 @@ describe('uploads', () => {
     });
     expect(res.body.gps.latitude).toBeCloseTo(here.latitude, 5);
     expect(res.body.gps.longitude).toBeCloseTo(here.longitude, 5);
-    const path = new URL(res.body.url).pathname;
-    const served = await t.http
-      .get(path)
-      .buffer(true)
-      .parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const served = await t.fetchFile(res.body.url);
     expect(served.status).toBe(200);
-    expect(served.headers['content-type']).toBe('image/jpeg');
-    expect(served.headers['x-content-type-options']).toBe('nosniff');
-    expect(Buffer.compare(served.body as Buffer, bytes)).toBe(0);
+    expect(served.contentType).toBe('image/jpeg');
+    expect(Buffer.compare(served.body, bytes)).toBe(0);
+    const direct = await t.http.get(new URL(res.body.url).pathname);
+    if (driver === 'local') {
+      expect(served.signedUrl).toBeNull();
+      expect(direct.headers['x-content-type-options']).toBe('nosniff');
+    } else {
+      // A short-lived signed URL of the bucket, never cached longer than it works.
+      expect(direct.status).toBe(302);
+      expect(direct.headers['cache-control']).toBe('no-store');
+      const signed = new URL(served.signedUrl!);
+      expect(signed.origin).not.toBe(new URL(res.body.url).origin);
+      expect(signed.searchParams.get('X-Amz-Expires')).toBe('300');
+      expect(signed.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+      expect(signed.searchParams.get('response-content-type')).toBe('image/jpeg');
+    }
+  });
+
+  it('the store reads back what it wrote (FileStorage.open, as photo checks after upload use it)', async () => {
+    const bytes = await jpeg({ gps: here });
+    const res = await uploadProof(t, worker, bytes).expect(201);
+    const key = new URL(res.body.url).pathname.slice('/uploads/'.length);
+    const storage = t.app.get(FileStorage);
+    const file = (await storage.open(key))!;
+    expect(file.size).toBe(bytes.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.compare(Buffer.concat(chunks), bytes)).toBe(0);
+    expect(await storage.open('task-proofs/2030-01-01/AAAAAAAAAAAAAAAAAAAAAAAA.jpg')).toBeNull();
+    await expect(storage.open('../../etc/passwd')).rejects.toThrow('not a storage key');
   });
 
   it.each([
@@ -92,12 +111,16 @@ describe('uploads', () => {
     const res = await uploadProof(t, worker, await make(), filename).expect(201);
     expect(res.body.content_type).toBe(mime);
     expect(res.body.url.endsWith(`.${ext}`)).toBe(true);
-    const served = await t.http.get(new URL(res.body.url).pathname).expect(200);
-    expect(served.headers['content-type']).toContain(mime);
+    const served = await t.fetchFile(res.body.url);
+    expect(served.status).toBe(200);
+    expect(served.contentType).toContain(mime);
+    expect(served.contentDisposition).toBe(
+      mime === 'application/pdf' ? `attachment; filename="${res.body.url.split('/').pop()}"` : 'inline',
+    );
   });
 
   it('refuses other content whatever its name: 415; damaged images 400 invalid_photo; over 10 MB 413; nothing kept', async () => {
-    const before = filesUnder(t.uploadDir).length;
+    const before = await t.storedFiles();
     const text = await uploadProof(t, worker, Buffer.from('I am not a photo, just text.'), 'photo.jpg');
     expectError(text, 415, 'unsupported_media_type');
     expect(text.body.error).toMatchObject({ detected_type: null });
@@ -113,7 +136,8 @@ describe('uploads', () => {
     const big = await uploadProof(t, worker, padded(await jpeg(), 11 * 1024 * 1024));
     expectError(big, 413, 'payload_too_large');
     expect(big.body.error.max_bytes).toBe(10 * 1024 * 1024);
-    expect(filesUnder(t.uploadDir).length).toBe(before);
+    expect(await t.storedFiles()).toBe(before);
+    expect(readdirSync(t.stagingDir)).toEqual([]);
   });
 
   it('multiple: up to 5 files, all stored or none', async () => {
@@ -128,7 +152,7 @@ describe('uploads', () => {
       'application/pdf',
     ]);
 
-    const before = filesUnder(t.uploadDir).length;
+    const before = await t.storedFiles();
     const [{ n: rowsBefore }] = await t.db.query(`SELECT count(*)::int AS n FROM uploads`);
     const mixed = await t.http
       .post('/v1/upload/task-proofs-multiple')
@@ -140,7 +164,8 @@ describe('uploads', () => {
     let six = t.http.post('/v1/upload/task-proofs-multiple').set('Authorization', worker.bearer);
     for (let i = 0; i < 6; i++) six = six.attach('files', PDF, `f${i}.pdf`);
     expectError(await six, 400, 'validation_error');
-    expect(filesUnder(t.uploadDir).length).toBe(before);
+    expect(await t.storedFiles()).toBe(before);
+    expect(readdirSync(t.stagingDir)).toEqual([]);
     const [{ n: rowsAfter }] = await t.db.query(`SELECT count(*)::int AS n FROM uploads`);
     expect(rowsAfter).toBe(rowsBefore);
   });

@@ -262,16 +262,38 @@ describe('worker SMS endpoints: per-IP limit', () => {
   afterAll(() => t.close());
 
   it('public worker auth routes share a per-IP budget (AUTH_RATE_LIMIT_PER_MINUTE)', async () => {
-    await t.http.post('/v1/worker/send-sms').query({ phone_number: newPhone() }).expect(200);
-    await t.http
-      .post('/v1/worker/verify-sms')
-      .query({ phone_number: newPhone(), code: '000000' })
-      .expect(400);
-    const login = await t.http.post('/v1/worker/login').send({ phone_number: newPhone(), password: 'x' });
-    expect(login.status).toBe(401);
-    expect(login.headers['x-ratelimit-limit']).toBe('3');
-    const res = await t.http.post('/v1/worker/register').send({}).expect(429);
-    expect(res.body.error.code).toBe('rate_limit_exceeded');
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // The budget is a fixed one-minute window on the application clock. The clock is held 1 ms before a minute
+    // turns over, so all four requests fall in the same window however slowly the machine answers, and the last
+    // millisecond of a window is where a boundary would otherwise split them.
+    t.clock.advance(60_000 - (t.clock.now().getTime() % 60_000) - 1);
+    t.clock.hold();
+    try {
+      const windowEnd = Math.ceil(t.clock.now().getTime() / 60_000) * 60;
+      const answers = [
+        await t.http.post('/v1/worker/send-sms').query({ phone_number: newPhone() }).expect(200),
+        await t.http
+          .post('/v1/worker/verify-sms')
+          .query({ phone_number: newPhone(), code: '000000' })
+          .expect(400),
+        await t.http.post('/v1/worker/login').send({ phone_number: newPhone(), password: 'x' }).expect(401),
+      ];
+      const res = await t.http.post('/v1/worker/register').send({}).expect(429);
+      expect(res.body.error.code).toBe('rate_limit_exceeded');
+      // Every answer reports the same window, ending at that minute; the refusal says to come back when it ends.
+      for (const [i, a] of [...answers, res].entries()) {
+        expect(a.headers['x-ratelimit-limit']).toBe('3');
+        expect(a.headers['x-ratelimit-reset']).toBe(String(windowEnd));
+        expect(a.headers['x-ratelimit-remaining']).toBe(String(Math.max(0, 2 - i)));
+      }
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body.error.retry_after).toBe(1);
+      // Once the window has turned over, the budget is fresh.
+      t.clock.advance(1);
+      const next = await t.http.post('/v1/worker/register').send({}).expect(400);
+      expect(next.headers['x-ratelimit-reset']).toBe(String(windowEnd + 60));
+      expect(next.headers['x-ratelimit-remaining']).toBe('2');
+    } finally {
+      t.clock.release();
+    }
   });
 });

@@ -6,7 +6,8 @@ import { AgentProfileService } from '../services/agent-profile.service';
 import { AgentProfileResponse } from '../dtos/agent-profile.dto';
 
 @ApiTags('agent account')
-@Auth({ actors: ['agent'] })
+// The profile carries the balance, which GET /v1/payment/balance guards with payment:read (docs/decisions.md).
+@Auth({ actors: ['agent'], permission: 'payment:read' })
 @Controller(['v1/agent', 'api/v1/agent'])
 export class AgentProfileController {
   constructor(private readonly profiles: AgentProfileService) {}

@@ -29,6 +29,14 @@ export const ERRORS = {
     summary: 'The body is not valid JSON.',
     fields: ['details'],
   },
+  invalid_body: {
+    status: 400,
+    summary: 'The body could not be read.',
+    detail:
+      'A compressed body (`Content-Encoding` gzip, br or deflate) whose bytes do not decompress, a body cut short, ' +
+      'or JSON nested more deeply than `details` says is allowed. Send the body again, whole and as labelled.',
+    fields: ['details'],
+  },
   amount_mismatch: {
     status: 400,
     summary: 'The payment amount differs from what the task costs.',
@@ -277,6 +285,23 @@ export const ERRORS = {
     status: 429,
     summary: 'The agent has as many live tasks as its limit allows.',
     fields: ['max_concurrent_tasks', 'active_tasks'],
+  },
+  too_many_concurrent_uploads: {
+    status: 429,
+    summary: 'The worker has as many uploads in flight as allowed; retry after `retry_after` seconds.',
+    detail:
+      'Counted across every instance. An upload holds its slot from its first byte until its answer, whether it ' +
+      'succeeds or not.',
+    fields: ['max_concurrent_uploads', 'retry_after'],
+  },
+  upload_quota_exceeded: {
+    status: 429,
+    summary:
+      "The upload would take the worker past the daily byte quota; it renews at 00:00 UTC ('retry_after').",
+    detail:
+      'All files of one request count together, and nothing of a refused request is kept. An upload is refused as ' +
+      'soon as its bytes pass the quota, before the rest is read.',
+    fields: ['daily_quota_bytes', 'used_today_bytes', 'retry_after'],
   },
   account_locked: {
     status: 429,

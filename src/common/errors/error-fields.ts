@@ -31,7 +31,7 @@ export const ERROR_FIELDS = {
       ],
     },
     description:
-      'The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message.',
+      'The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message, for invalid_body what could not be read.',
   },
   field: { schema: text, description: 'The multipart field of the refused file.' },
   current_status: { schema: text, description: 'The status that refused the action.' },
@@ -86,6 +86,12 @@ export const ERROR_FIELDS = {
   limit: { schema: integer, description: 'How many unfinished assignments the worker may hold.' },
   live_assignments: { schema: integer, description: 'How many the worker holds now.' },
   max_bytes: { schema: integer, description: 'The size limit per file, in bytes.' },
+  max_concurrent_uploads: { schema: integer, description: 'How many uploads a worker may have in flight.' },
+  daily_quota_bytes: { schema: integer, description: 'How many bytes a worker may upload per UTC day.' },
+  used_today_bytes: {
+    schema: integer,
+    description: 'What the worker has uploaded since 00:00 UTC, in bytes.',
+  },
   detected_type: {
     schema: { ...text, nullable: true },
     description: 'The type the content was recognised as (null if none).',

@@ -18,7 +18,9 @@ export class AgentEventsController {
   @ApiOperation({
     summary: 'Your events of the last 30 days, newest first (cursor paging), to reconcile webhooks',
     description:
-      'The same payloads webhooks deliver (typed per event name, see WebhookEvent), kept 30 days, newest first. Filter by `type`; page with `starting_after` and `next_cursor`. Use it to catch up after downtime: de-duplicate by `event_id`.',
+      'The same payloads webhooks deliver (typed per event name, see WebhookEvent), kept 30 days, newest first. Filter by `type`; page with `starting_after` and `next_cursor`. Use it to catch up after downtime: de-duplicate by `event_id`. ' +
+      'Needs `task:read`. Payment and refund events are listed only for an API key that also has `payment:read` ' +
+      '(a session token reads all); asking for one by `type` without it is 403 `insufficient_permissions`.',
   })
   @ApiOkResponse({ type: EventListResponse })
   @ApiErrors({ 400: ['validation_error'] })

@@ -39,7 +39,8 @@ export const ownRoom = (actor: Actor): string => `${actor.kind}:${actor.id}`;
  * before the connection completes. A bad credential gets an `error` message {code, message} and a server-side
  * disconnect (the client does not retry by itself). A good one joins its own room (`agent:{id}` or `worker:{id}`)
  * and receives `ready` {kind, id, rooms}. `subscribe {task_id}` joins `task:{id}` after an ownership check (an
- * agent: its own tasks; a worker: tasks it holds an assignment on), answered by ack. Messages are the webhook event
+ * agent: its own tasks; a worker: tasks it holds a live assignment on), answered by ack. When a worker's assignment
+ * ends (declined, approved, rejected, abandoned, expired, cancelled) its sockets leave the task's room (SocketFanout). Messages are the webhook event
  * names and payloads, emitted by the outbox publisher after the transaction that wrote them committed.
  * Authentication happens once, at the handshake: a credential revoked later does not end an open connection.
  */
@@ -134,7 +135,12 @@ export class EventsGateway implements OnGatewayInit, OnGatewayConnection, OnGate
       actor.kind === 'agent'
         ? [`SELECT 1 FROM tasks WHERE id = $1 AND agent_id = $2`, [taskId, actor.id]]
         : actor.kind === 'worker'
-          ? [`SELECT 1 FROM assignments WHERE task_id = $1 AND worker_id = $2`, [taskId, actor.id]]
+          ? [
+              // Only while the assignment is live: an ended one (abandoned, rejected, expired...) watches no more.
+              `SELECT 1 FROM assignments WHERE task_id = $1 AND worker_id = $2
+                  AND status IN ('pending', 'accepted', 'in_progress', 'submitted')`,
+              [taskId, actor.id],
+            ]
           : [`SELECT 1 FROM tasks WHERE id = $1`, [taskId]];
     const rows = await sqlRows(this.ds, sql, params);
     return rows.length > 0;

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server } from 'socket.io';
-import { OutboxEvent, toPayload } from '../event-catalog';
+import { ASSIGNMENT_ENDING_EVENTS, OutboxEvent, toPayload } from '../event-catalog';
 import { RedisBus } from './redis-bus';
 
 /** The rooms an event is emitted to. Assignment events (worker_id set) are the worker's own and go to them only. */
@@ -45,6 +45,11 @@ export class SocketFanout implements OnApplicationShutdown {
     for (const e of events) {
       const rooms = roomsFor(e);
       if (rooms.length > 0) server.to(rooms).emit(e.name, toPayload(e));
+      if (e.worker_id && e.task_id && endsAssignment(e.name)) {
+        // The worker no longer holds the task: its sockets, on any instance (through the adapter), stop hearing the
+        // task's events. Issued right after the ending event, so it takes effect before any later emit.
+        server.in(`worker:${e.worker_id}`).socketsLeave(`task:${e.task_id}`);
+      }
     }
   }
 
@@ -60,4 +65,8 @@ export class SocketFanout implements OnApplicationShutdown {
     this.detached ??= this.withAdapter(new Server());
     return this.detached;
   }
+}
+
+function endsAssignment(name: string): boolean {
+  return (ASSIGNMENT_ENDING_EVENTS as readonly string[]).includes(name);
 }

@@ -8,7 +8,7 @@ import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { DeliveryRepository } from '../delivery/delivery.repository';
 import { EventListResponse, ListEventsQuery, RedeliveryResponse } from '../dtos/event.dto';
-import { OutboxEvent, subscribes, toPayload, WEBHOOK_EVENTS } from '../event-catalog';
+import { isPaymentEvent, OutboxEvent, subscribes, toPayload, WEBHOOK_EVENTS } from '../event-catalog';
 import type { WebhookEndpointRow } from '../events.rows';
 
 /** How far back GET /v1/agent/events reaches. */
@@ -25,7 +25,7 @@ export class AgentEventsService {
   async list(actor: AgentActor, q: ListEventsQuery): Promise<EventListResponse> {
     const limit = q.limit ?? 20;
     const since = new Date(this.clock.now().getTime() - EVENT_HISTORY_DAYS * 86_400_000);
-    const params: unknown[] = [actor.id, since, limit + 1, [...WEBHOOK_EVENTS]];
+    const params: unknown[] = [actor.id, since, limit + 1, readableEvents(actor, q.type)];
     let where = `agent_id = $1 AND created_at >= $2 AND name = ANY($4::text[])`;
     if (q.type) {
       params.push(q.type);
@@ -99,4 +99,19 @@ export class AgentEventsService {
       };
     });
   }
+}
+
+/**
+ * The event names this caller may read: the route needs task:read; payment and refund events carry amounts and
+ * order ids, which the payment routes guard with payment:read, so a key without it does not see them (and asking
+ * for one by type is refused, rather than answered with an empty page that reads as "none happened").
+ */
+function readableEvents(actor: AgentActor, type: string | undefined): string[] {
+  if (actor.permissions.includes('payment:read')) return [...WEBHOOK_EVENTS];
+  if (type && isPaymentEvent(type)) {
+    throw new ApiError('insufficient_permissions', 'This API key lacks the payment:read permission.', {
+      required_permission: 'payment:read',
+    });
+  }
+  return WEBHOOK_EVENTS.filter((name) => !isPaymentEvent(name));
 }

@@ -36,8 +36,22 @@ function body(params: Record<string, string>, opts: { tamper?: boolean } = {}) {
   return { rawBody: Buffer.from(new URLSearchParams(signed).toString()), headers: {} };
 }
 
-const verify = (input: { rawBody: Buffer; headers: Record<string, string> }, expected?: number | null) =>
-  verifyAlipayNotification(sdk, creds.appId, input, expected === undefined ? undefined : () => expected);
+/** 2025-01-01 12:00:00 in Beijing, when `base` says it was sent. */
+const NOW = Date.parse('2025-01-01T04:00:00Z');
+const HOUR = 3_600_000;
+
+const verify = (
+  input: { rawBody: Buffer; headers: Record<string, string> },
+  expected?: number | null,
+  nowMs = NOW,
+) =>
+  verifyAlipayNotification(
+    sdk,
+    creds.appId,
+    input,
+    expected === undefined ? undefined : () => expected,
+    nowMs,
+  );
 
 describe('Alipay notification verification', () => {
   it('accepts a signed notification for our app, special characters included', async () => {
@@ -70,6 +84,15 @@ describe('Alipay notification verification', () => {
     expect(await verify({ rawBody: Buffer.from('{"json":true}'), headers: {} })).toMatchObject({
       failure: { code: 'malformed' },
     });
+  });
+
+  it('refuses a notify_time more than 48 hours old, or none, and accepts one 47 hours old', async () => {
+    expect(await verify(body(base), 1050, NOW + 49 * HOUR)).toMatchObject({
+      failure: { code: 'stale_notification', message: expect.stringContaining('older than 48 hours') },
+    });
+    expect(await verify(body(base), 1050, NOW + 47 * HOUR)).toMatchObject({ ok: true });
+    const { notify_time: _dropped, ...undated } = base;
+    expect(await verify(body(undated), 1050)).toMatchObject({ failure: { code: 'malformed' } });
   });
 
   it('a parameter added after signing breaks the signature', async () => {

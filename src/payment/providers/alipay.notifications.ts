@@ -1,5 +1,5 @@
 import type { AlipaySdk } from 'alipay-sdk';
-import { checkExpected, failure, rawText } from './notification-checks';
+import { checkAge, checkExpected, failure, rawText } from './notification-checks';
 import { fromAlipayTime, yuanToCents } from './provider-formats';
 import type {
   ExpectedAmount,
@@ -12,7 +12,10 @@ import type {
 
 /**
  * Alipay asynchronous notifications (form-encoded POST, notify_type trade_status_sync). The signature is checked by
- * the SDK's checkNotifySignV2 over the decoded parameters; then the app id must be ours. A notification carrying
+ * the SDK's checkNotifySignV2 over the decoded parameters; then the app id must be ours, and its signed notify_time
+ * (Beijing time) no older than NOTIFICATION_MAX_AGE_HOURS: Alipay signs no timestamp header, so without this a
+ * captured notification could be replayed for ever (redeliveries change nothing, but a replay is still refused). A
+ * notification carrying
  * refund fields (out_biz_no, refund_fee, gmt_refund) reports a refund, not a new payment: treating it as a payment
  * would credit the payer twice.
  */
@@ -28,6 +31,7 @@ export async function verifyAlipayNotification(
   appId: string,
   input: RawNotification,
   expected?: ExpectedAmount,
+  nowMs: number = Date.now(),
 ): Promise<NotificationResult> {
   const params: Record<string, string> = Object.fromEntries(new URLSearchParams(rawText(input.rawBody)));
   if (!params.sign || !params.app_id || !params.out_trade_no) {
@@ -42,6 +46,8 @@ export async function verifyAlipayNotification(
   if (!valid)
     return failure('invalid_signature', 'the RSA2 signature does not verify with the Alipay public key');
   if (params.app_id !== appId) return failure('app_mismatch', `addressed to app ${params.app_id}, not ours`);
+  const stale = checkAge(fromAlipayTime(params.notify_time), 'notify_time', params.notify_time, nowMs);
+  if (stale) return stale;
   if (params.notify_type !== 'trade_status_sync') {
     return failure('unsupported_event', `notify_type ${params.notify_type} is not handled`);
   }

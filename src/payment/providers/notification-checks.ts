@@ -15,6 +15,33 @@ export function failure(
   return { ok: false, failure: { code, message, ...extra } };
 }
 
+/**
+ * How old a notification may be, by the date the provider signed into it (Alipay's notify_time, WeChat Pay's
+ * create_time). Alipay retries an unacknowledged notification for about 25 hours (4m, 10m, 10m, 1h, 2h, 6h, 15h),
+ * WeChat Pay for about 24 hours (15s up to 6h apart); both date a retry no later than its first sending. Anything
+ * older than twice that is no delivery or retry but a captured message sent again, and is refused. Measured on the
+ * real clock, never the business clock: a moved business clock must not widen the window.
+ */
+export const NOTIFICATION_MAX_AGE_HOURS = 48;
+
+/** A refusal when the provider's own date on a notification is missing, unreadable or older than the window. */
+export function checkAge(
+  sentAt: Date | null,
+  field: string,
+  raw: string | undefined,
+  nowMs: number,
+): NotificationResult | null {
+  if (!sentAt) return failure('malformed', `${field} is missing or malformed`);
+  if (nowMs - sentAt.getTime() > NOTIFICATION_MAX_AGE_HOURS * 3_600_000) {
+    return failure(
+      'stale_notification',
+      `${field} ${raw} is older than ${NOTIFICATION_MAX_AGE_HOURS} hours, beyond the provider's retry window: ` +
+        'a replayed message, not a delivery',
+    );
+  }
+  return null;
+}
+
 /** Header lookup that ignores case and takes the first value of a repeated header. */
 export function headerValue(
   headers: Readonly<Record<string, string | string[] | undefined>>,

@@ -181,6 +181,7 @@ export type NotificationFailureCode =
   | 'invalid_signature'
   | 'signature_probe'
   | 'stale_timestamp'
+  | 'stale_notification'
   | 'unknown_key'
   | 'decrypt_failed'
   | 'app_mismatch'

@@ -73,6 +73,18 @@ describe('WeChat notification verification', () => {
     });
   });
 
+  it('refuses an event created more than 48 hours before now, even freshly signed', async () => {
+    const hour = 3_600_000;
+    const later = NOW + 49 * hour;
+    const signedLater = message(paid, { timestamp: later / 1000 });
+    expect(await verify(signedLater, later)).toMatchObject({
+      failure: { code: 'stale_notification', message: expect.stringContaining('create_time') },
+    });
+    expect(wechatAck(await verify(signedLater, later)).status).toBe(400);
+    const earlier = NOW + 47 * hour;
+    expect(await verify(message(paid, { timestamp: earlier / 1000 }), earlier)).toMatchObject({ ok: true });
+  });
+
   it('accepts timestamps up to 300 s off in either direction and refuses 301 s', async () => {
     const m = message(paid);
     expect((await verify(m, NOW + 300_000)).ok).toBe(true);

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import type { WechatPaySettings } from '../../config/payment-config';
-import { checkExpected, failure, headerValue, rawText } from './notification-checks';
+import { checkAge, checkExpected, failure, headerValue, rawText } from './notification-checks';
 import { fromRfc3339 } from './provider-formats';
 import type {
   ExpectedAmount,
@@ -18,7 +18,9 @@ import type {
  * WeChat Pay APIv3 notifications. In order: the Wechatpay-* headers are present; the signature is not WeChat's
  * SIGNTEST probe (which merchants must reject); the serial is our WeChat Pay public key id; the timestamp is within
  * 300 s of now; Rsa.verify accepts the signature over "timestamp\nnonce\nraw body\n" with the WeChat Pay public key;
- * the resource decrypts with AesGcm and the APIv3 key; it is addressed to our merchant and app.
+ * the resource decrypts with AesGcm and the APIv3 key; it is addressed to our merchant and app; the event's
+ * create_time is no older than NOTIFICATION_MAX_AGE_HOURS (the header timestamp is fresh on every retry, so it
+ * alone does not bound how old the event is).
  *
  * The clock here is the real one on purpose: freshness guards against replay of captured messages, which a moved
  * business clock must not widen.
@@ -88,7 +90,12 @@ export async function verifyWechatNotification(
   if (!verified)
     return failure('invalid_signature', 'the signature does not verify with the WeChat Pay public key');
 
-  let envelope: { id?: string; event_type?: string; resource?: Record<string, string> };
+  let envelope: {
+    id?: string;
+    create_time?: unknown;
+    event_type?: string;
+    resource?: Record<string, string>;
+  };
   let resource: Resource;
   try {
     envelope = JSON.parse(body) as typeof envelope;
@@ -109,6 +116,10 @@ export async function verifyWechatNotification(
   if (merchant !== settings.mchId || (appid !== undefined && appid !== settings.appId)) {
     return failure('app_mismatch', `addressed to merchant ${merchant}, not ours`);
   }
+  // The header timestamp is per delivery (each retry is signed afresh); create_time is the event's own date.
+  const created = typeof envelope.create_time === 'string' ? envelope.create_time : undefined;
+  const stale = checkAge(fromRfc3339(created), 'create_time', created, nowMs);
+  if (stale) return stale;
   const notification = normalise(String(envelope.event_type), String(envelope.id ?? ''), merchant, resource);
   if (notification === 'unsupported') {
     return failure('unsupported_event', `event ${String(envelope.event_type)} is not handled`);

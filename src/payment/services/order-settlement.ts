@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
 import { inTransaction } from '../../database/transaction';
@@ -60,7 +60,7 @@ export class OrderSettlement {
         [orderId, paid.paidAt ?? now, paid.providerTxnId, now, paid.amountCents],
       );
       if (rows.length === 0) {
-        await this.reportUnapplied(orderId, paid);
+        await this.reportUnapplied(em, orderId, paid);
         return false;
       }
       const order = toOrder(rows[0]);
@@ -83,8 +83,9 @@ export class OrderSettlement {
    * closed here but paid at the provider cannot happen while orders are closed at the provider before they expire
    * here; if it ever does, an operator must settle it too. Both are logged as errors.
    */
-  private async reportUnapplied(orderId: string, paid: ProviderPayment): Promise<void> {
-    const order = await findOrder(this.ds, orderId);
+  private async reportUnapplied(em: EntityManager, orderId: string, paid: ProviderPayment): Promise<void> {
+    // On the transaction's own connection: a redelivery that lost the race must not ask the pool for a second one.
+    const order = await findOrder(em, orderId);
     if (order && order.provider_amount_cents !== paid.amountCents) {
       this.logger.error(
         { orderId, expected: order.provider_amount_cents, reported: paid.amountCents },
@@ -140,6 +141,11 @@ export class OrderSettlement {
   async apply(order: OrderRow, state: OrderState | null): Promise<void> {
     if (!state || state.status === 'pending') return;
     if (state.status === 'paid') {
+      // A redelivery about an order already paid here changes nothing: answer it without opening a transaction
+      // (a replay storm then costs one read per copy). Any other amount still goes through complete(), which
+      // refuses and reports it.
+      const settled = order.status === 'completed' || order.status === 'refunded';
+      if (settled && order.provider_amount_cents === state.amountCents) return;
       // The amount is checked by complete(), for every path alike.
       if (!state.providerTxnId) {
         this.logger.error(

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { UrlSafety } from '../../events/url-safety/url-safety';
 import { TaskRepository, type TaskRow } from '../../task/task.repository';
 import type {
   CostBreakdownView,
@@ -37,11 +38,16 @@ export class ReferencePaymentsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly creation: OrderCreation,
     private readonly settlement: OrderSettlement,
+    private readonly urlSafety: UrlSafety,
   ) {}
 
   async create(agentId: string, dto: ReferenceCreateOrderRequest): Promise<ReferenceOrderResponse> {
     requireHttpsInLive(this.config, 'return_url', dto.return_url);
-    if (dto.callback_url) requireHttpsInLive(this.config, 'callback_url', dto.callback_url);
+    // The server itself posts to callback_url, so it obeys the webhook endpoints' address rules (live: https and
+    // public addresses only, every resolved address checked); delivery checks again before each connection.
+    const callbackUrl = dto.callback_url
+      ? await this.urlSafety.assertRegistrable(dto.callback_url, 'callback_url')
+      : null;
     const task = await this.task(agentId, dto.task_id);
     const total = Number(task.total_cents);
     const rate = dto.currency === 'USD' ? fxRateMicros(this.config.fxUsdCny) : null;
@@ -65,7 +71,7 @@ export class ReferencePaymentsService {
       minCents: LIMITS.paymentMinCents,
       expiresInSeconds: dto.expires_in_seconds ?? LIMITS.expiresDefaultSeconds,
       returnUrl: dto.return_url,
-      callbackUrl: dto.callback_url ?? null,
+      callbackUrl,
       metadata: dto.metadata ?? {},
     });
     return referenceOrderView(order);

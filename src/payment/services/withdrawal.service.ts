@@ -124,7 +124,7 @@ export class WithdrawalService {
             WHERE id = $1 AND status = 'pending_review' RETURNING *`,
           [id, adminId, this.clock.now()],
         );
-        if (rows.length === 0) throw await this.notReviewable(id);
+        if (rows.length === 0) throw await this.notReviewable(em, id);
         return toWithdrawal(rows[0]);
       },
       adminWithdrawalView,
@@ -145,7 +145,7 @@ export class WithdrawalService {
           WHERE id = $1 AND status = 'pending_review' RETURNING *`,
           [id, adminId, now, reason],
         );
-        if (rows.length === 0) throw await this.notReviewable(id);
+        if (rows.length === 0) throw await this.notReviewable(em, id);
         const rejected = toWithdrawal(rows[0]);
         await this.ledger.failWithdrawal(em, {
           workerId: rejected.worker_id,
@@ -160,8 +160,9 @@ export class WithdrawalService {
     return adminWithdrawalView(w);
   }
 
-  private async notReviewable(id: string): Promise<ApiError> {
-    const w: WithdrawalRow | null = await findWithdrawal(this.ds, id);
+  /** Read on the transaction's connection (a second one from the pool could wait for the pool to free one). */
+  private async notReviewable(em: EntityManager, id: string): Promise<ApiError> {
+    const w: WithdrawalRow | null = await findWithdrawal(em, id);
     if (!w) return new ApiError('not_found', 'No withdrawal with this id.');
     return new ApiError('invalid_state', `The withdrawal is ${w.status}, not pending_review.`, {
       current_status: w.status,

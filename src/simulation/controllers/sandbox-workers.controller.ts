@@ -39,7 +39,11 @@ export class SandboxWorkersController {
 
   @Get()
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: your simulated workers with their latest steps' })
+  @ApiOperation({
+    summary: 'Sandbox only: your simulated workers with their latest steps',
+    description:
+      'Every simulated worker this agent made, with its behaviour and its most recent steps, so a test can see where each one is. 404 in live mode.',
+  })
   @ApiOkResponse({ type: SandboxWorkerList })
   list(@CurrentActor() actor: AgentActor): Promise<SandboxWorkerList> {
     return this.workers.list(actor);
@@ -47,7 +51,11 @@ export class SandboxWorkersController {
 
   @Get(':worker_id')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: one simulated worker and what it did (each step and its outcome)' })
+  @ApiOperation({
+    summary: 'Sandbox only: one simulated worker and what it did (each step and its outcome)',
+    description:
+      "One simulated worker with the whole history of its steps (offer answered, accepted, started, submitted, abandoned) and the outcome of each. Another agent's worker is 404, as is everything in live mode.",
+  })
   @ApiOkResponse({ type: SandboxWorkerResponse })
   @ApiErrors({ 404: ['sandbox_worker_not_found'] })
   get(

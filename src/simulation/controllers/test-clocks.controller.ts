@@ -34,7 +34,11 @@ export class TestClocksController {
 
   @Get()
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: your test clocks' })
+  @ApiOperation({
+    summary: 'Sandbox only: your test clocks',
+    description:
+      'The test clocks this agent made, with their frozen time and status. Tasks created with `test_clock` live on that clock. 404 in live mode.',
+  })
   @ApiOkResponse({ type: TestClockList })
   list(@CurrentActor() actor: AgentActor): Promise<TestClockList> {
     return this.clocks.list(actor);
@@ -42,7 +46,11 @@ export class TestClocksController {
 
   @Get(':clock_id')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'Sandbox only: one test clock' })
+  @ApiOperation({
+    summary: 'Sandbox only: one test clock',
+    description:
+      "One test clock: its frozen time, its status (`advancing` while an advance runs) and how many tasks were created on it. 404 in live mode or for another agent's clock.",
+  })
   @ApiOkResponse({ type: TestClockResponse })
   @ApiErrors({ 404: ['test_clock_not_found'] })
   get(@CurrentActor() actor: AgentActor, @UuidParam('clock_id') clockId: string): Promise<TestClockResponse> {

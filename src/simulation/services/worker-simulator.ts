@@ -14,6 +14,7 @@ import { PhotoSubmissionService } from '../../task/services/photo-submission.ser
 import { TaskAcceptService } from '../../task/services/task-accept.service';
 import { TaskOffers } from '../../task/services/task-offers';
 import { TaskRepository } from '../../task/task.repository';
+import { UploadService } from '../../upload/services/upload.service';
 import { type AssignmentState, type Behavior, nextStep, type Step } from '../behaviors';
 import { pointAtDistance, sandboxPhoto } from '../sandbox-photo';
 import type { SandboxActionRow, SandboxWorkerRow } from '../simulation.rows';
@@ -52,6 +53,7 @@ export class WorkerSimulator implements OnModuleInit {
     private readonly accepts: TaskAcceptService,
     private readonly assignments: AssignmentService,
     private readonly photos: PhotoSubmissionService,
+    private readonly uploads: UploadService,
     private readonly offers: TaskOffers,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -197,11 +199,11 @@ export class WorkerSimulator implements OnModuleInit {
       exif: b.photo.exif,
       now: this.clock.now(),
     });
-    await this.photos.submit(
-      actor,
-      action.assignment_id,
-      { buffer: photo, originalname: 'sandbox-photo.jpg' },
-      { result_data: JSON.stringify(b.data), worker_notes: notes },
+    await this.uploads.withStaged(photo, 'sandbox-photo.jpg', (staged) =>
+      this.photos.submit(actor, action.assignment_id, staged, {
+        result_data: JSON.stringify(b.data),
+        worker_notes: notes,
+      }),
     );
   }
 }

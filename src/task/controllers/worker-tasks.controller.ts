@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UploadedFile, UseInterceptors } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
@@ -19,7 +18,7 @@ import { AssignmentService } from '../services/assignment.service';
 import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
 import { PhotoSubmissionService } from '../services/photo-submission.service';
-import { multipartOptions, MultipartErrors } from '../../upload/multipart';
+import { MultipartUpload } from '../../upload/multipart';
 import type { IncomingFile } from '../../upload/services/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
@@ -127,7 +126,7 @@ export class WorkerTasksController {
 
   @Post('assignments/:assignment_id/submit-with-photo')
   @HttpCode(200)
-  @UseInterceptors(MultipartErrors('photo'), FileInterceptor('photo', multipartOptions(1)))
+  @UseInterceptors(MultipartUpload('photo', 1))
   @ApiOperation({
     summary: 'Submit with a photo proving presence: a JPEG or PNG taken within 100 m of the task',
     description:
@@ -164,6 +163,7 @@ export class WorkerTasksController {
     409: ['invalid_state'],
     413: ['payload_too_large'],
     415: ['unsupported_media_type'],
+    429: ['too_many_concurrent_uploads', 'upload_quota_exceeded'],
   })
   submitWithPhoto(
     @CurrentActor() actor: WorkerActor,

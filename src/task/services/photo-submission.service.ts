@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/http/json-depth';
 import { IncomingFile, UploadService } from '../../upload/services/upload.service';
 import { RESULT_DATA_MAX_BYTES } from '../domain/task-policy';
 import type { SubmitWithPhotoForm, TaskSubmissionResponse } from '../dtos/worker-task.dto';
@@ -74,6 +75,14 @@ function parseResultData(text: string): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw ApiError.field('result_data', 'must be JSON text of an object');
+  }
+  // The limit of a JSON body (the multipart text is parsed here, not by the body parser), less the level the
+  // JSON submit's body adds around result_data, so both submissions accept the same result_data.
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH - 1)) {
+    throw ApiError.field(
+      'result_data',
+      `may nest at most ${MAX_JSON_DEPTH - 1} levels of objects and arrays`,
+    );
   }
   if (Buffer.byteLength(JSON.stringify(value)) > RESULT_DATA_MAX_BYTES) {
     throw ApiError.field('result_data', `must be at most ${RESULT_DATA_MAX_BYTES} bytes as JSON`);

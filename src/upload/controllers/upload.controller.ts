@@ -1,11 +1,10 @@
 import { Controller, HttpCode, Post, UploadedFile, UploadedFiles, UseInterceptors } from '@nestjs/common';
-import { FileInterceptor, FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { MultipleUploadResponse, UploadResponse } from '../dtos/upload.dto';
-import { MAX_FILES_PER_REQUEST, multipartOptions, MultipartErrors } from '../multipart';
+import { MAX_FILES_PER_REQUEST, MultipartUpload } from '../multipart';
 import { IncomingFile, UploadService } from '../services/upload.service';
 
 const FILE_RULES = 'JPG, PNG, PDF, MP4 or MOV (by content), at most 10 MB each';
@@ -18,13 +17,14 @@ const FILE_RULES = 'JPG, PNG, PDF, MP4 or MOV (by content), at most 10 MB each';
   400: ['validation_error', 'invalid_photo'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
+  429: ['too_many_concurrent_uploads', 'upload_quota_exceeded'],
 })
 export class UploadController {
   constructor(private readonly uploads: UploadService) {}
 
   @Post('task-proof')
   @HttpCode(201)
-  @UseInterceptors(MultipartErrors('file'), FileInterceptor('file', multipartOptions(1)))
+  @UseInterceptors(MultipartUpload('file', 1))
   @ApiOperation({
     summary: `Upload one proof file (${FILE_RULES}); EXIF GPS and capture time are read and kept`,
     description:
@@ -49,10 +49,7 @@ export class UploadController {
 
   @Post('task-proofs-multiple')
   @HttpCode(201)
-  @UseInterceptors(
-    MultipartErrors('files'),
-    FilesInterceptor('files', MAX_FILES_PER_REQUEST, multipartOptions(MAX_FILES_PER_REQUEST)),
-  )
+  @UseInterceptors(MultipartUpload('files', MAX_FILES_PER_REQUEST))
   @ApiOperation({
     summary: `Upload 1 to ${MAX_FILES_PER_REQUEST} proof files (${FILE_RULES}); all are stored or none`,
     description:

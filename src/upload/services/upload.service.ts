@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -11,15 +14,17 @@ import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import type { LatLng } from '../../common/geo';
 import type { UploadResponse } from '../dtos/upload.dto';
-import { imageProblem } from '../image-check';
-import { ACCEPTED_MIME_TYPES, MediaType, PHOTO_MIME_TYPES, sniffMediaType } from '../media-type';
-import { MAX_FILE_BYTES } from '../multipart';
+import { ACCEPTED_MIME_TYPES, MediaType, PHOTO_MIME_TYPES } from '../media-type';
+import { MAX_FILE_BYTES, removeStaged } from '../multipart';
 import { readPhotoMetadata } from '../photo-metadata';
-import { FileStorage, isStorageKey, UploadCategory } from '../storage/file-storage';
+import { stageFile, type StagedFile } from '../staging';
+import { FileStorage, isStorageKey, Presentation, UploadCategory } from '../storage/file-storage';
+import { UploadQuotaService } from './upload-quota.service';
 
-/** A file that passed every check, not stored yet. */
+/** A file that passed every check, not stored yet (its bytes are still in the staging file). */
 export interface CheckedFile {
-  bytes: Buffer;
+  path: string;
+  size: number;
   type: MediaType;
   sha256: string;
   originalName: string | null;
@@ -47,17 +52,15 @@ export interface UploadRecord {
   created_at: Date;
 }
 
-/** A multer file as the service needs it (memory storage: the bytes are in `buffer`). */
-export interface IncomingFile {
-  buffer: Buffer;
-  originalname?: string;
-}
+/** A received file as the upload routes hand it over: staged on disk and inspected (src/upload/multipart.ts). */
+export type IncomingFile = StagedFile;
 
 /**
  * Uploaded proof files (product-decisions §9): the type is decided by the bytes (JPG, PNG, PDF, MP4, MOV), images must be
  * structurally whole, EXIF is kept as sent (it is the proof) and its GPS position and capture time are recorded.
- * Files are checked completely before any is stored; bytes go to FileStorage first and the row is written in a
- * transaction after, so a failed transaction removes the bytes again and a row never points at nothing.
+ * Files arrive streamed and staged on disk, already inspected (multipart.ts), and are checked completely before any
+ * is stored; bytes go to FileStorage first and the row is written in a transaction after, so a failed transaction
+ * removes the bytes again and a row never points at nothing. Recording checks the worker's daily quota.
  */
 @Injectable()
 export class UploadService {
@@ -65,6 +68,7 @@ export class UploadService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly storage: FileStorage,
     private readonly clock: Clock,
+    private readonly quota: UploadQuotaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -96,15 +100,14 @@ export class UploadService {
    * `photoOnly`, not a JPEG or PNG); 400 invalid_photo when they start like a JPEG or PNG but are not a whole image.
    */
   async check(f: IncomingFile, opts: { field: string; photoOnly?: boolean }): Promise<CheckedFile> {
-    const bytes = f.buffer;
-    if (!bytes || bytes.length === 0) throw ApiError.field(opts.field, 'the file is empty');
-    if (bytes.length > MAX_FILE_BYTES) {
+    if (f.size === 0) throw ApiError.field(opts.field, 'the file is empty');
+    if (f.size > MAX_FILE_BYTES) {
       throw new ApiError('payload_too_large', 'Each file may be at most 10 MB.', {
         max_bytes: MAX_FILE_BYTES,
       });
     }
     const accepted = opts.photoOnly ? PHOTO_MIME_TYPES : ACCEPTED_MIME_TYPES;
-    const type = sniffMediaType(bytes);
+    const type = f.type;
     if (!type || !accepted.includes(type.mime)) {
       throw new ApiError(
         'unsupported_media_type',
@@ -114,31 +117,48 @@ export class UploadService {
         { field: opts.field, detected_type: type?.mime ?? null, accepted_types: accepted },
       );
     }
-    const problem = imageProblem(bytes, type);
-    if (problem) {
-      throw new ApiError('invalid_photo', `The image cannot be read: ${problem}.`, { field: opts.field });
+    if (f.problem) {
+      throw new ApiError('invalid_photo', `The image cannot be read: ${f.problem}.`, { field: opts.field });
     }
+    // EXIF is read from the staged file: exifr reads only the blocks it needs, from the start of the file.
     const meta = type.mime.startsWith('image/')
-      ? await readPhotoMetadata(bytes)
+      ? await readPhotoMetadata(f.path)
       : { gps: null, takenAt: null };
     return {
-      bytes,
+      path: f.path,
+      size: f.size,
       type,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
+      sha256: f.sha256,
       originalName: cleanName(f.originalname),
       gps: meta.gps,
       takenAt: meta.takenAt,
     };
   }
 
+  /**
+   * Runs `use` with bytes made inside the server (the sandbox's simulated workers' photos) staged like a received
+   * file, so they take the same checks and path to storage; the staged copy is removed afterwards.
+   */
+  async withStaged<T>(bytes: Buffer, name: string, use: (f: IncomingFile) => Promise<T>): Promise<T> {
+    await mkdir(this.config.uploads.stagingDir, { recursive: true, mode: 0o700 });
+    const staged = await stageFile(Readable.from([bytes]), this.config.uploads.stagingDir, () => undefined);
+    try {
+      return await use({ ...staged, originalname: name });
+    } finally {
+      await removeStaged([staged]);
+    }
+  }
+
   /** Writes the bytes under a new random key (24 base64url characters: 144 bits, unguessable). */
   async put(category: UploadCategory, c: CheckedFile, now: Date): Promise<StoredFile> {
     const key = `${category}/${now.toISOString().slice(0, 10)}/${randomBytes(18).toString('base64url')}.${c.type.ext}`;
-    await this.storage.put(key, c.bytes, c.type.mime);
+    await this.storage.put(key, createReadStream(c.path), c.size, c.type.mime);
     return { ...c, key, category };
   }
 
+  /** Records a stored file in the caller's transaction, within the worker's daily quota (429 if it does not fit). */
   async record(em: EntityManager, workerId: string, s: StoredFile, now: Date): Promise<UploadRecord> {
+    await this.quota.reserve(em, workerId, s.size);
     const [row] = await sqlRows<UploadRecord>(
       em,
       `INSERT INTO uploads (worker_id, category, storage_key, original_name, content_type, size_bytes, sha256,
@@ -150,7 +170,7 @@ export class UploadService {
         s.key,
         s.originalName,
         s.type.mime,
-        s.bytes.length,
+        s.size,
         s.sha256,
         s.gps?.latitude ?? null,
         s.gps?.longitude ?? null,
@@ -191,6 +211,14 @@ export class UploadService {
     return keys.map((k) => byKey.get(k!)!);
   }
 
+  /**
+   * Where a client gets a stored file: a short-lived signed URL of the object store, or null when this app serves
+   * the bytes itself (local disk). The type is the one detected at upload; PDFs are downloads, never pages.
+   */
+  signedUrl(r: UploadRecord): Promise<string | null> {
+    return this.storage.signedUrl(r.storage_key, presentation(r));
+  }
+
   async findByKey(key: string): Promise<UploadRecord | null> {
     const rows = await sqlRows<UploadRecord>(this.ds, `SELECT * FROM uploads WHERE storage_key = $1`, [key]);
     return rows[0] ?? null;
@@ -222,6 +250,14 @@ export class UploadService {
         : null;
     return key !== null && isStorageKey(key) ? key : null;
   }
+}
+
+export function presentation(r: UploadRecord): Presentation {
+  const filename = r.storage_key.split('/')[2];
+  return {
+    contentType: r.content_type,
+    disposition: r.content_type === 'application/pdf' ? `attachment; filename="${filename}"` : 'inline',
+  };
 }
 
 /** The client's file name, kept for display only: control characters removed, at most 255 characters. */

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
- * Just enough JSON Schema (OpenAPI 3.0 dialect, as @nestjs/swagger writes it) for the fuzzer: values that follow a
- * schema, and a validator that lists where a response body departs from its documented schema.
+ * Just enough JSON Schema (OpenAPI 3.0 dialect, as @nestjs/swagger writes it) for the specs that read
+ * openapi/openapi.json (the fuzzer, the security table): values that follow a schema, and a validator that lists
+ * where a response body departs from its documented schema.
  */
 export type Schema = {
   $ref?: string;
@@ -49,6 +52,15 @@ export interface Operation {
   requestBody?: { required?: boolean; content: Record<string, { schema?: Schema }> };
   responses: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
   security?: Record<string, string[]>[];
+  /** Permissions an API key needs (written by @Auth from the same rule the guard enforces). */
+  'x-permissions'?: string[];
+}
+
+/** The committed openapi/openapi.json (the drift check keeps it equal to what the code generates). */
+export function loadOpenApi(): OpenApiDoc {
+  return JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'openapi', 'openapi.json'), 'utf8'),
+  ) as OpenApiDoc;
 }
 
 export function resolve(doc: OpenApiDoc, schema: Schema | undefined): Schema {
