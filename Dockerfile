@@ -4,6 +4,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The SDK is an npm workspace: its manifest must be there for npm ci to match the lockfile.
+COPY packages/sdk/package.json packages/sdk/
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev

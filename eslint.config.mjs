@@ -4,7 +4,18 @@ import tseslint from 'typescript-eslint';
 import noUntypedQuery from './scripts/lint/no-untyped-query.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'packages/*/dist/**',
+      'packages/*/node_modules/**',
+      'packages/sdk/src/generated/**',
+      'coverage/**',
+      '.data/**',
+      'eslint.config.mjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -10,7 +10,11 @@ const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
  * marked (the guides at /docs) ships ES modules only. Node 20.19 requires them natively, so the service loads it as
  * it is; Jest's CommonJS loader cannot, so tests get the package's own UMD build of the same version.
  */
-const moduleNameMapper = { '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js' };
+const moduleNameMapper = {
+  '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js',
+  // Tests use the SDK from its sources (the e2e SDK spec), so they need no build first.
+  '^@legwork/sdk$': '<rootDir>/packages/sdk/src/index.ts',
+};
 
 module.exports = {
   projects: [
@@ -18,7 +22,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/sdk/src/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
       moduleNameMapper,
     },

@@ -9,6 +9,7 @@ import { closeHealthServer, startHealthServer } from './health/health-server';
 import { Readiness } from './health/readiness.service';
 import { onShutdownSignal } from './health/shutdown';
 import { JobsRunnerModule } from './jobs/jobs-runner.module';
+import { SimulationModule } from './simulation/simulation.module';
 
 /**
  * The job-runner process (`npm run start:jobs`): only the background jobs; its one HTTP listener is /livez and /readyz
@@ -23,7 +24,8 @@ async function bootstrap(): Promise<void> {
   const databaseUrl = config.databaseUrl ?? embeddedDatabaseUrl(config.embeddedPgPort);
   await runMigrations(databaseUrl, logger);
   const app = await NestFactory.createApplicationContext(
-    JobsRunnerModule.register(config, databaseUrl, logger),
+    // In sandbox mode the simulated workers' steps are jobs too.
+    JobsRunnerModule.register(config, databaseUrl, logger, [SimulationModule.register(config)]),
     {
       logger,
     },

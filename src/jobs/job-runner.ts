@@ -1,16 +1,24 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { WebhookDelivery } from '../events/delivery/webhook-delivery';
 import { OutboxPublisher } from '../events/delivery/outbox-publisher';
 import { APP_CONFIG } from '../config/config.module';
+import { sqlRows } from '../database/sql';
 import { PaymentExpiry } from '../payment/services/payment-expiry';
 import { PaymentReconciliation } from '../payment/services/payment-reconciliation';
 import { TaskTimers } from '../task/services/task-timers';
+
+/** A queue of one-off jobs that another module sends, each at its own time (`startAfter`). */
+export interface JobQueue {
+  /** pg-boss queue name (letters, digits, hyphens). */
+  name: string;
+  handle(data: Record<string, unknown>): Promise<void>;
+}
 
 export interface ScheduledJob {
   /** pg-boss queue name (letters, digits, hyphens). */
@@ -30,6 +38,7 @@ export interface ScheduledJob {
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private boss: PgBoss | null = null;
   private stopping = false;
+  private readonly queues: JobQueue[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -75,6 +84,27 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return this.boss !== null;
   }
 
+  /**
+   * Adds a queue of one-off jobs (the sandbox's simulated workers' steps), created and worked with the scheduled
+   * ones when the runner starts: one pg-boss per process, and its queues created one after another (pg-boss's
+   * createQueue can deadlock against itself). Register before the application bootstraps.
+   */
+  addQueue(queue: JobQueue): void {
+    this.queues.push(queue);
+  }
+
+  /**
+   * Sends a job to a queue added with addQueue, to run at `startAfter`, inside the caller's transaction (pg-boss's
+   * `db` option): the job exists exactly when that transaction commits. Only a process that runs jobs can send.
+   */
+  async send(em: EntityManager, name: string, data: object, startAfter: Date): Promise<void> {
+    if (!this.boss) throw new Error(`job queue ${name}: this process does not run jobs`);
+    const db = {
+      executeSql: async (text: string, values: unknown[]) => ({ rows: await sqlRows(em, text, values) }),
+    };
+    await this.boss.send(name, data, { startAfter, db });
+  }
+
   async start(): Promise<void> {
     if (this.boss) return;
     const url = (this.ds.options as { url?: string }).url;
@@ -91,7 +121,34 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.debug({ job: job.name, result, ms: Date.now() - started }, 'job done');
       });
     }
+    for (const queue of this.queues) {
+      await boss.createQueue(queue.name, {
+        name: queue.name,
+        policy: 'standard',
+        retryLimit: 3,
+        retryDelay: 2,
+        expireInSeconds: 300,
+      });
+      await boss.work<Record<string, unknown>>(
+        queue.name,
+        { pollingIntervalSeconds: 0.5, batchSize: 4 },
+        async (jobs) => {
+          for (const job of jobs) {
+            try {
+              await queue.handle(job.data);
+            } catch (err) {
+              // pg-boss retries the job; say why it failed.
+              this.logger.error({ err, job: queue.name, id: job.id }, 'job failed');
+              throw err;
+            }
+          }
+        },
+      );
+    }
     this.boss = boss;
-    this.logger.info({ jobs: this.jobs().map((j) => j.name) }, 'background jobs started');
+    this.logger.info(
+      { jobs: this.jobs().map((j) => j.name), queues: this.queues.map((q) => q.name) },
+      'background jobs started',
+    );
   }
 }

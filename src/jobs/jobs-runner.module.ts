@@ -5,16 +5,21 @@ import type { AppConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { ReadinessModule } from '../health/readiness.module';
-import { SimulationModule } from '../simulation/simulation.module';
 import { JobsModule } from './jobs.module';
 
 /**
- * What the job-runner process loads: configuration, database, the jobs, the sandbox's simulated workers (sandbox mode)
- * and the readiness check (served by its health listener), no HTTP API and no credentials.
+ * What the job-runner process loads: configuration, database, the jobs and the readiness check (served by its health
+ * listener), no HTTP API and no credentials; jobs.main.ts adds the sandbox's simulation in sandbox mode.
  */
 @Module({})
 export class JobsRunnerModule {
-  static register(config: AppConfig, databaseUrl: string, logger: Logger): DynamicModule {
+  /** `extra`: modules the process adds (jobs.main.ts adds the sandbox's simulation, which works a job queue). */
+  static register(
+    config: AppConfig,
+    databaseUrl: string,
+    logger: Logger,
+    extra: DynamicModule[] = [],
+  ): DynamicModule {
     return {
       module: JobsRunnerModule,
       imports: [
@@ -22,7 +27,7 @@ export class JobsRunnerModule {
         CommonModule.forRoot(logger),
         DatabaseModule.forRoot(databaseUrl, Math.min(config.databasePoolSize, 10)),
         JobsModule,
-        SimulationModule.register(config),
+        ...extra,
         ReadinessModule,
       ],
     };

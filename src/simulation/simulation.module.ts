@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/config';
 import { EscrowModule } from '../escrow/escrow.module';
 import { EventsModule } from '../events/events.module';
+import { JobsModule } from '../jobs/jobs.module';
 import { MatchingModule } from '../matching/matching.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
@@ -21,7 +22,7 @@ import { WorkerSimulator } from './services/worker-simulator';
  * The sandbox that runs by itself (product-decisions §12): instant test funding, simulated workers and test clocks, for
  * agents on `lw_test_` keys. Loaded in sandbox mode only: in live mode nothing of it exists, so its routes answer 404
  * like any unknown path. (`src/sandbox` is the other sandbox: the payment providers' simulators, a separate server.)
- * The job runner loads it too, so simulated workers act wherever jobs run.
+ * The job-runner process loads it too (jobs.main.ts), so simulated workers act wherever jobs run.
  */
 @Module({})
 export class SimulationModule {
@@ -29,7 +30,15 @@ export class SimulationModule {
     if (config.paymentMode !== 'sandbox') return { module: SimulationModule };
     return {
       module: SimulationModule,
-      imports: [EscrowModule, PaymentModule, TaskModule, MatchingModule, EventsModule, UploadModule],
+      imports: [
+        EscrowModule,
+        PaymentModule,
+        TaskModule,
+        MatchingModule,
+        EventsModule,
+        UploadModule,
+        JobsModule,
+      ],
       controllers: [SandboxBalanceController, SandboxWorkersController, TestClocksController],
       providers: [
         ProviderSandboxClient,

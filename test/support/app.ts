@@ -73,7 +73,15 @@ export async function createTestApp(
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   setupApp(app, config);
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    // A boot that fails half-way (the shared PostgreSQL out of connections, say) has already started some providers
+    // (pg-boss polls on a timer): close them, or they outlive the test file and keep its jest worker from exiting.
+    await app.close().catch(() => undefined);
+    if (ownsDatabase) await dropDatabase(databaseName).catch(() => undefined);
+    throw err;
+  }
   const db = app.get(DataSource);
   const testApp: TestApp = {
     app,

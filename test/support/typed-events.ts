@@ -27,25 +27,28 @@ function strict(node: unknown): unknown {
   return out;
 }
 
-let validators: Map<string, ValidateFunction> | null = null;
+let defs: Json | null = null;
+let ajv: Ajv | null = null;
+const validators = new Map<string, ValidateFunction>();
 
-/** One validator per event schema of the committed openapi/openapi.json (the drift check keeps it current). */
+/** The validator of one schema of the committed openapi/openapi.json (the drift check keeps it current). */
 function validatorFor(name: string): ValidateFunction {
-  if (!validators) {
+  if (!defs || !ajv) {
     const doc = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', 'openapi.json'), 'utf8')) as {
       components: { schemas: Json };
     };
-    const defs = strict(doc.components.schemas) as Json;
-    const ajv = new Ajv({ strict: false, allErrors: true });
+    defs = strict(doc.components.schemas) as Json;
+    ajv = new Ajv({ strict: false, allErrors: true });
     ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
     ajv.addFormat('date-time', (v: string) => /^\d{4}-\d\d-\d\dT/.test(v) && !Number.isNaN(Date.parse(v)));
-    validators = new Map();
-    for (const schema of Object.keys(defs)) {
-      validators.set(schema, ajv.compile({ $defs: defs, $ref: `#/$defs/${schema}` }));
-    }
   }
-  const v = validators.get(name);
-  if (!v) throw new Error(`no schema ${name} in openapi/openapi.json`);
+  if (!defs[name]) throw new Error(`no schema ${name} in openapi/openapi.json`);
+  let v = validators.get(name);
+  if (!v) {
+    // Only the schemas an event reaches are compiled (the rest of the document is never touched).
+    v = ajv.compile({ $defs: defs, $ref: `#/$defs/${name}` });
+    validators.set(name, v);
+  }
   return v;
 }
 

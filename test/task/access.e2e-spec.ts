@@ -33,6 +33,13 @@ const AGENT_ROUTES: AgentRoute[] = [
     body: (t) => taskBody(t),
     perTask: false,
   },
+  ...['/v1/tasks/quote', '/api/v1/tasks/quote'].map((path) => ({
+    method: 'post' as const,
+    path: () => path,
+    permission: 'task:create' as const,
+    body: (t: TestApp) => taskBody(t),
+    perTask: false,
+  })),
   { method: 'get', path: () => '/v1/tasks', permission: 'task:read', perTask: false },
   { method: 'get', path: () => '/api/v1/tasks', permission: 'task:read', perTask: false },
   { method: 'get', path: (id) => `/v1/tasks/${id}`, permission: 'task:read', perTask: true },
@@ -104,6 +111,8 @@ describe('task access control', () => {
       [
         'POST /v1/tasks/create',
         'POST /api/v1/tasks',
+        'POST /v1/tasks/quote',
+        'POST /api/v1/tasks/quote',
         'GET /v1/tasks',
         'GET /api/v1/tasks',
         'GET /v1/tasks/{task_id}',
@@ -114,6 +123,9 @@ describe('task access control', () => {
         'DELETE /api/v1/tasks/{task_id}',
         'POST /v1/tasks/{task_id}/feedback',
         'POST /api/v1/tasks/{task_id}/feedback',
+        // Beyond the spec: the price of a creation, without creating (task:create; test/task/quote.e2e-spec.ts).
+        'POST /v1/tasks/quote',
+        'POST /api/v1/tasks/quote',
         ...['/v1', '/api/v1'].flatMap((prefix) => [
           `GET ${prefix}/worker/tasks/available`,
           `GET ${prefix}/worker/tasks/my-tasks`,

@@ -1,10 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
+import type { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import type { OutboxEvent } from '../../events/event-catalog';
@@ -57,10 +59,12 @@ export class WorkerSimulator implements OnModuleInit {
     private readonly offers: TaskOffers,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.subscribers.register((em, events) => this.onPublished(em, events));
+    // Offers are planned where jobs run: a plan sends the step's job in the publishing transaction.
+    if (this.config.runJobsInProcess) this.subscribers.register((em, events) => this.onPublished(em, events));
     this.queue.handle((id) => this.perform(id));
   }
 
