@@ -255,9 +255,14 @@ CREATE TABLE public.assignments (
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     slot_settlement text,
+    rejection_reason_code text,
+    device_location jsonb,
+    CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
+    CONSTRAINT assignments_rejection_reason_status CHECK (((rejection_reason_code IS NULL) OR (status = 'rejected'::text))),
     CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
     CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
     CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text])))
@@ -597,14 +602,17 @@ CREATE TABLE public.task_feedback (
     agent_id uuid NOT NULL,
     assignment_ids uuid[] NOT NULL,
     accept_result boolean NOT NULL,
-    rating integer NOT NULL,
-    quality_score numeric(2,1) NOT NULL,
+    rating integer,
+    quality_score numeric(2,1),
     feedback_text text,
     created_at timestamp with time zone NOT NULL,
+    reason_code text,
+    CONSTRAINT task_feedback_acceptance_scored CHECK (((NOT accept_result) OR ((rating IS NOT NULL) AND (quality_score IS NOT NULL)))),
     CONSTRAINT task_feedback_assignment_ids_check CHECK ((cardinality(assignment_ids) >= 1)),
     CONSTRAINT task_feedback_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT task_feedback_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
-    CONSTRAINT task_feedback_rating_check CHECK (((rating >= 1) AND (rating <= 5)))
+    CONSTRAINT task_feedback_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
+    CONSTRAINT task_feedback_reason_code_check CHECK ((reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text])))
 );
 
 --
@@ -642,6 +650,7 @@ CREATE TABLE public.tasks (
     cancelled_at timestamp with time zone,
     open_slots integer DEFAULT 0 NOT NULL,
     test_clock_id uuid,
+    location_proof text DEFAULT 'photo_gps'::text NOT NULL,
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
     CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
     CONSTRAINT tasks_closed_slots_range CHECK (((closed_slots >= 0) AND (closed_slots <= max_workers))),
@@ -649,6 +658,7 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_fee_bps_check CHECK (((fee_bps >= 0) AND (fee_bps <= 10000))),
     CONSTRAINT tasks_fee_cents_check CHECK ((fee_cents >= 0)),
     CONSTRAINT tasks_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT tasks_location_proof_check CHECK ((location_proof = ANY (ARRAY['photo_gps'::text, 'photo_or_device_gps'::text]))),
     CONSTRAINT tasks_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
     CONSTRAINT tasks_max_distance_meters_check CHECK ((max_distance_meters > 0)),
     CONSTRAINT tasks_max_workers_check CHECK (((max_workers >= 1) AND (max_workers <= 10))),
@@ -1102,6 +1112,13 @@ ALTER TABLE ONLY public.task_feedback
     ADD CONSTRAINT task_feedback_pkey PRIMARY KEY (id);
 
 --
+-- Name: task_feedback task_feedback_reason_on_rejection; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.task_feedback
+    ADD CONSTRAINT task_feedback_reason_on_rejection CHECK ((accept_result = (reason_code IS NULL))) NOT VALID;
+
+--
 -- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1207,6 +1224,12 @@ CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (lower(email))
 --
 
 CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer_expires_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: assignments_photos_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_photos_idx ON public.assignments USING gin (photos jsonb_path_ops);
 
 --
 -- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -

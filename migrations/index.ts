@@ -15,6 +15,8 @@ import { NearbyCells1732200050000 } from './1732200050000-nearby-cells';
 import { SandboxWorkers1732200060000 } from './1732200060000-sandbox-workers';
 import { TestClocks1732200070000 } from './1732200070000-test-clocks';
 import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify';
+import { ReviewFeedback1732200090000 } from './1732200090000-review-feedback';
+import { LocationProof1732200091000 } from './1732200091000-location-proof';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   SandboxWorkers1732200060000,
   TestClocks1732200070000,
   AuthCacheNotify1732200080000,
+  ReviewFeedback1732200090000,
+  LocationProof1732200091000,
 ];

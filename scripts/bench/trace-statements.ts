@@ -37,9 +37,15 @@ async function main(): Promise<void> {
       return (await res.json()) as Record<string, string>;
     };
     const create = () =>
-      call('POST', '/v1/tasks/create', agent.apiKey, JSON.parse(taskBody({ max_workers: 3 })), {
-        'idempotency-key': randomUUID(),
-      });
+      call(
+        'POST',
+        '/v1/tasks/create',
+        agent.apiKey,
+        JSON.parse(taskBody({ max_workers: 3, task_type: 'verification' })),
+        {
+          'idempotency-key': randomUUID(),
+        },
+      );
     const warm = await create();
     await call('POST', `/v1/worker/tasks/${warm.task_id}/accept`, worker.token);
     const task = await create();

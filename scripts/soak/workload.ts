@@ -29,12 +29,13 @@ function taskBody(): Record<string, unknown> {
   const soon = Math.random() < 0.1;
   return {
     title: 'Check the shop is open',
-    description: 'Photo of the entrance with the opening hours.',
+    description: 'Check the entrance and note the opening hours.',
     location: { latitude: lat + (Math.random() - 0.5) * 0.1, longitude: lon + (Math.random() - 0.5) * 0.1 },
     budget_cents: 1000 + Math.floor(Math.random() * 40) * 100,
     max_workers: Math.random() < 0.3 ? 2 : 1,
     deadline_at: new Date(Date.now() + (soon ? 120_000 + Math.random() * 60_000 : 86_400_000)).toISOString(),
-    task_type: 'photo',
+    // Workers here submit without a located photo, which a photo task refuses (photo_required).
+    task_type: 'verification',
   };
 }
 
@@ -53,6 +54,8 @@ export async function agentLoop(w: Workload, agent: BenchAgent): Promise<void> {
     } else if (r < 0.7) {
       const list = await t.call('list submitted', 'GET', '/v1/tasks?status=submitted&limit=10', key);
       for (const task of (list.body.data as { task_id: string }[] | undefined) ?? []) {
+        // An agent reads the submission before deciding (product-decisions §10); a rejection says why.
+        await t.call('read result', 'GET', `/v1/tasks/${task.task_id}/result`, key);
         const accept = Math.random() < 0.85;
         await t.call(
           'feedback',
@@ -63,6 +66,7 @@ export async function agentLoop(w: Workload, agent: BenchAgent): Promise<void> {
             accept_result: accept,
             rating: accept ? 5 : 2,
             quality_score: accept ? 4.5 : 1.5,
+            ...(accept ? {} : { reason_code: 'poor_quality' }),
           },
           { 'Idempotency-Key': randomUUID() },
         );

@@ -3,9 +3,11 @@ import {
   AssignmentEventData,
   AssignmentOfferedData,
   AssignmentPaidData,
+  AssignmentRejectedData,
   OrderEventData,
   RefundEventData,
   TaskEventData,
+  TaskSubmittedData,
   WebhookDisabledData,
   WebhookTestData,
 } from './event-data';
@@ -99,7 +101,10 @@ const assignmentEntry = <D extends CatalogEntry['data']>(when: string, data: D) 
 export const EVENT_CATALOG = {
   'task.assigned': taskEntry('assigned'),
   'task.started': taskEntry('in_progress'),
-  'task.submitted': taskEntry('submitted'),
+  'task.submitted': {
+    data: TaskSubmittedData,
+    when: "The task's status became `submitted`, or a worker submitted while others still work (then `status` stays as it was); `submissions` lists every result awaiting review.",
+  },
   'task.completed': taskEntry('completed'),
   'task.failed': taskEntry('failed'),
   'task.cancelled': { data: TaskEventData, when: 'You cancelled the task.' },
@@ -121,7 +126,10 @@ export const EVENT_CATALOG = {
   'assignment.started': assignmentEntry('The worker started work.', AssignmentEventData),
   'assignment.submitted': assignmentEntry('The worker submitted a result.', AssignmentEventData),
   'assignment.approved': assignmentEntry('The result was approved and paid.', AssignmentPaidData),
-  'assignment.rejected': assignmentEntry('The result was rejected.', AssignmentEventData),
+  'assignment.rejected': assignmentEntry(
+    'The result was rejected; the agent’s reason and words come with it.',
+    AssignmentRejectedData,
+  ),
   'assignment.abandoned': assignmentEntry('The worker gave the assignment up.', AssignmentEventData),
   'assignment.expired': assignmentEntry(
     'The offer lapsed, or the deadline passed before a result.',

@@ -152,3 +152,146 @@ export class WebhookTestData {
   @ApiProperty({ example: 'A test event from Legwork. Answer 2xx within 5 seconds.' })
   message: string;
 }
+
+/** The location check of a photo (product-decisions §11; rules in src/task/domain/location-proof.ts). */
+export class PhotoVerification {
+  @ApiProperty({
+    enum: ['exif', 'device'],
+    description: 'Where the position came from: the photo’s EXIF GPS, or the device location sent with it.',
+  })
+  location_source: 'exif' | 'device';
+
+  @ApiProperty({ type: 'integer', example: 30, description: 'From that position to the task (at most 100).' })
+  distance_meters: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'The accuracy the device reported, in metres (device source only).',
+  })
+  accuracy_m: number | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Capture time: EXIF, else (device source) the time of the device location.',
+  })
+  taken_at: string | null;
+
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description:
+      'Whether taken_at lies between the assignment’s acceptance and its submission (±60 s of clock skew); false flags a photo taken before or after; null when there is no capture time.',
+  })
+  taken_during_assignment: boolean | null;
+
+  @ApiProperty({ example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' })
+  sha256: string;
+
+  @ApiProperty({ description: 'The same bytes were part of an earlier submission (any task, any worker).' })
+  reused: boolean;
+
+  @ApiProperty({ type: 'integer', description: 'How many earlier submissions included these bytes.' })
+  earlier_submissions: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The first of them.' })
+  first_submitted_at: string | null;
+}
+
+/** A photo (or other proof file) of a submission, as the agent reads it. */
+export class ResultPhoto {
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
+  taken_at: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'From the photo’s position (EXIF GPS, else the device location) to the task; null when unchecked.',
+  })
+  distance_meters: number | null;
+
+  @ApiProperty({
+    type: PhotoVerification,
+    nullable: true,
+    description:
+      'The location check; null for a proof file that is not a photo (PDF, video) and for submissions made before checks were recorded.',
+  })
+  verification: PhotoVerification | null;
+}
+
+/** The device's position, read by the app when the photo was taken (product-decisions §11). */
+export class DeviceLocation {
+  @ApiProperty({ example: 31.2304 })
+  latitude: number;
+
+  @ApiProperty({ example: 121.4737 })
+  longitude: number;
+
+  @ApiProperty({ example: 12, description: 'Accuracy radius reported by the device, in metres.' })
+  accuracy_m: number;
+
+  @ApiProperty({ format: 'date-time' })
+  captured_at: string;
+}
+
+/** One worker's submitted result, as `task.submitted` carries it for review. */
+export class SubmittedWork {
+  @ApiProperty({ format: 'uuid' })
+  assignment_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  worker_id: string;
+
+  @ApiProperty({ example: 'submitted' })
+  status: string;
+
+  @ApiProperty({ format: 'date-time' })
+  submitted_at: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { open: true } })
+  data: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true })
+  worker_notes: string | null;
+
+  @ApiProperty({ type: [ResultPhoto] })
+  photos: ResultPhoto[];
+
+  @ApiProperty({
+    type: DeviceLocation,
+    nullable: true,
+    description: 'The device location the worker sent with the submission, if any.',
+  })
+  device_location: DeviceLocation | null;
+}
+
+/** `task.submitted`: every result awaiting the agent's review, oldest submission first (product-decisions §10). */
+export class TaskSubmittedData extends TaskEventData {
+  @ApiProperty({
+    type: [SubmittedWork],
+    description:
+      'Every result awaiting your review, so you can decide from the event alone (with one worker, the one result).',
+  })
+  submissions: SubmittedWork[];
+}
+
+export class AssignmentRejectedData extends AssignmentEventData {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'wrong_location',
+    description:
+      'Why the agent rejected the result (null only for rejections recorded before reasons existed).',
+  })
+  reason_code: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The agent’s words, if any.' })
+  feedback_text: string | null;
+}

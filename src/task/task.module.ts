@@ -12,6 +12,7 @@ import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
 import { TaskDispatch } from './services/task-dispatch';
 import { PhotoSubmissionService } from './services/photo-submission.service';
+import { PhotoVerifier } from './services/photo-verifier';
 import { TaskEvents } from './services/task-events';
 import { TaskQueryService } from './services/task-query.service';
 import { TaskQuoteService } from './services/task-quote.service';
@@ -39,6 +40,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     TaskAcceptService,
     AssignmentService,
     PhotoSubmissionService,
+    PhotoVerifier,
     WorkerTaskQueryService,
     TaskTimers,
     TaskOffers,

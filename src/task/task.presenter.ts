@@ -1,10 +1,13 @@
 import { countSlots } from './domain/task-status';
+import type { SubmittedWork } from '../events/event-data';
 import type {
   CostBreakdown,
+  SubmissionView,
   TaskAssignmentView,
   TaskListItem,
   TaskLocationView,
   TaskResponse,
+  TaskResult,
   TaskStatusResponse,
 } from './dtos/task-response.dto';
 import type { AssignmentRow, TaskRow } from './task.repository';
@@ -57,7 +60,11 @@ export function taskStatusResponse(
     description: t.description,
     task_type: t.task_type,
     location: locationView(t),
-    requirements: { skills: t.required_skills, min_reputation: t.min_reputation },
+    requirements: {
+      skills: t.required_skills,
+      min_reputation: t.min_reputation,
+      location_proof: t.location_proof,
+    },
     budget_cents: t.budget_cents,
     max_workers: t.max_workers,
     cost_breakdown: costBreakdown(t),
@@ -85,8 +92,52 @@ function assignmentView(a: AssignmentRow, reputations: Map<string, number>): Tas
     assigned_at: (a.accepted_at ?? a.offered_at ?? a.created_at).toISOString(),
     status: a.status,
     submitted_at: iso(a.submitted_at),
+    reviewed_at: iso(a.reviewed_at),
+    reason_code: a.rejection_reason_code,
+    submission: a.submitted_at ? taskResult(a) : null,
   };
 }
+
+/** What a worker submitted (only meaningful once submitted_at is set). */
+export function taskResult(a: AssignmentRow): TaskResult {
+  return {
+    data: a.result_data ?? {},
+    // Submissions from before location checks were recorded lack the last two fields.
+    photos: a.photos.map((p) => ({
+      url: p.url,
+      taken_at: p.taken_at,
+      distance_meters: p.distance_meters ?? null,
+      verification: p.verification ?? null,
+    })),
+    worker_notes: a.worker_notes,
+    device_location: a.device_location,
+  };
+}
+
+/** A submitted result as `task.submitted` carries it. */
+export function submittedWork(a: AssignmentRow): SubmittedWork {
+  return {
+    assignment_id: a.id,
+    worker_id: a.worker_id,
+    status: a.status,
+    submitted_at: a.submitted_at!.toISOString(),
+    ...taskResult(a),
+  };
+}
+
+/** A submitted result with the verdict on it, as the result endpoint lists it. */
+export function submissionView(a: AssignmentRow): SubmissionView {
+  return { ...submittedWork(a), reviewed_at: iso(a.reviewed_at), reason_code: a.rejection_reason_code };
+}
+
+/** Assignments whose worker submitted a result (awaiting review, approved or rejected), oldest submission first. */
+export function submittedAssignments(assignments: AssignmentRow[]): AssignmentRow[] {
+  return assignments
+    .filter((a) => a.submitted_at !== null && REVIEWABLE.has(a.status))
+    .sort((x, y) => x.submitted_at!.getTime() - y.submitted_at!.getTime() || x.id.localeCompare(y.id));
+}
+
+const REVIEWABLE = new Set(['submitted', 'approved', 'rejected']);
 
 export function taskListItem(t: TaskRow): TaskListItem {
   return {

@@ -2,7 +2,9 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
-import type { TaskType } from './domain/task-policy';
+import type { DeviceLocation, PhotoVerification } from '../events/event-data';
+import type { LocationProof } from './domain/location-proof';
+import type { RejectionReason, TaskType } from './domain/task-policy';
 
 /** A task row with money as numbers (bigint cents stay far below 2^53) and times as Dates. */
 export interface TaskRow {
@@ -24,6 +26,7 @@ export interface TaskRow {
   required_skills: string[];
   min_reputation: number | null;
   metadata: Record<string, unknown>;
+  location_proof: LocationProof;
   status: TaskStatus;
   closed_slots: number;
   /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
@@ -40,11 +43,15 @@ export interface TaskRow {
   updated_at: Date;
 }
 
+/**
+ * A photo (or other proof file) of a submission, stored with the assignment in the shape the agent reads
+ * (ResultPhoto). Submissions from before location checks were recorded lack the last two fields.
+ */
 export interface Photo {
   url: string;
   taken_at: string | null;
-  /** From the photo's EXIF GPS to the task location, when the photo carries GPS. */
   distance_meters?: number | null;
+  verification?: PhotoVerification | null;
 }
 
 export interface AssignmentRow {
@@ -63,9 +70,13 @@ export interface AssignmentRow {
   result_data: Record<string, unknown> | null;
   worker_notes: string | null;
   photos: Photo[];
+  /** The device fix sent with the submission, if any (product-decisions §11). */
+  device_location: DeviceLocation | null;
   rating: number | null;
   quality_score: number | null;
   feedback_text: string | null;
+  /** Set when the agent rejected the result: why (product-decisions §10). */
+  rejection_reason_code: RejectionReason | null;
   created_at: Date;
 }
 
@@ -76,9 +87,10 @@ export interface TaskFeedbackRow {
   agent_id: string;
   assignment_ids: string[];
   accept_result: boolean;
-  rating: number;
-  quality_score: number;
+  rating: number | null;
+  quality_score: number | null;
   feedback_text: string | null;
+  reason_code: RejectionReason | null;
   created_at: Date;
 }
 
@@ -208,6 +220,20 @@ export const TaskRepository = {
       });
     }
     return moved;
+  },
+
+  /**
+   * Earlier submissions that included these bytes (by SHA-256), on any task by any worker: how many, and the first.
+   * Answered by the GIN index on assignments.photos.
+   */
+  async earlierUses(em: Runner, sha256: string): Promise<{ count: number; first: Date | null }> {
+    const [row] = await sqlRows<{ count: number; first: Date | null }>(
+      em,
+      `SELECT count(*)::int AS count, min(submitted_at) AS first FROM assignments
+        WHERE photos @> jsonb_build_array(jsonb_build_object('verification', jsonb_build_object('sha256', $1::text)))`,
+      [sha256],
+    );
+    return row;
   },
 
   /** The agent's tasks per status (dashboard counts). */

@@ -58,6 +58,25 @@ describe('webhook delivery', () => {
       ['assignment.submitted', 'task.submitted', 'in_progress', 'submitted'],
       ['assignment.approved', 'task.completed', 'submitted', 'completed'],
     ];
+    // task.submitted carries the results awaiting review (product-decisions §10).
+    const submissions = [
+      {
+        assignment_id: '6456d0c2-8f2e-4c1a-9b7e-2d3f4a5b6c7d',
+        worker_id: worker.id,
+        status: 'submitted',
+        submitted_at: t.clock.now().toISOString(),
+        data: { open: true },
+        worker_notes: null,
+        photos: [],
+        device_location: null,
+      },
+    ];
+    const taskData = (name: string, status: string, previous: string) => ({
+      task_id: taskId,
+      status,
+      previous_status: previous,
+      ...(name === 'task.submitted' ? { submissions } : {}),
+    });
     const taskEventIds: string[] = [];
     for (const [assignmentEvent, taskEvent, previous, status] of steps) {
       // One transition writes the worker's assignment event and the agent's task event in one transaction.
@@ -67,7 +86,7 @@ describe('webhook delivery', () => {
           name: taskEvent,
           agentId: agent.id,
           taskId,
-          data: { task_id: taskId, status, previous_status: previous },
+          data: taskData(taskEvent, status, previous),
         },
       ]);
       taskEventIds.push(id);
@@ -96,7 +115,7 @@ describe('webhook delivery', () => {
         event_id: stored[i].id,
         task_id: taskId,
         timestamp: stored[i].created_at.toISOString(),
-        data: { task_id: taskId, status, previous_status: previous },
+        data: taskData(steps[i][1], status, previous),
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
       expect(eventSchemaProblems(r.json)).toEqual([]);

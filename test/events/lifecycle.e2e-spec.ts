@@ -61,7 +61,28 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
         event_id: stored[i].id,
         task_id: taskId,
         timestamp: stored[i].created_at.toISOString(),
-        data: { task_id: taskId, previous_status: transitions[i][0], status: transitions[i][1] },
+        data: {
+          task_id: taskId,
+          previous_status: transitions[i][0],
+          status: transitions[i][1],
+          // task.submitted carries the result for review (product-decisions §10).
+          ...(stored[i].name === 'task.submitted'
+            ? {
+                submissions: [
+                  {
+                    assignment_id: assignmentId,
+                    worker_id: worker.id,
+                    status: 'submitted',
+                    submitted_at: expect.any(String),
+                    data: { storefront: 'open', photos_taken: 2 },
+                    worker_notes: null,
+                    photos: [],
+                    device_location: null,
+                  },
+                ],
+              }
+            : {}),
+        },
       });
       expect(signatureValid(secret, r.raw, r.headers['x-signature'])).toBe(true);
       expect(eventSchemaProblems(r.json)).toEqual([]);

@@ -210,7 +210,7 @@ describe('socket.io gateway on /ws across two instances sharing PostgreSQL and R
       } else {
         await act(a, worker, assignmentId, 'start').expect(200);
         await submit(a, worker, assignmentId).expect(200);
-        await feedback(a, agent, taskId, { accept_result: false }).expect(200);
+        await feedback(a, agent, taskId, { accept_result: false, reason_code: 'other' }).expect(200);
       }
       await waitFor(() => ofName(w, `assignment.${ending}`).length > 0, `assignment.${ending}`);
       // The task's next event: the agent hears it, the worker must not.

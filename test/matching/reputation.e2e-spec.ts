@@ -39,7 +39,11 @@ describe('worker reputation', () => {
     const rejected = await createTask(t, agent);
     const a = await accept(t, w, rejected);
     await submit(t, w, a).expect(200);
-    await feedback(t, agent, rejected, { accept_result: false, rating: 1 }).expect(200);
+    await feedback(t, agent, rejected, {
+      accept_result: false,
+      reason_code: 'poor_quality',
+      rating: 1,
+    }).expect(200);
     // completion (0 + 2.4) / 4 = 0.6, rating (0.2 + 2.4) / 4 = 0.65, response (1 + 2.4) / 4 = 0.85 -> 3.2
     expect(await profile(w)).toMatchObject({
       reputation: 3.2,

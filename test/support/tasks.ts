@@ -29,7 +29,8 @@ export function taskBody(t: TestApp, over: Record<string, unknown> = {}): Record
     location: { latitude: 31.2304, longitude: 121.4737, address: '88 Century Avenue' },
     budget_cents: 5000,
     deadline_at: new Date(t.clock.now().getTime() + 24 * HOUR).toISOString(),
-    task_type: 'photo',
+    // Not `photo`: a photo task needs a located photo (location-proof.e2e-spec.ts), which most tests do not send.
+    task_type: 'data_collection',
     ...over,
   };
 }

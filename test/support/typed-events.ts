@@ -19,9 +19,11 @@ function strict(node: unknown): unknown {
     out[k] = strict(v);
   }
   const s = node as Json;
-  if (s.nullable === true && typeof s.type === 'string') out.type = [s.type, 'null'];
   if (s.properties && s.additionalProperties === undefined) out.additionalProperties = false;
   if (typeof out.$ref === 'string') out.$ref = out.$ref.replace('#/components/schemas/', '#/$defs/');
+  // A nullable reference (`allOf: [{$ref}]` with `nullable`, as @nestjs/swagger writes it): the reference or null.
+  if (s.nullable === true && Array.isArray(s.allOf)) return { anyOf: [out, { type: 'null' }] };
+  if (s.nullable === true && typeof s.type === 'string') out.type = [s.type, 'null'];
   return out;
 }
 

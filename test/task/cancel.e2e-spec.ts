@@ -78,7 +78,7 @@ describe('task cancellation', () => {
       if (state === 'submitted') await feedback(t, agent, taskId, { accept_result: true }).expect(200);
       else {
         await submit(t, worker, a).expect(200);
-        await feedback(t, agent, taskId, { accept_result: false }).expect(200);
+        await feedback(t, agent, taskId, { accept_result: false, reason_code: 'other' }).expect(200);
       }
     },
   );

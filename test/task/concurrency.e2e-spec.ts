@@ -113,7 +113,7 @@ describe('task concurrency', () => {
         expect(await agentBalance(t, agent.id)).toBe(3500);
       } else {
         expect(await taskStatus(t, agent, taskId)).toBe('submitted');
-        await feedback(t, agent, taskId, { accept_result: false }).expect(200);
+        await feedback(t, agent, taskId, { accept_result: false, reason_code: 'other' }).expect(200);
         expect(await agentBalance(t, agent.id)).toBe(5000);
       }
       expect(await escrowOf(t, taskId)).toBe(0);

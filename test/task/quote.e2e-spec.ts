@@ -32,7 +32,7 @@ describe('task quote', () => {
     '%s answers the split, the hold, the refunds in cents and the auto-approval delay; nothing is created',
     async (path) => {
       const agent = await createAgent(t, { balanceCents: 20_000 });
-      const body = taskBody(t, { budget_cents: 5001, max_workers: 3, location: spot() });
+      const body = taskBody(t, { budget_cents: 5001, max_workers: 3, location: spot(), task_type: 'photo' });
       const before = await footprint(agent);
       const sent = t.clock.now().getTime();
       const res = await t.http.post(path).set('Authorization', agent.key).send(body).expect(200);

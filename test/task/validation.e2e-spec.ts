@@ -160,7 +160,11 @@ describe('task validation', () => {
 
   it('estimated_completion_at is created_at + the typical time for the type, capped by the deadline', async () => {
     const rich = await createAgent(t, { balanceCents: 10_000 });
-    const far = await SURFACES.v1.create(t).set('Authorization', rich.key).send(taskBody(t)).expect(201);
+    const far = await SURFACES.v1
+      .create(t)
+      .set('Authorization', rich.key)
+      .send(taskBody(t, { task_type: 'photo' }))
+      .expect(201);
     expect(Date.parse(far.body.estimated_completion_at) - Date.parse(far.body.created_at)).toBe(2 * HOUR);
     const soon = at(t, 30 * 60_000);
     const near = await SURFACES.v1
@@ -181,11 +185,15 @@ describe('task validation', () => {
       ['rating 0', 'rating', { rating: 0 }],
       ['rating 6', 'rating', { rating: 6 }],
       ['rating fractional', 'rating', { rating: 4.5 }],
-      ['rating missing', 'rating', { rating: undefined }],
+      ['rating missing on acceptance', 'rating', { rating: undefined }],
+      ['rating 0 on a rejection', 'rating', { accept_result: false, reason_code: 'other', rating: 0 }],
       ['quality_score above 5', 'quality_score', { quality_score: 5.5 }],
       ['quality_score below 0', 'quality_score', { quality_score: -1 }],
       ['quality_score two decimals', 'quality_score', { quality_score: 4.25 }],
-      ['quality_score missing', 'quality_score', { quality_score: undefined }],
+      ['quality_score missing on acceptance', 'quality_score', { quality_score: undefined }],
+      ['reason_code missing on a rejection', 'reason_code', { accept_result: false }],
+      ['reason_code unknown', 'reason_code', { accept_result: false, reason_code: 'late' }],
+      ['reason_code on an acceptance', 'reason_code', { reason_code: 'other' }],
       ['feedback_text over 500', 'feedback_text', { feedback_text: 'x'.repeat(501) }],
       ['assignment_id not a uuid', 'assignment_id', { assignment_id: 'abc' }],
       ['unknown field', 'tip_cents', { tip_cents: 100 }],
@@ -218,7 +226,7 @@ describe('task validation', () => {
       await t.http
         .post(`/v1/tasks/${taskId}/feedback`)
         .set('Authorization', a.key)
-        .send({ accept_result: false, rating: 1, quality_score: 0 })
+        .send({ accept_result: false, reason_code: 'other', rating: 1, quality_score: 0 })
         .expect(200);
     });
   });

@@ -199,7 +199,7 @@ describe('worker task endpoints', () => {
       const rejected = await createTask(t, agent);
       const aRejected = await accept(t, w, rejected);
       await submit(t, w, aRejected).expect(200);
-      await feedback(t, agent, rejected, { accept_result: false }).expect(200);
+      await feedback(t, agent, rejected, { accept_result: false, reason_code: 'other' }).expect(200);
 
       const get = (q = '') =>
         t.http.get(`/v1/worker/tasks/my-tasks${q}`).set('Authorization', w.bearer).expect(200);
@@ -258,7 +258,7 @@ describe('worker task endpoints', () => {
         status: 'pending',
         budget_cents: 5000,
         max_workers: 1,
-        task_type: 'photo',
+        task_type: 'data_collection',
         created_at: expect.any(String),
         deadline_at: expect.any(String),
       });

@@ -74,6 +74,7 @@ describe.each(STORAGE_DRIVERS)('photo proof (%s storage)', (driver) => {
         url: expect.stringMatching(/\/uploads\/task-photos\/\d{4}-\d{2}-\d{2}\/[\w-]{24}\.jpg$/),
         taken_at: '2030-05-06T07:08:09.000Z',
         distance_meters: 30,
+        verification: expect.objectContaining({ location_source: 'exif', distance_meters: 30 }),
       },
     });
     const served = await t.fetchFile(res.body.photo.url);
@@ -84,8 +85,9 @@ describe.each(STORAGE_DRIVERS)('photo proof (%s storage)', (driver) => {
     const result = await t.http.get(`/v1/tasks/${taskId}/result`).set('Authorization', agent.key).expect(200);
     expect(result.body.result).toEqual({
       data: { open: true },
-      photos: [{ url: res.body.photo.url, taken_at: '2030-05-06T07:08:09.000Z', distance_meters: 30 }],
+      photos: [res.body.photo],
       worker_notes: null,
+      device_location: null,
     });
   });
 

@@ -78,7 +78,12 @@ describe('two API instances', () => {
         .set('Authorization', agent.key)
         .expect(200);
       expect(result.body.result.photos).toEqual([
-        { url: up.body.url, taken_at: '2030-07-08T09:10:11.000Z', distance_meters: 0 },
+        {
+          url: up.body.url,
+          taken_at: '2030-07-08T09:10:11.000Z',
+          distance_meters: 0,
+          verification: expect.objectContaining({ location_source: 'exif', sha256: up.body.sha256 }),
+        },
       ]);
       expect(Buffer.compare((await a.fetchFile(up.body.url)).body, photo)).toBe(0);
     });

@@ -251,7 +251,12 @@ describe.each(STORAGE_DRIVERS)('uploads (%s storage)', (driver) => {
     await feedback(t, agent, taskId, { accept_result: true }).expect(200);
     const result = await t.http.get(`/v1/tasks/${taskId}/result`).set('Authorization', agent.key).expect(200);
     expect(result.body.result.photos).toEqual([
-      { url: mine.body.url, taken_at: '2030-03-04T05:06:07.000Z', distance_meters: 0 },
+      {
+        url: mine.body.url,
+        taken_at: '2030-03-04T05:06:07.000Z',
+        distance_meters: 0,
+        verification: expect.objectContaining({ location_source: 'exif', sha256: mine.body.sha256 }),
+      },
     ]);
   });
 });

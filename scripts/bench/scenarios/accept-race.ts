@@ -36,7 +36,7 @@ COMMIT;
 BEGIN;
 SELECT t.* FROM tasks t WHERE t.id = (SELECT task_id FROM assignments WHERE id = :assignment_id) FOR UPDATE OF t;
 SELECT * FROM assignments WHERE id = :assignment_id;
-UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]' WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
+UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]', device_location = NULL WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
 INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now());
 SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
 UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
@@ -138,7 +138,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     amount: TASKS,
     requests: creationRequests(
       agents,
-      () => taskBody({ max_workers: SLOTS }),
+      () => taskBody({ max_workers: SLOTS, task_type: 'verification' }),
       (id) => created.push(id),
     ),
     expected: [201],
@@ -224,7 +224,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     amount: TASKS,
     requests: creationRequests(
       agents,
-      () => taskBody({ max_workers: SLOTS }),
+      () => taskBody({ max_workers: SLOTS, task_type: 'verification' }),
       (id) => baselineTasks.push(id),
     ),
     expected: [201],

@@ -77,13 +77,37 @@ export const ERRORS = {
   photo_gps_missing: {
     status: 400,
     summary: 'The photo has no GPS position in its EXIF data.',
-    detail: 'Take the photo with location tagging on; the assignment is unchanged.',
+    detail:
+      'Take the photo with location tagging on. Where the task allows `photo_or_device_gps`, send the device ' +
+      'location with the submission instead (`device_location`). The assignment is unchanged.',
     fields: [],
   },
   photo_location_mismatch: {
     status: 400,
     summary: 'The photo was taken too far from the task.',
-    fields: ['distance_meters', 'max_distance_meters'],
+    detail:
+      'Judged by its EXIF GPS, or by the device location when the photo has none. The assignment is unchanged.',
+    fields: ['distance_meters', 'max_distance_meters', 'location_source'],
+  },
+  device_location_stale: {
+    status: 400,
+    summary: 'The device location sent in place of EXIF GPS is too old.',
+    detail:
+      'Read the position again when the photo is taken and submit it at once. The assignment is unchanged.',
+    fields: ['age_seconds', 'max_age_seconds'],
+  },
+  device_location_inaccurate: {
+    status: 400,
+    summary: 'The device location sent in place of EXIF GPS is not precise enough.',
+    detail: 'Wait for a better fix (outdoors, GPS on) and submit again. The assignment is unchanged.',
+    fields: ['accuracy_m', 'max_accuracy_m'],
+  },
+  photo_required: {
+    status: 400,
+    summary: 'A photo task needs at least one photo whose location was checked.',
+    detail:
+      'Submit with submit-with-photo, or attach an uploaded JPEG or PNG in `photo_urls`. The assignment is unchanged.',
+    fields: [],
   },
   invalid_photo: {
     status: 400,
@@ -168,7 +192,7 @@ export const ERRORS = {
   },
   result_not_available: {
     status: 404,
-    summary: 'The task has no approved result yet.',
+    summary: 'No worker has submitted a result for the task yet.',
     fields: ['current_status'],
   },
   order_not_found: {

@@ -49,6 +49,24 @@ export function MaxDecimalPlaces(places: number, options?: ValidationOptions): P
   };
 }
 
+/** The field must be absent when `when(object)` holds (a field that only makes sense in another case). */
+export function NotWhen<T extends object>(
+  when: (o: T) => boolean,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (object: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'notWhen',
+      target: object.constructor,
+      propertyName: String(propertyName),
+      options: { message: 'is not allowed here', ...options },
+      validator: {
+        validate: (value: unknown, args) => value === undefined || !args || !when(args.object as T),
+      },
+    });
+  };
+}
+
 /**
  * An optional whole-number query parameter: documented as an integer with its bounds and default, converted from
  * the query string's text, and refused with a 400 when it is not an integer in range.

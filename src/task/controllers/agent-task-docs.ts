@@ -24,6 +24,18 @@ export const CreateTaskBody = () =>
           idempotency_key: 'bakery-check-2030-06-01',
         },
       },
+      web_app_workers: {
+        summary: 'A photo from phone browsers that strip EXIF GPS: the device location may prove the place',
+        value: {
+          title: 'Photograph the queue at the ticket office',
+          description: 'One photo of the queue, taken from the entrance.',
+          location: { latitude: 22.5431, longitude: 114.0579 },
+          budget_cents: 2000,
+          deadline_at: '2030-06-01T20:00:00+08:00',
+          task_type: 'photo',
+          requirements: { location_proof: 'photo_or_device_gps' },
+        },
+      },
       survey: {
         summary: 'Three workers collect prices within 2 km',
         value: {
@@ -85,12 +97,12 @@ export const FeedbackBody = () =>
         },
       },
       reject: {
-        summary: 'Reject one worker’s result (refunds that slot)',
+        summary:
+          'Reject one worker’s result with a reason the worker sees (refunds that slot; scores optional)',
         value: {
           accept_result: false,
           assignment_id: '6456d0c2-8f2e-4c1a-9b7e-2d3f4a5b6c7d',
-          rating: 2,
-          quality_score: 1.5,
+          reason_code: 'wrong_location',
           feedback_text: 'The photo shows a different shop.',
         },
       },

@@ -72,9 +72,9 @@ export class AgentTasksController {
   @Get(':task_id/result')
   @Auth({ actors: ['agent'], permission: 'task:read' })
   @ApiOperation({
-    summary: 'Approved results (available once a result is approved)',
+    summary: 'Submitted results, to review before you decide (available once a worker submits)',
     description:
-      'Answers once a result is approved (404 result_not_available with `current_status` before): the result data, photos with their capture time and location, notes and the quality score, one entry per approved worker. Needs `task:read`.',
+      'Answers as soon as a worker has submitted (404 result_not_available with `current_status` before). `result` is the first approved result, else the first awaiting review (null if all were rejected); `results` lists approved results with their quality score; `submissions` every submitted, approved or rejected result with its data, notes, photos (each with its location `verification`) and device location. Needs `task:read`.',
   })
   @ApiOkResponse({ type: TaskResultResponse })
   @ApiErrors({ 404: ['task_not_found', 'result_not_available'] })
@@ -91,7 +91,7 @@ export class AgentTasksController {
   @ApiOperation({
     summary: 'Accept or reject submitted results',
     description:
-      'Accepting pays each approved slot and closes unfilled slots (refunded); rejecting refunds the slot. Without assignment_id the verdict applies to every submitted result.',
+      'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
   })
   @FeedbackBody()
   @ApiOkResponse({ type: FeedbackResponse })

@@ -101,10 +101,21 @@ export class WorkerTasksController {
   @ApiOperation({
     summary: 'Submit the result of an accepted or in-progress assignment',
     description:
-      'Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Refused (409) from the deadline on. Use submit-with-photo when the task needs a photo proving presence.',
+      'Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Refused (409) from the deadline on; nothing changes on a refusal.',
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
-  @ApiErrors({ 400: ['validation_error'], 404: ['assignment_not_found'], 409: ['invalid_state'] })
+  @ApiErrors({
+    400: [
+      'validation_error',
+      'photo_gps_missing',
+      'photo_location_mismatch',
+      'device_location_stale',
+      'device_location_inaccurate',
+      'photo_required',
+    ],
+    404: ['assignment_not_found'],
+    409: ['invalid_state'],
+  })
   submit(
     @CurrentActor() actor: WorkerActor,
     @UuidParam('assignment_id') assignmentId: string,
@@ -117,8 +128,9 @@ export class WorkerTasksController {
   @HttpCode(200)
   @UseInterceptors(MultipartUpload('photo', 1))
   @ApiOperation({
-    summary: 'Submit with a photo proving presence: a JPEG or PNG whose EXIF GPS is within 100 m of the task',
-    description: 'Nothing changes on a refusal: the assignment stays as it was and no file is kept.',
+    summary: 'Submit with a photo proving presence: a JPEG or PNG taken within 100 m of the task',
+    description:
+      'Its EXIF GPS places it; where the task allows photo_or_device_gps, a photo without EXIF GPS is placed by device_location (at most 5 minutes old, accurate to 50 m). Nothing changes on a refusal: the assignment stays as it was and no file is kept.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
@@ -129,12 +141,24 @@ export class WorkerTasksController {
         photo: { type: 'string', format: 'binary', description: 'JPEG or PNG with EXIF GPS, at most 10 MB.' },
         result_data: { type: 'string', description: 'The result as JSON text (an object).' },
         worker_notes: { type: 'string', maxLength: 2000 },
+        device_location: {
+          type: 'string',
+          description:
+            'JSON text: {"latitude": 31.2304, "longitude": 121.4737, "accuracy_m": 12, "captured_at": "2030-01-01T12:00:00Z"}.',
+        },
       },
     },
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
   @ApiErrors({
-    400: ['validation_error', 'photo_gps_missing', 'photo_location_mismatch', 'invalid_photo'],
+    400: [
+      'validation_error',
+      'photo_gps_missing',
+      'photo_location_mismatch',
+      'device_location_stale',
+      'device_location_inaccurate',
+      'invalid_photo',
+    ],
     404: ['assignment_not_found'],
     409: ['invalid_state'],
     413: ['payload_too_large'],

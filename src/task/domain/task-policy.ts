@@ -45,3 +45,13 @@ export function checkDeadline(value: string, now: Date): Date {
   }
   return deadline;
 }
+
+/** Why an agent rejects a result (product-decisions §10): the worker reads it with the assignment. */
+export const REJECTION_REASONS = [
+  'wrong_location',
+  'poor_quality',
+  'incomplete',
+  'not_as_described',
+  'other',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];

@@ -17,6 +17,8 @@ import {
   IsUUID,
   ValidateNested,
 } from 'class-validator';
+import { DEFAULT_LOCATION_PROOF, LOCATION_PROOFS } from '../domain/location-proof';
+import type { LocationProof } from '../domain/location-proof';
 import {
   BUDGET_MAX_CENTS,
   BUDGET_MIN_CENTS,
@@ -86,6 +88,18 @@ export class TaskRequirements {
   @Min(0)
   @Max(5)
   min_reputation?: number;
+
+  @ApiPropertyOptional({
+    enum: LOCATION_PROOFS,
+    default: DEFAULT_LOCATION_PROOF,
+    description:
+      'What proves where a photo was taken: photo_gps = its EXIF GPS, within 100 m (the default); ' +
+      'photo_or_device_gps = EXIF GPS when present, else the device location sent with the submission ' +
+      '(at most 5 minutes old, accurate to 50 m, within 100 m), for phone browsers that strip EXIF GPS.',
+  })
+  @IsOptional()
+  @IsIn(LOCATION_PROOFS)
+  location_proof?: LocationProof;
 }
 
 /** Task creation (both surfaces). Unknown fields, here and in nested objects, are refused. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsNumber,
@@ -10,29 +11,62 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
 } from 'class-validator';
 import { TASK_STATUSES } from '../domain/task-status';
-import { MaxDecimalPlaces, OptionalInt } from '../../common/http/validators';
+import { MaxDecimalPlaces, NotWhen, OptionalInt } from '../../common/http/validators';
+import { REJECTION_REASONS } from '../domain/task-policy';
+import type { RejectionReason } from '../domain/task-policy';
 
+const accepting = (o: TaskFeedbackRequest) => o.accept_result === true;
+
+/**
+ * The verdict on submitted results (product-decisions §10): `rating` and `quality_score` are required to accept and optional
+ * to reject; a rejection names its `reason_code` (the worker sees it, with `feedback_text`), an acceptance has none.
+ */
 export class TaskFeedbackRequest {
   @ApiProperty({ description: 'true approves (pays the worker), false rejects (refunds the slot).' })
   @IsBoolean()
   accept_result: boolean;
 
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: 5 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 5,
+    description: 'Required to accept; optional to reject.',
+  })
+  @ValidateIf((o: TaskFeedbackRequest) => accepting(o) || o.rating !== undefined)
+  @IsDefined({ message: 'is required to accept a result' })
   @IsInt()
   @Min(1)
   @Max(5)
-  rating: number;
+  rating?: number;
 
-  @ApiProperty({ minimum: 0, maximum: 5, example: 4.5, description: 'One decimal place at most.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 5,
+    example: 4.5,
+    description: 'One decimal place at most. Required to accept; optional to reject.',
+  })
+  @ValidateIf((o: TaskFeedbackRequest) => accepting(o) || o.quality_score !== undefined)
+  @IsDefined({ message: 'is required to accept a result' })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @MaxDecimalPlaces(1)
   @Min(0)
   @Max(5)
-  quality_score: number;
+  quality_score?: number;
 
-  @ApiPropertyOptional({ maxLength: 500 })
+  @ApiPropertyOptional({
+    enum: REJECTION_REASONS,
+    description: 'Required to reject, refused on an acceptance. The worker sees it with the assignment.',
+  })
+  @ValidateIf((o: TaskFeedbackRequest) => o.accept_result === false || o.reason_code !== undefined)
+  @IsDefined({ message: 'is required to reject a result' })
+  @IsIn(REJECTION_REASONS)
+  @NotWhen(accepting, { message: 'is only given with a rejection' })
+  reason_code?: RejectionReason;
+
+  @ApiPropertyOptional({ maxLength: 500, description: 'Free text; on a rejection the worker sees it.' })
   @IsOptional()
   @IsString()
   @MaxLength(500)

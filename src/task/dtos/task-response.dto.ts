@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
-import { TASK_TYPES } from '../domain/task-policy';
+import { DeviceLocation, ResultPhoto } from '../../events/event-data';
+import { LOCATION_PROOFS } from '../domain/location-proof';
+import { REJECTION_REASONS, TASK_TYPES } from '../domain/task-policy';
 
 export class CostBreakdown {
   @ApiProperty({
@@ -63,6 +65,18 @@ export class TaskProgress {
   estimated_completion_at: string;
 }
 
+export class TaskResult {
+  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
+  @ApiProperty({ type: [ResultPhoto] }) photos: ResultPhoto[];
+  @ApiProperty({ type: String, nullable: true }) worker_notes: string | null;
+  @ApiProperty({
+    type: DeviceLocation,
+    nullable: true,
+    description: 'The device location the worker sent with the submission, if any.',
+  })
+  device_location: DeviceLocation | null;
+}
+
 export class TaskAssignmentView {
   @ApiProperty({ format: 'uuid' })
   assignment_id: string;
@@ -81,6 +95,29 @@ export class TaskAssignmentView {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   submitted_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it was approved or rejected.',
+  })
+  reviewed_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    enum: REJECTION_REASONS,
+    nullable: true,
+    description: 'Why you rejected it (rejected assignments only).',
+  })
+  reason_code: string | null;
+
+  @ApiProperty({
+    type: TaskResult,
+    nullable: true,
+    description: 'What the worker submitted (data, notes, photos); null until they submit.',
+  })
+  submission: TaskResult | null;
 }
 
 export class TaskLocationView {
@@ -93,6 +130,7 @@ export class TaskLocationView {
 export class TaskRequirementsView {
   @ApiProperty({ type: [String] }) skills: string[];
   @ApiProperty({ type: Number, nullable: true }) min_reputation: number | null;
+  @ApiProperty({ enum: LOCATION_PROOFS }) location_proof: string;
 }
 
 /** Task detail: the spec's fields plus what an agent needs to read the task back. */
@@ -116,24 +154,6 @@ export class TaskStatusResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelled_at: string | null;
 }
 
-export class ResultPhoto {
-  @ApiProperty() url: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
-  taken_at: string | null;
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    description: 'From the photo’s EXIF GPS position to the task location; null when it has none.',
-  })
-  distance_meters?: number | null;
-}
-
-export class TaskResult {
-  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
-  @ApiProperty({ type: [ResultPhoto] }) photos: ResultPhoto[];
-  @ApiProperty({ type: String, nullable: true }) worker_notes: string | null;
-}
-
 export class ApprovedResult extends TaskResult {
   @ApiProperty({ format: 'uuid' }) assignment_id: string;
   @ApiProperty({ format: 'uuid' }) worker_id: string;
@@ -143,17 +163,43 @@ export class ApprovedResult extends TaskResult {
   quality_score: number | null;
 }
 
+/** A submitted, approved or rejected result, for review. */
+export class SubmissionView extends TaskResult {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) worker_id: string;
+  @ApiProperty({ enum: ['submitted', 'approved', 'rejected'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) submitted_at: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) reviewed_at: string | null;
+  @ApiProperty({ type: String, enum: REJECTION_REASONS, nullable: true }) reason_code: string | null;
+}
+
 /**
- * Available once a result is approved. `result`, `completed_at` and `quality_score` describe the first approved
- * result (the only one when max_workers is 1); `results` lists every approved result, oldest approval first.
+ * Available as soon as a worker has submitted (product-decisions §10), so the agent reviews before deciding. `result` is the
+ * first approved result, else the first one awaiting review (null when every submission was rejected);
+ * `completed_at` and `quality_score` belong to the first approved result; `results` lists every approved result,
+ * oldest approval first; `submissions` every submitted, approved or rejected one, oldest submission first.
  */
 export class TaskResultResponse {
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty({ enum: TASK_STATUSES }) status: string;
-  @ApiProperty({ type: TaskResult }) result: TaskResult;
-  @ApiProperty({ format: 'date-time' }) completed_at: string;
-  @ApiProperty({ type: Number, nullable: true }) quality_score: number | null;
+  @ApiProperty({
+    type: TaskResult,
+    nullable: true,
+    description: 'The first approved result, else the first awaiting review; null if all were rejected.',
+  })
+  result: TaskResult | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the task completed, else when its first result was approved; null before any approval.',
+  })
+  completed_at: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Of the first approved result.' })
+  quality_score: number | null;
   @ApiProperty({ type: [ApprovedResult] }) results: ApprovedResult[];
+  @ApiProperty({ type: [SubmissionView] }) submissions: SubmissionView[];
 }
 
 export class TaskListItem {

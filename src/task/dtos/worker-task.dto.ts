@@ -12,14 +12,18 @@ import {
   Length,
   Max,
   MaxLength,
+  Matches,
   Min,
+  ValidateNested,
 } from 'class-validator';
-import { RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
+import { LOCATION_PROOFS } from '../domain/location-proof';
+import { REJECTION_REASONS, RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
+import { PhotoVerification } from '../../events/event-data';
 import { TaskLocationView } from './task-response.dto';
-import { MaxJsonBytes, OptionalInt } from '../../common/http/validators';
+import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, OptionalInt } from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
@@ -78,6 +82,11 @@ export class AvailableTaskItem {
   @ApiProperty({ type: [String] }) required_skills: string[];
   @ApiProperty({ type: TaskLocationView, nullable: true }) location: TaskLocationView | null;
   @ApiProperty({ type: 'integer' }) open_slots: number;
+  @ApiProperty({
+    enum: LOCATION_PROOFS,
+    description: 'photo_or_device_gps: a photo without EXIF GPS passes with a fresh device_location.',
+  })
+  location_proof: string;
   @ApiProperty({ type: AgentRatingView, description: "Workers' ratings of the agent who posted the task." })
   agent_rating: AgentRatingView;
 }
@@ -111,6 +120,41 @@ export class AssignmentResponse {
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
+/** The device's own position, read by the app when the photo was taken (product-decisions §11). */
+export class DeviceLocationInput {
+  @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
+  latitude: number;
+
+  @ApiProperty({ minimum: -180, maximum: 180, example: 121.4737 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
+  longitude: number;
+
+  @ApiProperty({
+    minimum: 0,
+    maximum: 100_000,
+    example: 12,
+    description: 'Accuracy radius reported by the device, in metres, above 0 (at most 50 passes the check).',
+  })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive()
+  @Max(100_000)
+  accuracy_m: number;
+
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'When the device read it, ISO 8601 with an offset; at most 5 minutes before the submission passes.',
+  })
+  @IsString()
+  @Matches(ISO_DATE_TIME_WITH_OFFSET, { message: 'must be an ISO 8601 date-time with a time zone offset' })
+  captured_at: string;
+}
+
 export class TaskSubmissionRequest {
   @ApiProperty({
     type: 'object',
@@ -134,6 +178,17 @@ export class TaskSubmissionRequest {
   @IsString({ each: true })
   @Length(1, 2048, { each: true })
   photo_urls?: string[];
+
+  @ApiPropertyOptional({
+    type: DeviceLocationInput,
+    description:
+      'Where the device was when the photos were taken. Used for photos without EXIF GPS on tasks whose requirements.location_proof is photo_or_device_gps; recorded with the submission in any case.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DeviceLocationInput)
+  device_location?: DeviceLocationInput;
 }
 
 export class CheckedPhotoView {
@@ -142,9 +197,10 @@ export class CheckedPhotoView {
   taken_at: string | null;
   @ApiProperty({
     type: 'integer',
-    description: 'From the EXIF GPS position to the task location (at most 100).',
+    description: 'From the photo’s position (EXIF GPS, else the device location) to the task (at most 100).',
   })
   distance_meters: number;
+  @ApiProperty({ type: PhotoVerification }) verification: PhotoVerification;
 }
 
 export class TaskSubmissionResponse {
@@ -171,6 +227,15 @@ export class SubmitWithPhotoForm {
   @IsString()
   @MaxLength(2000)
   worker_notes?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The device location as JSON text: {"latitude", "longitude", "accuracy_m", "captured_at"} (see TaskSubmissionRequest.device_location).',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 1024)
+  device_location?: string;
 }
 
 /**
@@ -205,6 +270,27 @@ export class MyTasksQuery {
   offset?: number;
 }
 
+/** The agent's verdict on the worker's result, as the worker reads it. */
+export class AssignmentReviewView {
+  @ApiProperty({ enum: ['approved', 'rejected'] }) decision: string;
+  @ApiProperty({
+    type: String,
+    enum: REJECTION_REASONS,
+    nullable: true,
+    description: 'Why the agent rejected the result (rejections only).',
+  })
+  reason_code: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The agent’s words, if any.' })
+  feedback_text: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'null when approved automatically or not given.',
+  })
+  rating: number | null;
+  @ApiProperty({ type: Number, nullable: true }) quality_score: number | null;
+}
+
 export class MyTaskItem {
   @ApiProperty({ format: 'uuid' }) assignment_id: string;
   @ApiProperty({ format: 'uuid' }) task_id: string;
@@ -215,6 +301,8 @@ export class MyTaskItem {
   @ApiProperty({ type: 'integer' }) payment_cents: number;
   @ApiProperty({ format: 'date-time' }) deadline_at: string;
   @ApiProperty({ type: TaskLocationView }) location: TaskLocationView;
+  @ApiProperty({ enum: LOCATION_PROOFS, description: 'What proves where your photos were taken.' })
+  location_proof: string;
   @ApiProperty({
     type: String,
     format: 'date-time',
@@ -226,6 +314,13 @@ export class MyTaskItem {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) started_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) submitted_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) reviewed_at: string | null;
+  @ApiProperty({
+    type: AssignmentReviewView,
+    nullable: true,
+    description:
+      'The verdict on your result once the agent (or the 72 h auto-approval) decided; null before.',
+  })
+  review: AssignmentReviewView | null;
 }
 
 export class MyTasksResponse {

@@ -12,13 +12,14 @@ import type {
   TaskSubmissionResponse,
 } from '../dtos/worker-task.dto';
 import { AssignmentStatus } from '../domain/task-status';
-import { distanceMeters } from '../../common/geo';
-import { UploadRecord, UploadService } from '../../upload/services/upload.service';
+import { UploadService } from '../../upload/services/upload.service';
+import type { DeviceFix } from '../domain/location-proof';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
+import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
-import { TaskSettlement } from './task-settlement';
+import { TaskChanges, TaskSettlement } from './task-settlement';
 
 /**
  * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task
@@ -34,6 +35,7 @@ export class AssignmentService {
     private readonly events: TaskEvents,
     private readonly reputation: WorkerReputation,
     private readonly uploads: UploadService,
+    private readonly verifier: PhotoVerifier,
     private readonly clock: Clock,
   ) {}
 
@@ -52,53 +54,82 @@ export class AssignmentService {
     });
   }
 
-  /** A result with optional photo_urls, which must be the worker's own uploads. */
+  /**
+   * A result with optional photo_urls, which must be the worker's own uploads. Every image among them passes the
+   * same location check as a submit-with-photo file (EXIF GPS, or the device_location where the task allows it);
+   * a refusal leaves the assignment as it was.
+   */
   submit(
     actor: WorkerActor,
     assignmentId: string,
     dto: TaskSubmissionRequest,
   ): Promise<TaskSubmissionResponse> {
     const urls = dto.photo_urls ?? [];
+    const device = deviceFixOf(dto.device_location, this.clock.now());
     return this.submitResult(
       actor,
       assignmentId,
-      { result_data: dto.result_data, worker_notes: dto.worker_notes ?? null },
-      async (em, task) => {
+      { result_data: dto.result_data, worker_notes: dto.worker_notes ?? null, device },
+      async (em, task, a, now) => {
         if (urls.length === 0) return [];
         const uploads = await this.uploads.ownedByUrls(em, actor.id, urls);
-        return uploads.map((u) => uploadPhoto(u, this.uploads.url(u.storage_key), task));
+        const photos: Photo[] = [];
+        for (const u of uploads) {
+          photos.push(
+            await this.verifier.fromUpload(em, u, this.uploads.url(u.storage_key), task, a, device, now),
+          );
+        }
+        return photos;
       },
     );
   }
 
   /**
-   * Submission shared by both routes: `photos` runs in the transaction, under the task lock, before the state
-   * change (it may refuse the photos, or record an upload that must commit together with the submission).
+   * Submission shared by both routes: `photos` runs in the transaction, under the task lock, once the assignment
+   * is known to be submittable and before the state change (it may refuse the photos, or record an upload that
+   * must commit together with the submission). A photo task needs at least one checked photo (product-decisions §10).
    */
   async submitResult(
     actor: WorkerActor,
     assignmentId: string,
-    content: { result_data: Record<string, unknown>; worker_notes: string | null },
-    photos: (em: EntityManager, task: TaskRow) => Promise<Photo[]>,
+    content: { result_data: Record<string, unknown>; worker_notes: string | null; device: DeviceFix | null },
+    photos: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<Photo[]>,
   ): Promise<TaskSubmissionResponse> {
-    const moved = await this.act(actor, assignmentId, async (em, task, a, now) => {
-      const list = await photos(em, task);
-      beforeDeadline(task, a, now);
-      return this.moveWithEvent(
-        em,
-        a,
-        ['accepted', 'in_progress'],
-        'submitted',
-        now,
-        {
-          submitted_at: now,
-          result_data: JSON.stringify(content.result_data),
-          worker_notes: content.worker_notes,
-          photos: JSON.stringify(list),
-        },
-        'assignment.submitted',
-      );
-    });
+    const moved = await this.act(
+      actor,
+      assignmentId,
+      async (em, task, a, now) => {
+        if (!SUBMITTABLE.includes(a.status)) {
+          throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot be submitted.`, {
+            current_status: a.status,
+          });
+        }
+        beforeDeadline(task, a, now);
+        const list = await photos(em, task, a, now);
+        if (task.task_type === 'photo' && !list.some((p) => p.verification)) {
+          throw new ApiError(
+            'photo_required',
+            'A photo task needs at least one photo whose location was checked: use submit-with-photo, or attach an uploaded JPEG or PNG in photo_urls.',
+          );
+        }
+        return this.moveWithEvent(
+          em,
+          a,
+          SUBMITTABLE,
+          'submitted',
+          now,
+          {
+            submitted_at: now,
+            result_data: JSON.stringify(content.result_data),
+            worker_notes: content.worker_notes,
+            photos: JSON.stringify(list),
+            device_location: content.device ? JSON.stringify(deviceLocationView(content.device)) : null,
+          },
+          'assignment.submitted',
+        );
+      },
+      { submitted: true },
+    );
     return {
       assignment_id: moved.assignment_id,
       task_id: moved.task_id,
@@ -162,6 +193,7 @@ export class AssignmentService {
     actor: WorkerActor,
     assignmentId: string,
     work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentResponse>,
+    changes: TaskChanges = {},
   ): Promise<AssignmentResponse> {
     // A slot freed once the task takes no more workers is refunded (settle): money, so idempotentTransaction.
     return idempotentTransaction(this.ds, async (em) => {
@@ -173,7 +205,7 @@ export class AssignmentService {
       }
       const now = this.clock.now();
       const response = await work(em, task, a, now);
-      await this.settlement.reconcileTask(em, task, now);
+      await this.settlement.reconcileTask(em, task, now, changes);
       return response;
     });
   }
@@ -199,6 +231,8 @@ export class AssignmentService {
   }
 }
 
+const SUBMITTABLE: AssignmentStatus[] = ['accepted', 'in_progress'];
+
 function beforeDeadline(task: TaskRow, a: AssignmentRow, now: Date): void {
   if (now.getTime() >= task.deadline_at.getTime()) {
     throw new ApiError('invalid_state', 'The task deadline has passed.', {
@@ -206,16 +240,4 @@ function beforeDeadline(task: TaskRow, a: AssignmentRow, now: Date): void {
       deadline_at: task.deadline_at.toISOString(),
     });
   }
-}
-
-/** A photo from the worker's uploads: its capture time, and its distance to the task when it carries GPS. */
-function uploadPhoto(u: UploadRecord, url: string, task: TaskRow): Photo {
-  const hasGps = u.latitude !== null && u.longitude !== null;
-  return {
-    url,
-    taken_at: u.taken_at ? u.taken_at.toISOString() : null,
-    distance_meters: hasGps
-      ? Math.round(distanceMeters({ latitude: u.latitude!, longitude: u.longitude! }, task))
-      : null,
-  };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_LOCATION_PROOF } from '../domain/location-proof';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -127,11 +128,12 @@ export class TaskCreationService {
       `INSERT INTO tasks (agent_id, title, description, task_type, latitude, longitude, address,
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
                           total_cents, required_skills, min_reputation, metadata, status, deadline_at,
-                          estimated_completion_at, created_at, updated_at, open_slots, test_clock_id)
+                          estimated_completion_at, created_at, updated_at, open_slots, test_clock_id,
+                          location_proof)
        SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
               $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
               'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int,
-              $23::uuid
+              $23::uuid, $24::text
         WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($21::text[])) < $22::int
        RETURNING *`,
       [
@@ -158,6 +160,7 @@ export class TaskCreationService {
         LIVE_TASK_STATUSES,
         agent.max_concurrent_tasks,
         dto.test_clock ?? null,
+        dto.requirements?.location_proof ?? DEFAULT_LOCATION_PROOF,
       ],
     );
     if (!rows.length) await this.refuseOverLimit(em, agentId, agent.max_concurrent_tasks);

@@ -21,18 +21,19 @@ type ExtraArg<N extends AssignmentEventName> =
  */
 @Injectable()
 export class TaskEvents {
-  async task(
+  async task<N extends TaskEventName>(
     em: EntityManager,
-    name: TaskEventName,
+    name: N,
     task: Pick<TaskRow, 'id' | 'agent_id'>,
-    data: Omit<EventData[TaskEventName], 'task_id'>,
+    data: Omit<EventData[N], 'task_id'>,
     now: Date,
   ): Promise<void> {
     await writeEvent(em, {
       name,
       agentId: task.agent_id,
       taskId: task.id,
-      data: { task_id: task.id, ...data },
+      // task_id plus Omit<EventData[N], 'task_id'> is EventData[N]; TypeScript cannot see it through N.
+      data: { task_id: task.id, ...data } as EventData[N],
       at: now,
     });
   }

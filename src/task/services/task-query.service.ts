@@ -11,7 +11,14 @@ import type {
   TaskResultResponse,
   TaskStatusResponse,
 } from '../dtos/task-response.dto';
-import { iso, taskListItem, taskStatusResponse } from '../task.presenter';
+import {
+  iso,
+  submissionView,
+  submittedAssignments,
+  taskListItem,
+  taskResult,
+  taskStatusResponse,
+} from '../task.presenter';
 import { AssignmentRow, mapTask, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 
@@ -31,32 +38,32 @@ export class TaskQueryService {
   }
 
   /**
-   * Results become readable as soon as one is approved (for one worker: exactly when the task completes). The
-   * first approved result fills the spec's single-result fields; `results` lists all of them.
+   * Results become readable as soon as a worker submits (product-decisions §10): the agent reviews them before accepting
+   * or rejecting. Before any submission: 404 result_not_available with the task's status.
    */
   async result(actor: AgentActor, taskId: string): Promise<TaskResultResponse> {
     const task = await this.owned(actor, taskId);
-    const approved = (await TaskRepository.assignments(this.ds.manager, task.id))
-      .filter((a) => a.status === 'approved')
-      .sort((a, b) => a.reviewed_at!.getTime() - b.reviewed_at!.getTime());
-    if (approved.length === 0) {
+    const submitted = submittedAssignments(await TaskRepository.assignments(this.ds.manager, task.id));
+    if (submitted.length === 0) {
       throw new ApiError(
         'result_not_available',
-        `The task has no approved result yet (it is ${task.status}).`,
-        {
-          current_status: task.status,
-        },
+        `No worker has submitted a result yet (the task is ${task.status}).`,
+        { current_status: task.status },
       );
     }
+    const approved = submitted
+      .filter((a) => a.status === 'approved')
+      .sort((a, b) => a.reviewed_at!.getTime() - b.reviewed_at!.getTime());
+    const shown = approved[0] ?? submitted.find((a) => a.status === 'submitted') ?? null;
     const results = approved.map(approvedResult);
-    const first = results[0];
     return {
       task_id: task.id,
       status: task.status,
-      result: { data: first.data, photos: first.photos, worker_notes: first.worker_notes },
-      completed_at: iso(task.completed_at) ?? first.approved_at,
-      quality_score: first.quality_score,
+      result: shown ? taskResult(shown) : null,
+      completed_at: iso(task.completed_at) ?? results[0]?.approved_at ?? null,
+      quality_score: results[0]?.quality_score ?? null,
       results,
+      submissions: submitted.map(submissionView),
     };
   }
 
@@ -104,9 +111,7 @@ function approvedResult(a: AssignmentRow): ApprovedResult {
   return {
     assignment_id: a.id,
     worker_id: a.worker_id,
-    data: a.result_data ?? {},
-    photos: a.photos,
-    worker_notes: a.worker_notes,
+    ...taskResult(a),
     submitted_at: a.submitted_at!.toISOString(),
     approved_at: a.reviewed_at!.toISOString(),
     quality_score: a.quality_score,

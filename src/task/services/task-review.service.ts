@@ -37,9 +37,10 @@ export class TaskReviewService {
       const now = this.clock.now();
       const targets = pickTargets(task, await TaskRepository.assignments(em, task.id), dto.assignment_id);
       const review: Review = {
-        rating: dto.rating,
-        quality_score: dto.quality_score,
+        rating: dto.rating ?? null,
+        quality_score: dto.quality_score ?? null,
         feedback_text: dto.feedback_text ?? null,
+        reason_code: dto.accept_result ? null : (dto.reason_code ?? null),
       };
       for (const a of targets) {
         if (dto.accept_result) await this.settlement.approve(em, task, a, now, review);
@@ -50,9 +51,19 @@ export class TaskReviewService {
       const [row] = await sqlRows<Pick<TaskFeedbackRow, 'id'>>(
         em,
         `INSERT INTO task_feedback (task_id, agent_id, assignment_ids, accept_result, rating, quality_score,
-                                    feedback_text, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [task.id, actor.id, ids, dto.accept_result, dto.rating, dto.quality_score, review.feedback_text, now],
+                                    feedback_text, reason_code, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        [
+          task.id,
+          actor.id,
+          ids,
+          dto.accept_result,
+          review.rating,
+          review.quality_score,
+          review.feedback_text,
+          review.reason_code,
+          now,
+        ],
       );
       const response: FeedbackResponse = {
         feedback_id: row.id,

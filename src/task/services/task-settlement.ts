@@ -11,14 +11,18 @@ import {
   TASK_STATUS_EVENT,
   TaskStatus,
 } from '../domain/task-status';
+import type { RejectionReason } from '../domain/task-policy';
+import { submittedAssignments, submittedWork } from '../task.presenter';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { TaskEvents } from './task-events';
 
+/** An agent's verdict on one result; the scores are required to accept, the reason only on a rejection. */
 export interface Review {
-  rating: number;
-  quality_score: number;
+  rating: number | null;
+  quality_score: number | null;
   feedback_text: string | null;
+  reason_code: RejectionReason | null;
 }
 
 export interface TaskChanges {
@@ -26,6 +30,8 @@ export interface TaskChanges {
   closeIntake?: boolean;
   cancel?: boolean;
   deadlineProcessed?: boolean;
+  /** A worker submitted in this transaction: the agent hears of it (task.submitted) even if the status stays. */
+  submitted?: boolean;
 }
 
 export interface TaskReconciliation {
@@ -84,12 +90,15 @@ export class TaskSettlement {
       ...(to === 'rejected' ? { reviewed_at: now, ...reviewColumns(review) } : {}),
     });
     await this.ledger.refundSlot(em, { ...slotOf(task, a), amountCents: task.budget_cents, cause: to });
-    await this.events.assignment(
-      em,
-      to === 'rejected' ? 'assignment.rejected' : 'assignment.expired',
-      moved,
-      now,
-    );
+    if (to === 'rejected') {
+      // The worker learns why at once (the same reason their task list shows).
+      await this.events.assignment(em, 'assignment.rejected', moved, now, {
+        reason_code: review?.reason_code ?? null,
+        feedback_text: review?.feedback_text ?? null,
+      });
+    } else {
+      await this.events.assignment(em, 'assignment.expired', moved, now);
+    }
     await this.reputation.recompute(em, a.worker_id, now);
     return moved;
   }
@@ -171,8 +180,22 @@ export class TaskSettlement {
       ],
     );
     const event = TASK_STATUS_EVENT[status];
-    if (status !== task.status && event) {
+    const changed = status !== task.status;
+    if (changed && event && event !== 'task.submitted') {
       await this.events.task(em, event, task, { status, previous_status: task.status }, now);
+    }
+    // task.submitted carries the results awaiting review, so the agent can decide without another request. It is
+    // written when the task becomes submitted and on every submission (with several workers the task may stay
+    // in_progress while one of them submits), once per transaction.
+    if ((changed && status === 'submitted') || changes.submitted) {
+      const awaiting = submittedAssignments(assignments).filter((a) => a.status === 'submitted');
+      await this.events.task(
+        em,
+        'task.submitted',
+        task,
+        { status, previous_status: task.status, submissions: awaiting.map(submittedWork) },
+        now,
+      );
     }
     return { status, previousStatus: task.status, refundedOpenSlots: closedSlots - task.closed_slots };
   }
@@ -184,7 +207,12 @@ function toSlot(a: AssignmentRow) {
 
 function reviewColumns(review: Review | null): Record<string, unknown> {
   if (!review) return {};
-  return { rating: review.rating, quality_score: review.quality_score, feedback_text: review.feedback_text };
+  return {
+    rating: review.rating,
+    quality_score: review.quality_score,
+    feedback_text: review.feedback_text,
+    rejection_reason_code: review.reason_code,
+  };
 }
 
 function slotOf(task: TaskRow, a: AssignmentRow) {

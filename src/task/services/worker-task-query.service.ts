@@ -5,6 +5,7 @@ import type { WorkerActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import {
+  AssignmentReviewView,
   AvailableTasksQuery,
   AvailableTasksResponse,
   MY_TASK_FILTERS,
@@ -12,7 +13,7 @@ import {
   MyTasksResponse,
 } from '../dtos/worker-task.dto';
 import { iso, locationView } from '../task.presenter';
-import { mapAssignment, mapTask } from '../task.repository';
+import { AssignmentRow, mapAssignment, mapTask } from '../task.repository';
 import { agentRatingView } from '../../matching/services/agent-ratings.service';
 import { NearbyTasks } from '../../matching/services/nearby-tasks';
 
@@ -78,6 +79,7 @@ export class WorkerTaskQueryService {
           required_skills: t.required_skills,
           location: locationView(t),
           open_slots: t.open_slots,
+          location_proof: t.location_proof,
           agent_rating: agentRatingView(r.agent_rating_count, r.agent_rating_sum),
         };
       }),
@@ -113,11 +115,13 @@ export class WorkerTaskQueryService {
           payment_cents: t.payout_cents,
           deadline_at: t.deadline_at.toISOString(),
           location: locationView(t),
+          location_proof: t.location_proof,
           offer_expires_at: a.status === 'pending' ? iso(a.offer_expires_at) : null,
           accepted_at: iso(a.accepted_at),
           started_at: iso(a.started_at),
           submitted_at: iso(a.submitted_at),
           reviewed_at: iso(a.reviewed_at),
+          review: reviewOf(a),
         };
       }),
       total,
@@ -135,6 +139,18 @@ export class WorkerTaskQueryService {
     );
     return n;
   }
+}
+
+/** The verdict on an approved or rejected result, for the worker who submitted it. */
+function reviewOf(a: AssignmentRow): AssignmentReviewView | null {
+  if (a.status !== 'approved' && a.status !== 'rejected') return null;
+  return {
+    decision: a.status,
+    reason_code: a.rejection_reason_code,
+    feedback_text: a.feedback_text,
+    rating: a.rating,
+    quality_score: a.quality_score,
+  };
 }
 
 /** row_to_json gives timestamps as strings; the task mapper expects Dates for the ones shown. */

@@ -1,0 +1,182 @@
+import fc from 'fast-check';
+import { ApiError } from '../../common/errors/api-error';
+import {
+  CAPTURE_WINDOW_SLACK_SECONDS,
+  DeviceFix,
+  deviceFixProblem,
+  placePhoto,
+  takenDuringAssignment,
+  verificationOf,
+} from './location-proof';
+
+const TASK = { latitude: 31.2304, longitude: 121.4737 };
+const NOW = new Date('2030-01-01T12:00:00.000Z');
+/** About this many metres north of the task. */
+const north = (m: number) => ({ latitude: TASK.latitude + m / 111_195, longitude: TASK.longitude });
+const fix = (m: number, accuracy: number, ageSeconds: number): DeviceFix => ({
+  ...north(m),
+  accuracy_m: accuracy,
+  captured_at: new Date(NOW.getTime() - ageSeconds * 1000),
+});
+
+function refusal(run: () => unknown): { code: string; extra: Record<string, unknown> } {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof ApiError) return { code: err.code, extra: { ...err.extra } };
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('placePhoto', () => {
+  const noGps = { gps: null, takenAt: null };
+
+  it('EXIF GPS within 100 m places the photo, whatever the proof mode and the device fix', () => {
+    for (const proof of ['photo_gps', 'photo_or_device_gps'] as const) {
+      expect(placePhoto({ gps: north(100), takenAt: null }, TASK, proof, fix(2000, 500, 3600), NOW)).toEqual({
+        source: 'exif',
+        distance: 100,
+        accuracy: null,
+        takenAt: null,
+      });
+    }
+  });
+
+  it('EXIF GPS beyond 100 m is photo_location_mismatch from exif, even with a good device fix', () => {
+    expect(
+      refusal(() =>
+        placePhoto({ gps: north(101), takenAt: null }, TASK, 'photo_or_device_gps', fix(0, 5, 0), NOW),
+      ),
+    ).toEqual({
+      code: 'photo_location_mismatch',
+      extra: { distance_meters: 101, max_distance_meters: 100, location_source: 'exif' },
+    });
+  });
+
+  it('without EXIF GPS, photo_gps refuses whatever the device says', () => {
+    expect(refusal(() => placePhoto(noGps, TASK, 'photo_gps', fix(0, 5, 0), NOW)).code).toBe(
+      'photo_gps_missing',
+    );
+  });
+
+  it('without EXIF GPS, photo_or_device_gps takes a fresh, precise, near fix; its time stands in for the capture time', () => {
+    const device = fix(40, 20, 300);
+    expect(placePhoto(noGps, TASK, 'photo_or_device_gps', device, NOW)).toEqual({
+      source: 'device',
+      distance: 40,
+      accuracy: 20,
+      takenAt: device.captured_at,
+    });
+    const exifTime = new Date('2030-01-01T11:59:00Z');
+    expect(
+      placePhoto({ gps: null, takenAt: exifTime }, TASK, 'photo_or_device_gps', device, NOW).takenAt,
+    ).toBe(exifTime);
+  });
+
+  it('refuses a missing, stale (over 300 s), imprecise (over 50 m) or distant (over 100 m) device fix', () => {
+    const place = (d: DeviceFix | null) => () => placePhoto(noGps, TASK, 'photo_or_device_gps', d, NOW);
+    expect(refusal(place(null)).code).toBe('photo_gps_missing');
+    expect(refusal(place(fix(10, 10, 301)))).toEqual({
+      code: 'device_location_stale',
+      extra: { age_seconds: 301, max_age_seconds: 300 },
+    });
+    expect(refusal(place(fix(10, 50.5, 10)))).toEqual({
+      code: 'device_location_inaccurate',
+      extra: { accuracy_m: 50.5, max_accuracy_m: 50 },
+    });
+    expect(refusal(place(fix(250, 10, 10)))).toEqual({
+      code: 'photo_location_mismatch',
+      extra: { distance_meters: 250, max_distance_meters: 100, location_source: 'device' },
+    });
+    expect(place(fix(100, 50, 300))()).toMatchObject({ source: 'device', distance: 100 });
+  });
+
+  it('property: a device fix is accepted exactly when fresh, precise and near', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.double({ min: 0.1, max: 200, noNaN: true }),
+        fc.integer({ min: 0, max: 900 }),
+        (metres, accuracy, age) => {
+          const ok = metres <= 100 && accuracy <= 50 && age <= 300;
+          let placed = true;
+          try {
+            placePhoto(noGps, TASK, 'photo_or_device_gps', fix(metres, accuracy, age), NOW);
+          } catch {
+            placed = false;
+          }
+          return placed === ok;
+        },
+      ),
+    );
+  });
+});
+
+describe('takenDuringAssignment', () => {
+  const accepted = new Date('2030-01-01T10:00:00Z');
+  const slack = CAPTURE_WINDOW_SLACK_SECONDS * 1000;
+  const at = (ms: number) => new Date(ms);
+
+  it('is null without a capture time, true inside acceptance..submission (with slack), false outside', () => {
+    expect(takenDuringAssignment(null, accepted, NOW)).toBeNull();
+    expect(takenDuringAssignment(at(accepted.getTime() + 1), accepted, NOW)).toBe(true);
+    expect(takenDuringAssignment(at(accepted.getTime() - slack), accepted, NOW)).toBe(true);
+    expect(takenDuringAssignment(at(accepted.getTime() - slack - 1000), accepted, NOW)).toBe(false);
+    expect(takenDuringAssignment(at(NOW.getTime() + slack), accepted, NOW)).toBe(true);
+    expect(takenDuringAssignment(at(NOW.getTime() + slack + 1000), accepted, NOW)).toBe(false);
+  });
+});
+
+describe('verificationOf', () => {
+  it('flags reuse by earlier submissions and shows the device accuracy', () => {
+    const placed = {
+      source: 'device' as const,
+      distance: 40,
+      accuracy: 20,
+      takenAt: new Date('2030-01-01T11:58:00Z'),
+    };
+    const first = new Date('2029-12-31T08:00:00Z');
+    expect(
+      verificationOf(
+        placed,
+        'ab'.repeat(32),
+        { acceptedAt: new Date('2030-01-01T11:00:00Z'), submittedAt: NOW },
+        {
+          count: 2,
+          firstSubmittedAt: first,
+        },
+      ),
+    ).toEqual({
+      location_source: 'device',
+      distance_meters: 40,
+      accuracy_m: 20,
+      taken_at: '2030-01-01T11:58:00.000Z',
+      taken_during_assignment: true,
+      sha256: 'ab'.repeat(32),
+      reused: true,
+      earlier_submissions: 2,
+      first_submitted_at: first.toISOString(),
+    });
+    expect(
+      verificationOf(
+        placed,
+        'cd'.repeat(32),
+        { acceptedAt: NOW, submittedAt: NOW },
+        { count: 0, firstSubmittedAt: null },
+      ),
+    ).toMatchObject({
+      reused: false,
+      earlier_submissions: 0,
+      first_submitted_at: null,
+      taken_during_assignment: false,
+    });
+  });
+});
+
+describe('deviceFixProblem', () => {
+  it('allows a clock up to 60 s ahead, refuses one further ahead', () => {
+    expect(deviceFixProblem(fix(0, 5, -60), NOW)).toBeNull();
+    expect(deviceFixProblem(fix(0, 5, -61), NOW)).toBe('must not lie in the future');
+  });
+});

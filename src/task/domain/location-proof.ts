@@ -1,0 +1,158 @@
+import { ApiError } from '../../common/errors/api-error';
+import type { PhotoVerification } from '../../events/event-data';
+import { distanceMeters, LatLng } from '../../common/geo';
+import { PHOTO_MAX_DISTANCE_METERS } from './task-policy';
+
+/**
+ * Location proof (product-decisions §11), as pure rules: where a photo was taken, by its EXIF GPS or, where the task allows
+ * it, by the device's own fix sent with the submission; and what the agent is shown about it.
+ */
+export const LOCATION_PROOFS = ['photo_gps', 'photo_or_device_gps'] as const;
+export type LocationProof = (typeof LOCATION_PROOFS)[number];
+export const DEFAULT_LOCATION_PROOF: LocationProof = 'photo_gps';
+
+/** A device fix proves presence only while fresh and precise (product-decisions §11). */
+export const DEVICE_FIX_MAX_AGE_SECONDS = 300;
+export const DEVICE_FIX_MAX_ACCURACY_METERS = 50;
+/** A phone's clock may run a little ahead of ours; a fix further in the future than this is refused as invalid. */
+export const DEVICE_FIX_MAX_AHEAD_SECONDS = 60;
+/**
+ * Capture times come from the phone's clock (EXIF seconds, or the device fix), so a photo counts as taken during
+ * the assignment when it lies within its window widened by this much on each side.
+ */
+export const CAPTURE_WINDOW_SLACK_SECONDS = 60;
+
+export interface DeviceFix extends LatLng {
+  accuracy_m: number;
+  captured_at: Date;
+}
+
+/** What a photo's bytes say about it. */
+export interface PhotoFacts {
+  gps: LatLng | null;
+  takenAt: Date | null;
+}
+
+export type LocationSource = 'exif' | 'device';
+
+/** Where a photo was placed, once the rule accepted it. */
+export interface PlacedPhoto {
+  source: LocationSource;
+  distance: number;
+  /** The device fix's accuracy (device source only). */
+  accuracy: number | null;
+  /** EXIF capture time, else (device source) the time of the fix. */
+  takenAt: Date | null;
+}
+
+/**
+ * Places a photo or refuses it: EXIF GPS when the photo has it (within 100 m); without it, under
+ * `photo_or_device_gps`, the device fix (at most 5 minutes old, accuracy at most 50 m, within 100 m). Refusals are
+ * the ApiErrors the worker receives; nothing about them depends on the database.
+ */
+export function placePhoto(
+  photo: PhotoFacts,
+  task: LatLng,
+  proof: LocationProof,
+  device: DeviceFix | null,
+  now: Date,
+): PlacedPhoto {
+  if (photo.gps) {
+    return {
+      source: 'exif',
+      distance: within(photo.gps, task, 'exif'),
+      accuracy: null,
+      takenAt: photo.takenAt,
+    };
+  }
+  if (proof === 'photo_gps') {
+    throw new ApiError('photo_gps_missing', 'The photo carries no GPS position in its EXIF data.');
+  }
+  if (!device) {
+    throw new ApiError(
+      'photo_gps_missing',
+      'The photo carries no GPS position in its EXIF data, and the submission has no device_location.',
+    );
+  }
+  const ageSeconds = Math.floor((now.getTime() - device.captured_at.getTime()) / 1000);
+  if (ageSeconds > DEVICE_FIX_MAX_AGE_SECONDS) {
+    throw new ApiError(
+      'device_location_stale',
+      `The device location is ${ageSeconds} s old; at most ${DEVICE_FIX_MAX_AGE_SECONDS} s is accepted.`,
+      { age_seconds: ageSeconds, max_age_seconds: DEVICE_FIX_MAX_AGE_SECONDS },
+    );
+  }
+  if (device.accuracy_m > DEVICE_FIX_MAX_ACCURACY_METERS) {
+    throw new ApiError(
+      'device_location_inaccurate',
+      `The device location is accurate to ${device.accuracy_m} m; at most ${DEVICE_FIX_MAX_ACCURACY_METERS} m is accepted.`,
+      { accuracy_m: device.accuracy_m, max_accuracy_m: DEVICE_FIX_MAX_ACCURACY_METERS },
+    );
+  }
+  return {
+    source: 'device',
+    distance: within(device, task, 'device'),
+    accuracy: device.accuracy_m,
+    takenAt: photo.takenAt ?? device.captured_at,
+  };
+}
+
+/** The distance in whole metres, or 400 photo_location_mismatch beyond 100 m. */
+function within(at: LatLng, task: LatLng, source: LocationSource): number {
+  const distance = Math.round(distanceMeters(at, task));
+  if (distance > PHOTO_MAX_DISTANCE_METERS) {
+    throw new ApiError(
+      'photo_location_mismatch',
+      `The photo was taken ${distance} m from the task location (by its ${source === 'exif' ? 'EXIF GPS' : 'device location'}); at most ${PHOTO_MAX_DISTANCE_METERS} m is accepted.`,
+      { distance_meters: distance, max_distance_meters: PHOTO_MAX_DISTANCE_METERS, location_source: source },
+    );
+  }
+  return distance;
+}
+
+/**
+ * Whether a capture time lies between the assignment's acceptance and its submission (with the slack above); null
+ * when the photo has no capture time to judge.
+ */
+export function takenDuringAssignment(
+  takenAt: Date | null,
+  acceptedAt: Date,
+  submittedAt: Date,
+): boolean | null {
+  if (!takenAt) return null;
+  const slack = CAPTURE_WINDOW_SLACK_SECONDS * 1000;
+  const t = takenAt.getTime();
+  return t >= acceptedAt.getTime() - slack && t <= submittedAt.getTime() + slack;
+}
+
+/** Earlier submissions of the same bytes (by SHA-256), across every task and worker. */
+export interface EarlierUse {
+  count: number;
+  firstSubmittedAt: Date | null;
+}
+
+/** What the agent is shown about a checked photo (product-decisions §11): stale or reused photos are flagged, not refused. */
+export function verificationOf(
+  placed: PlacedPhoto,
+  sha256: string,
+  window: { acceptedAt: Date; submittedAt: Date },
+  earlier: EarlierUse,
+): PhotoVerification {
+  return {
+    location_source: placed.source,
+    distance_meters: placed.distance,
+    accuracy_m: placed.accuracy,
+    taken_at: placed.takenAt ? placed.takenAt.toISOString() : null,
+    taken_during_assignment: takenDuringAssignment(placed.takenAt, window.acceptedAt, window.submittedAt),
+    sha256,
+    reused: earlier.count > 0,
+    earlier_submissions: earlier.count,
+    first_submitted_at: earlier.firstSubmittedAt ? earlier.firstSubmittedAt.toISOString() : null,
+  };
+}
+
+/** A device fix dated further ahead than clock skew explains is invalid input (checked before anything else). */
+export function deviceFixProblem(device: DeviceFix, now: Date): string | null {
+  const ahead = (device.captured_at.getTime() - now.getTime()) / 1000;
+  return ahead > DEVICE_FIX_MAX_AHEAD_SECONDS ? 'must not lie in the future' : null;
+}
