@@ -37,7 +37,7 @@ export interface TaskRow {
   cancelled_at: Date | null;
   intake_closed_at: Date | null;
   deadline_processed_at: Date | null;
-  /** The sandbox test clock the task lives on (decisions §12); null: real time. */
+  /** The sandbox test clock the task lives on (product-decisions §12); null: real time. */
   test_clock_id: string | null;
   created_at: Date;
   updated_at: Date;

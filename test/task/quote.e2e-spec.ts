@@ -8,7 +8,7 @@ import { createTask, HOUR, SURFACES, taskBody } from '../support/tasks';
 
 const QUOTE_PATHS = ['/v1/tasks/quote', '/api/v1/tasks/quote'];
 
-/** POST /v1/tasks/quote: a creation body priced and checked without creating anything (decisions §13). */
+/** POST /v1/tasks/quote: a creation body priced and checked without creating anything (product-decisions §13). */
 describe('task quote', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -55,7 +55,7 @@ export class TaskCreationService {
     dto: CreateTaskRequest,
   ): Promise<{ body: TaskResponse; replayed: boolean }> {
     if (dto.test_clock === undefined) return this.createNow(actor, dto);
-    // A task on a sandbox test clock is created at the clock's time (decisions §12).
+    // A task on a sandbox test clock is created at the clock's time (product-decisions §12).
     if (this.config.paymentMode !== 'sandbox') {
       throw ApiError.field('test_clock', 'test clocks exist only in sandbox mode');
     }

@@ -1005,7 +1005,7 @@ export interface paths {
         put?: never;
         /**
          * Accept or reject submitted results
-         * @description Accepting pays each approved slot and closes unfilled slots (refunded); rejecting refunds the slot. Without assignment_id the verdict applies to every submitted result.
+         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
          */
         post: operations["AgentTasks_feedback"];
         delete?: never;
@@ -1022,8 +1022,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Approved results (available once a result is approved)
-         * @description Answers once a result is approved (404 result_not_available with `current_status` before): the result data, photos with their capture time and location, notes and the quality score, one entry per approved worker. Needs `task:read`.
+         * Submitted results, to review before you decide (available once a worker submits)
+         * @description Answers as soon as a worker has submitted (404 result_not_available with `current_status` before). `result` is the first approved result, else the first awaiting review (null if all were rejected); `results` lists approved results with their quality score; `submissions` every submitted, approved or rejected result with its data, notes, photos (each with its location `verification`) and device location. Needs `task:read`.
          */
         get: operations["AgentTasks_result"];
         put?: never;
@@ -1185,7 +1185,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the result of an accepted or in-progress assignment
-         * @description Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Refused (409) from the deadline on. Use submit-with-photo when the task needs a photo proving presence.
+         * @description Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Refused (409) from the deadline on; nothing changes on a refusal.
          */
         post: operations["WorkerTasks_submit"];
         delete?: never;
@@ -1204,8 +1204,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit with a photo proving presence: a JPEG or PNG whose EXIF GPS is within 100 m of the task
-         * @description Nothing changes on a refusal: the assignment stays as it was and no file is kept.
+         * Submit with a photo proving presence: a JPEG or PNG taken within 100 m of the task
+         * @description Its EXIF GPS places it; where the task allows photo_or_device_gps, a photo without EXIF GPS is placed by device_location (at most 5 minutes old, accurate to 50 m). Nothing changes on a refusal: the assignment stays as it was and no file is kept.
          */
         post: operations["WorkerTasks_submitWithPhoto"];
         delete?: never;
@@ -1831,6 +1831,8 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description The device location the worker sent with the submission, if any. */
+            device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
             /** @description null when approved automatically */
             quality_score: number | null;
@@ -2047,9 +2049,27 @@ export interface components {
             /** Format: uuid */
             task_id: string;
         };
-        /** @description The result was rejected. */
+        AssignmentRejectedData: {
+            /** Format: uuid */
+            assignment_id: string;
+            /** @description The agent’s words, if any. */
+            feedback_text: string | null;
+            /**
+             * @description Why the agent rejected the result (null only for rejections recorded before reasons existed).
+             * @example wrong_location
+             */
+            reason_code: string | null;
+            /**
+             * @description The status the assignment entered.
+             * @example accepted
+             */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+        };
+        /** @description The result was rejected; the agent’s reason and words come with it. */
         AssignmentRejectedEvent: {
-            data: components["schemas"]["AssignmentEventData"];
+            data: components["schemas"]["AssignmentRejectedData"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2077,6 +2097,20 @@ export interface components {
             task_id: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        AssignmentReviewView: {
+            /** @enum {string} */
+            decision: "approved" | "rejected";
+            /** @description The agent’s words, if any. */
+            feedback_text: string | null;
+            quality_score: number | null;
+            /** @description null when approved automatically or not given. */
+            rating: number | null;
+            /**
+             * @description Why the agent rejected the result (rejections only).
+             * @enum {string|null}
+             */
+            reason_code: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other" | null;
         };
         /** @description The worker started work. */
         AssignmentStartedEvent: {
@@ -2146,6 +2180,11 @@ export interface components {
             distance_meters: number | null;
             estimated_duration_minutes: number | null;
             location: components["schemas"]["TaskLocationView"] | null;
+            /**
+             * @description photo_or_device_gps: a photo without EXIF GPS passes with a fresh device_location.
+             * @enum {string}
+             */
+            location_proof: "photo_gps" | "photo_or_device_gps";
             open_slots: number;
             /** @description What this worker is paid for an approved result (per-slot payout). */
             payment_cents: number;
@@ -2230,7 +2269,7 @@ export interface components {
             worker_compensation_cents: number;
         };
         CheckedPhotoView: {
-            /** @description From the EXIF GPS position to the task location (at most 100). */
+            /** @description From the photo’s position (EXIF GPS, else the device location) to the task (at most 100). */
             distance_meters: number;
             /**
              * Format: date-time
@@ -2238,6 +2277,7 @@ export interface components {
              */
             taken_at: string | null;
             url: string;
+            verification: components["schemas"]["PhotoVerification"];
         };
         ConfirmBankTransferRequest: {
             /** @description The bank's reference of the transfer received. */
@@ -2538,11 +2578,44 @@ export interface components {
             /** Format: uuid */
             webhook_id: string;
         };
+        DeviceLocation: {
+            /**
+             * @description Accuracy radius reported by the device, in metres.
+             * @example 12
+             */
+            accuracy_m: number;
+            /** Format: date-time */
+            captured_at: string;
+            /** @example 31.2304 */
+            latitude: number;
+            /** @example 121.4737 */
+            longitude: number;
+        };
+        DeviceLocationInput: {
+            /**
+             * @description Accuracy radius reported by the device, in metres, above 0 (at most 50 passes the check).
+             * @example 12
+             */
+            accuracy_m: number;
+            /**
+             * Format: date-time
+             * @description When the device read it, ISO 8601 with an offset; at most 5 minutes before the submission passes.
+             */
+            captured_at: string;
+            /** @example 31.2304 */
+            latitude: number;
+            /** @example 121.4737 */
+            longitude: number;
+        };
         ErrorBody: {
             /** @description The media types accepted. Carried by: unsupported_media_type. */
             accepted_types?: string[];
+            /** @description The accuracy the device reported, in metres. Carried by: device_location_inaccurate. */
+            accuracy_m?: number;
             /** @description How many live tasks the agent has now. Carried by: concurrent_task_limit. */
             active_tasks?: number;
+            /** @description How old the device location was when submitted. Carried by: device_location_stale. */
+            age_seconds?: number;
             /**
              * Format: uuid
              * @description Your assignment on this task. Carried by: already_assigned.
@@ -2560,7 +2633,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
@@ -2583,7 +2656,7 @@ export interface components {
             }[] | string;
             /** @description The type the content was recognised as (null if none). Carried by: unsupported_media_type. */
             detected_type?: string | null;
-            /** @description How far the photo's GPS position is from the task. Carried by: photo_location_mismatch. */
+            /** @description How far the photo's position (EXIF GPS or device location) is from the task. Carried by: photo_location_mismatch. */
             distance_meters?: number;
             /** @description True while this instance is shutting down. Carried by: service_unavailable. */
             draining?: boolean;
@@ -2597,6 +2670,15 @@ export interface components {
             limit?: number;
             /** @description How many the worker holds now. Carried by: assignment_limit_reached. */
             live_assignments?: number;
+            /**
+             * @description Where the photo's position came from: its EXIF GPS or the device location sent with it. Carried by: photo_location_mismatch.
+             * @enum {string}
+             */
+            location_source?: "exif" | "device";
+            /** @description The largest accuracy radius accepted, in metres. Carried by: device_location_inaccurate. */
+            max_accuracy_m?: number;
+            /** @description The oldest device location accepted. Carried by: device_location_stale. */
+            max_age_seconds?: number;
             /** @description The size limit per file, in bytes. Carried by: payload_too_large. */
             max_bytes?: number;
             /** @description How many live tasks the agent may have. Carried by: concurrent_task_limit. */
@@ -2752,11 +2834,18 @@ export interface components {
             deadline_at: string;
             location: components["schemas"]["TaskLocationView"];
             /**
+             * @description What proves where your photos were taken.
+             * @enum {string}
+             */
+            location_proof: "photo_gps" | "photo_or_device_gps";
+            /**
              * Format: date-time
              * @description For an offer: answer before this (accept with POST /v1/worker/tasks/{task_id}/accept).
              */
             offer_expires_at: string | null;
             payment_cents: number;
+            /** @description The verdict on your result once the agent (or the 72 h auto-approval) decided; null before. */
+            review: components["schemas"]["AssignmentReviewView"] | null;
             /** Format: date-time */
             reviewed_at: string | null;
             /** Format: date-time */
@@ -3002,6 +3091,41 @@ export interface components {
             distance_m: number;
             /** @enum {string} */
             exif: "present" | "missing" | "stale";
+        };
+        PhotoVerification: {
+            /**
+             * @description The accuracy the device reported, in metres (device source only).
+             * @example null
+             */
+            accuracy_m: number | null;
+            /**
+             * @description From that position to the task (at most 100).
+             * @example 30
+             */
+            distance_meters: number;
+            /** @description How many earlier submissions included these bytes. */
+            earlier_submissions: number;
+            /**
+             * Format: date-time
+             * @description The first of them.
+             */
+            first_submitted_at: string | null;
+            /**
+             * @description Where the position came from: the photo’s EXIF GPS, or the device location sent with it.
+             * @enum {string}
+             */
+            location_source: "exif" | "device";
+            /** @description The same bytes were part of an earlier submission (any task, any worker). */
+            reused: boolean;
+            /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description Capture time: EXIF, else (device source) the time of the device location.
+             */
+            taken_at: string | null;
+            /** @description Whether taken_at lies between the assignment’s acceptance and its submission (±60 s of clock skew); false flags a photo taken before or after; null when there is no capture time. */
+            taken_during_assignment: boolean | null;
         };
         ProviderHealthView: {
             error?: string;
@@ -3418,14 +3542,16 @@ export interface components {
             reset: boolean;
         };
         ResultPhoto: {
-            /** @description From the photo’s EXIF GPS position to the task location; null when it has none. */
-            distance_meters?: number | null;
+            /** @description From the photo’s position (EXIF GPS, else the device location) to the task; null when unchecked. */
+            distance_meters: number | null;
             /**
              * Format: date-time
              * @description Capture time from EXIF.
              */
             taken_at: string | null;
             url: string;
+            /** @description The location check; null for a proof file that is not a photo (PDF, video) and for submissions made before checks were recorded. */
+            verification: components["schemas"]["PhotoVerification"] | null;
         };
         SandboxActionView: {
             /** Format: uuid */
@@ -3520,6 +3646,49 @@ export interface components {
             openapi: string;
             version: string;
         };
+        SubmissionView: {
+            /** Format: uuid */
+            assignment_id: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The device location the worker sent with the submission, if any. */
+            device_location: components["schemas"]["DeviceLocation"] | null;
+            photos: components["schemas"]["ResultPhoto"][];
+            /** @enum {string|null} */
+            reason_code: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other" | null;
+            /** Format: date-time */
+            reviewed_at: string | null;
+            /** @enum {string} */
+            status: "submitted" | "approved" | "rejected";
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: uuid */
+            worker_id: string;
+            worker_notes: string | null;
+        };
+        SubmittedWork: {
+            /** Format: uuid */
+            assignment_id: string;
+            /**
+             * @example {
+             *       "open": true
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The device location the worker sent with the submission, if any. */
+            device_location: components["schemas"]["DeviceLocation"] | null;
+            photos: components["schemas"]["ResultPhoto"][];
+            /** @example submitted */
+            status: string;
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: uuid */
+            worker_id: string;
+            worker_notes: string | null;
+        };
         TaskAcceptResponse: {
             /** Format: date-time */
             accepted_at: string;
@@ -3562,8 +3731,20 @@ export interface components {
             assigned_at: string;
             /** Format: uuid */
             assignment_id: string;
+            /**
+             * @description Why you rejected it (rejected assignments only).
+             * @enum {string|null}
+             */
+            reason_code: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other" | null;
+            /**
+             * Format: date-time
+             * @description When it was approved or rejected.
+             */
+            reviewed_at: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "in_progress" | "submitted" | "approved" | "rejected" | "declined" | "expired" | "abandoned" | "cancelled";
+            /** @description What the worker submitted (data, notes, photos); null until they submit. */
+            submission: components["schemas"]["TaskResult"] | null;
             /** Format: date-time */
             submitted_at: string | null;
             /** Format: uuid */
@@ -3667,13 +3848,20 @@ export interface components {
              * @description The submitted assignment the verdict is for; without it, every submitted assignment.
              */
             assignment_id?: string;
+            /** @description Free text; on a rejection the worker sees it. */
             feedback_text?: string;
             /**
-             * @description One decimal place at most.
+             * @description One decimal place at most. Required to accept; optional to reject.
              * @example 4.5
              */
-            quality_score: number;
-            rating: number;
+            quality_score?: number;
+            /** @description Required to accept; optional to reject. */
+            rating?: number;
+            /**
+             * @description Required to reject, refused on an acceptance. The worker sees it with the assignment.
+             * @enum {string}
+             */
+            reason_code?: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other";
         };
         TaskListItem: {
             budget_cents: number;
@@ -3756,6 +3944,12 @@ export interface components {
             workers: components["schemas"]["QuoteWorkers"];
         };
         TaskRequirements: {
+            /**
+             * @description What proves where a photo was taken: photo_gps = its EXIF GPS, within 100 m (the default); photo_or_device_gps = EXIF GPS when present, else the device location sent with the submission (at most 5 minutes old, accurate to 50 m, within 100 m), for phone browsers that strip EXIF GPS.
+             * @default photo_gps
+             * @enum {string}
+             */
+            location_proof?: "photo_gps" | "photo_or_device_gps";
             /** @example 3.5 */
             min_reputation?: number;
             /**
@@ -3767,6 +3961,8 @@ export interface components {
             skills?: string[];
         };
         TaskRequirementsView: {
+            /** @enum {string} */
+            location_proof: "photo_gps" | "photo_or_device_gps";
             min_reputation: number | null;
             skills: string[];
         };
@@ -3791,17 +3987,25 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description The device location the worker sent with the submission, if any. */
+            device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
             worker_notes: string | null;
         };
         TaskResultResponse: {
-            /** Format: date-time */
-            completed_at: string;
+            /**
+             * Format: date-time
+             * @description When the task completed, else when its first result was approved; null before any approval.
+             */
+            completed_at: string | null;
+            /** @description Of the first approved result. */
             quality_score: number | null;
-            result: components["schemas"]["TaskResult"];
+            /** @description The first approved result, else the first awaiting review; null if all were rejected. */
+            result: components["schemas"]["TaskResult"] | null;
             results: components["schemas"]["ApprovedResult"][];
             /** @enum {string} */
             status: "pending" | "assigned" | "in_progress" | "submitted" | "completed" | "failed" | "cancelled";
+            submissions: components["schemas"]["SubmissionView"][];
             /** Format: uuid */
             task_id: string;
         };
@@ -3855,6 +4059,8 @@ export interface components {
             title: string;
         };
         TaskSubmissionRequest: {
+            /** @description Where the device was when the photos were taken. Used for photos without EXIF GPS on tasks whose requirements.location_proof is photo_or_device_gps; recorded with the submission in any case. */
+            device_location?: components["schemas"]["DeviceLocationInput"];
             /** @description URLs returned by the upload endpoints. */
             photo_urls?: string[];
             /** @description The result, at most 16384 bytes as JSON. */
@@ -3875,9 +4081,25 @@ export interface components {
             /** Format: uuid */
             task_id: string;
         };
-        /** @description The task's status became `submitted`. */
+        TaskSubmittedData: {
+            /**
+             * @description The status it left.
+             * @example submitted
+             */
+            previous_status: string;
+            /**
+             * @description The status the task entered (the event name says which).
+             * @example completed
+             */
+            status: string;
+            /** @description Every result awaiting your review, so you can decide from the event alone (with one worker, the one result). */
+            submissions: components["schemas"]["SubmittedWork"][];
+            /** Format: uuid */
+            task_id: string;
+        };
+        /** @description The task's status became `submitted`, or a worker submitted while others still work (then `status` stays as it was); `submissions` lists every result awaiting review. */
         TaskSubmittedEvent: {
-            data: components["schemas"]["TaskEventData"];
+            data: components["schemas"]["TaskSubmittedData"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -9486,7 +9708,7 @@ export interface operations {
             };
             /**
              * @description - [`task_not_found`](../docs/errors.md#task_not_found): No such task, or it belongs to another agent.
-             *     - [`result_not_available`](../docs/errors.md#result_not_available): The task has no approved result yet.
+             *     - [`result_not_available`](../docs/errors.md#result_not_available): No worker has submitted a result for the task yet.
              */
             404: {
                 headers: {
@@ -10305,7 +10527,14 @@ export interface operations {
                     "application/json": components["schemas"]["TaskSubmissionResponse"];
                 };
             };
-            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            /**
+             * @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid.
+             *     - [`photo_gps_missing`](../docs/errors.md#photo_gps_missing): The photo has no GPS position in its EXIF data.
+             *     - [`photo_location_mismatch`](../docs/errors.md#photo_location_mismatch): The photo was taken too far from the task.
+             *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
+             *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
+             *     - [`photo_required`](../docs/errors.md#photo_required): A photo task needs at least one photo whose location was checked.
+             */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10405,6 +10634,8 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /** @description JSON text: {"latitude": 31.2304, "longitude": 121.4737, "accuracy_m": 12, "captured_at": "2030-01-01T12:00:00Z"}. */
+                    device_location?: string;
                     /**
                      * Format: binary
                      * @description JPEG or PNG with EXIF GPS, at most 10 MB.
@@ -10433,6 +10664,8 @@ export interface operations {
              * @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid.
              *     - [`photo_gps_missing`](../docs/errors.md#photo_gps_missing): The photo has no GPS position in its EXIF data.
              *     - [`photo_location_mismatch`](../docs/errors.md#photo_location_mismatch): The photo was taken too far from the task.
+             *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
+             *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
              *     - [`invalid_photo`](../docs/errors.md#invalid_photo): The image is damaged: it is a JPEG or PNG by its bytes but cannot be read.
              */
             400: {
