@@ -4,8 +4,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The SDK is an npm workspace: its manifest must be there for npm ci to match the lockfile.
+# The SDK and the web apps are npm workspaces: their manifests must be there for npm ci to match the lockfile.
 COPY packages/sdk/package.json packages/sdk/
+COPY web/package.json web/
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -14,15 +14,21 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist', '.build-stamp');
-/** What `nest build` reads (tsconfig.build.json's include, its configuration, the installed dependencies). */
-const DIRS = ['src', 'migrations', 'scripts'];
+/**
+ * What the build reads: `nest build` (tsconfig.build.json's include, its configuration, the installed dependencies)
+ * and the web apps' build (web/, and the SDK's generated types the apps import).
+ */
+const DIRS = ['src', 'migrations', 'scripts', 'web', 'packages/sdk/src/generated'];
 const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 
 function walk(dir, out) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
+    // A workspace's own node_modules (web/ may have one) is covered by package-lock.json.
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') walk(path, out);
+    }
     // Unit specs are excluded from the build (tsconfig.build.json), so editing one does not make dist/ stale.
     else if (entry.isFile() && !entry.name.endsWith('.spec.ts')) out.push(path);
   }

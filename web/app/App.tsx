@@ -1,0 +1,50 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router';
+import { Loading } from '../shared/ui';
+import { session } from './session';
+
+/**
+ * Routes. Only the sign-in screen and the frame are in the first load; every other screen is its own chunk, loaded
+ * when opened (docs/worker-app.md lists the first-load budget). Signed-out visitors of any screen land on /login
+ * and come back to it after signing in.
+ */
+const router = createBrowserRouter(
+  [
+    { path: '/login', lazy: () => import('./screens/SignIn').then((m) => ({ Component: m.SignIn })) },
+    {
+      path: '/',
+      element: <RequireSession />,
+      children: [
+        {
+          lazy: () => import('./components/Frame').then((m) => ({ Component: m.Frame })),
+          children: [
+            { index: true, element: <Navigate to="/tasks" replace /> },
+            { path: '*', element: <Navigate to="/tasks" replace /> },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/app' },
+);
+
+export function useSignedIn(): boolean {
+  return useSyncExternalStore(session.subscribe, session.snapshot);
+}
+
+/** Waits for the stored refresh token to become a session (once per load), then shows the screen or /login. */
+function RequireSession() {
+  const signedIn = useSignedIn();
+  const location = useLocation();
+  const [restored, setRestored] = useState(session.signedIn);
+  useEffect(() => {
+    if (!restored) void session.restore().finally(() => setRestored(true));
+  }, [restored]);
+  if (!restored) return <Loading />;
+  if (!signedIn) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+export function App() {
+  return <RouterProvider router={router} />;
+}
