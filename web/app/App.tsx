@@ -19,6 +19,24 @@ const router = createBrowserRouter(
           lazy: () => import('./components/Frame').then((m) => ({ Component: m.Frame })),
           children: [
             { index: true, element: <Navigate to="/tasks" replace /> },
+            { path: 'tasks', lazy: () => import('./screens/Nearby').then((m) => ({ Component: m.Nearby })) },
+            {
+              path: 'tasks/:taskId',
+              lazy: () => import('./screens/TaskPage').then((m) => ({ Component: m.TaskPage })),
+            },
+            { path: 'mine', lazy: () => import('./screens/MyTasks').then((m) => ({ Component: m.MyTasks })) },
+            {
+              path: 'mine/:assignmentId',
+              lazy: () => import('./screens/Assignment').then((m) => ({ Component: m.Assignment })),
+            },
+            {
+              path: 'earnings',
+              lazy: () => import('./screens/Earnings').then((m) => ({ Component: m.Earnings })),
+            },
+            {
+              path: 'profile',
+              lazy: () => import('./screens/Profile').then((m) => ({ Component: m.Profile })),
+            },
             { path: '*', element: <Navigate to="/tasks" replace /> },
           ],
         },
