@@ -13,11 +13,13 @@ const POLL_MS = 2000;
 
 export function Money() {
   const { t } = useI18n();
+  // Bumped when a top-up ends, so the transactions list shows it.
+  const [settled, setSettled] = useState(0);
   return (
     <>
       <h1>{t('nav.money')}</h1>
-      <TopUp />
-      <Transactions />
+      <TopUp onSettled={() => setSettled((n) => n + 1)} />
+      <Transactions settled={settled} />
     </>
   );
 }
@@ -34,7 +36,7 @@ export function yuanToCents(text: string): number {
  * provider's notification may come before the socket reconnects. In sandbox mode the provider sandbox pays the
  * order itself after 5 seconds.
  */
-function TopUp() {
+function TopUp({ onSettled }: { onSettled: () => void }) {
   const { t, locale } = useI18n();
   const { sandbox, reloadProfile } = useAgent();
   const [method, setMethod] = useState<'alipay' | 'wechat'>('alipay');
@@ -48,7 +50,10 @@ function TopUp() {
       }),
     );
     setOrder(next);
-    if (next.status !== 'pending' && next.status !== 'processing') await reloadProfile();
+    if (next.status !== 'pending' && next.status !== 'processing') {
+      onSettled();
+      await reloadProfile();
+    }
   };
   const open = order && (order.status === 'pending' || order.status === 'processing');
   useEffect(() => {
@@ -149,7 +154,7 @@ function Spinner() {
 }
 
 /** The money movements, filtered by UTC day, paged, and exported as CSV or XLSX (the API writes the files). */
-function Transactions() {
+function Transactions({ settled }: { settled: number }) {
   const { t, locale } = useI18n();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -162,7 +167,7 @@ function Transactions() {
   };
   const list = useAsync(
     () => unwrap(agentApi.GET('/v1/agent/transactions', { params: { query } })),
-    [skip, from, to],
+    [skip, from, to, settled],
   );
   useLiveEvents(
     (e) => e.name.startsWith('payment.') || e.name.startsWith('refund.'),

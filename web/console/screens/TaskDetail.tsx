@@ -85,7 +85,12 @@ export function TaskDetail() {
   const taskId = useParams().taskId!;
   const state = useAsync(async () => {
     const task = await unwrap(agentApi.GET('/v1/tasks/{task_id}', { params: { path: { task_id: taskId } } }));
-    const [result, events] = await Promise.all([loadResult(taskId), timeline(task)]);
+    // The result answers 404 until something is submitted: ask only when an assignment has been.
+    const submittedOnce = task.assignments.some((a) => a.submitted_at);
+    const [result, events] = await Promise.all([
+      submittedOnce ? loadResult(taskId) : Promise.resolve(null),
+      timeline(task),
+    ]);
     return { task, result, events };
   }, [taskId]);
   useLiveEvents(

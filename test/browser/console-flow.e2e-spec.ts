@@ -1,0 +1,215 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
+import { createWorker } from '../support/actors';
+import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
+import { jpeg, offset, spot, submitWithPhoto } from '../support/photos';
+import { accept, act } from '../support/tasks';
+import {
+  DESKTOP,
+  launchBrowser,
+  openPage,
+  requireWebBuild,
+  screenshot,
+  withDiagnostics,
+  expectLogged,
+  type WatchedPage,
+} from './browser';
+
+/**
+ * The agent console in a real browser (product-decisions §14), the issue's whole flow with the agent's and the
+ * operator's steps done in the console: an agent registers, tops up through the sandbox's Alipay (the provider
+ * sandbox pays the order itself), creates a task from a pasted map link after seeing its quote; a worker (through
+ * the worker API) accepts, starts and submits a photo with EXIF GPS 30 m away; the agent sees the submission live
+ * with its verification and approves it; the worker asks for a withdrawal (the first one waits for review); an
+ * operator approves it in the console and the ledger check there is clean. No page logs an error. The ledger
+ * invariants are checked again after the file (test/support/after-file.ts).
+ */
+describe('agent console: register, top up, quote and create, review, operator approval', () => {
+  let rig: PaymentRig;
+  let browser: Browser;
+  let uploadDir: string;
+  const pages: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    requireWebBuild();
+    uploadDir = mkdtempSync(join(tmpdir(), 'legwork-console-uploads-'));
+    rig = await startPaymentRig(
+      {
+        UPLOAD_DIR: uploadDir,
+        UPLOAD_TMP_DIR: join(uploadDir, '.staging'),
+        // Events reach the page over socket.io only where the outbox publisher runs (the rig turns jobs off).
+        JOBS_IN_PROCESS: 'true',
+      },
+      { autoCompleteMs: 1500 },
+    );
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await rig?.close();
+    if (uploadDir) rmSync(uploadDir, { recursive: true, force: true });
+  });
+
+  async function desktop(): Promise<Page> {
+    const watched = await openPage(browser, { ...DESKTOP, baseURL: rig.baseUrl });
+    pages.push(watched);
+    return watched.page;
+  }
+
+  it('runs the whole flow in the console with no error in any page', () =>
+    withDiagnostics(pages, async () => {
+      const page = await desktop();
+      const email = `ops-flow-${Date.now()}@example.com`;
+
+      // Register: the first API key and secret are shown once, then the dashboard.
+      await page.goto('/console/');
+      await page.getByRole('tab', { name: 'Create an account' }).click();
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByLabel('Organisation (optional)').fill('Acme Robotics');
+      await page.getByRole('button', { name: 'Create the account' }).click();
+      await page.getByRole('heading', { name: 'Your credentials' }).waitFor();
+      expect(await page.getByLabel('API key').inputValue()).toMatch(/^lw_test_/);
+      expect(await page.getByLabel('API secret').inputValue()).not.toBe('');
+      await page.getByRole('button', { name: 'I have saved them' }).click();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await expectFigure(page, 'dash.balance', '¥0.00');
+      // Only the refresh token is stored, never the access token or the key.
+      const stored = (await page.evaluate('Object.keys(localStorage)')) as string[];
+      expect(stored.sort()).toEqual(['legwork.console.refresh']);
+
+      // Top up ¥200 through Alipay: the cashier link is offered and the sandbox pays the order by itself.
+      await page.getByRole('link', { name: 'Money' }).click();
+      await page.getByLabel('Alipay').check();
+      await page.getByLabel('Amount (¥)').fill('200.00');
+      await page.getByRole('button', { name: 'Create the order' }).click();
+      await page.getByRole('link', { name: 'Open the cashier to pay' }).waitFor();
+      await page.getByText('Paid: the amount is in your balance.').waitFor({ timeout: 30_000 });
+      await page.getByRole('cell', { name: /^\+(CN)?¥200\.00$/ }).waitFor();
+      await screenshot(page, 'console-money');
+
+      // A bad amount is refused in words with its code, and changes nothing.
+      await page.getByLabel('Amount (¥)').fill('1.00');
+      await page.getByRole('button', { name: 'Create the order' }).click();
+      await page.getByText('Code: validation_error').waitFor();
+      expectLogged(pages[0], 400);
+
+      // Create a task from a pasted map link, after its quote.
+      const place = spot();
+      await page.getByRole('link', { name: 'New task' }).first().click();
+      await page.getByLabel('Title').fill('Photograph the shop front');
+      await page
+        .getByLabel('What the worker should do')
+        .fill('Take one photo of the entrance, with the sign.');
+      await page
+        .getByLabel('Map link or coordinates')
+        .fill(`https://www.google.com/maps/search/?api=1&query=${place.latitude},${place.longitude}`);
+      expect(Number(await page.getByLabel('Latitude').inputValue())).toBeCloseTo(place.latitude, 5);
+      expect(Number(await page.getByLabel('Longitude').inputValue())).toBeCloseTo(place.longitude, 5);
+      await page.getByLabel('Budget per worker (¥)').fill('50.00');
+      await page.getByLabel('Workers', { exact: true }).fill('1');
+      expect(await page.getByRole('button', { name: /Create the task/ }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Get a quote' }).click();
+      const quote = page.getByTestId('quote');
+      await quote.getByText('covers it').waitFor();
+      await quote
+        .getByText(/¥45\.00/)
+        .first()
+        .waitFor();
+      await screenshot(page, 'console-new-task');
+      await page.getByRole('button', { name: /^Create the task and hold (CN)?¥50\.00$/ }).click();
+      await page.waitForURL(/\/console\/tasks\/[0-9a-f-]{36}$/);
+      const taskId = page.url().split('/').pop()!;
+      await page.getByRole('heading', { name: /Photograph the shop front/ }).waitFor();
+      await page.getByText('No submissions yet.', { exact: false }).waitFor();
+
+      // The worker accepts, starts and submits a photo with EXIF GPS 30 m from the task.
+      const worker = await createWorker(rig.t, { skills: ['photography'] });
+      const assignmentId = await accept(rig.t, worker, taskId);
+      expect((await act(rig.t, worker, assignmentId, 'start')).status).toBe(200);
+      const photo = await jpeg({ gps: offset(place, 30), gpsTime: new Date() });
+      const submitted = await submitWithPhoto(rig.t, worker, assignmentId, photo);
+      expect(submitted.status).toBe(200);
+
+      // The agent's page shows the submission live (task.submitted over socket.io) with its verification.
+      const submission = page.getByTestId('submission');
+      await submission.waitFor({ timeout: 20_000 });
+      await submission.getByText(/^3\d m from the task$/).waitFor();
+      await submission.getByText('the photo’s EXIF GPS').waitFor();
+      await submission.getByText('first use of this photo').waitFor();
+      await submission.getByText('during the assignment').waitFor();
+      await submission.getByRole('img').waitFor();
+      expect(
+        await submission
+          .getByRole('img')
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBeGreaterThan(0);
+      await page.getByText('task.submitted').first().waitFor();
+      await screenshot(page, 'console-task-review');
+
+      // Approve with a rating: the task completes and the worker is paid.
+      await submission.getByLabel('Approve and pay').check();
+      await submission.getByLabel('Rating', { exact: true }).selectOption('5');
+      await submission.getByLabel('Quality (0–5)').fill('4.5');
+      await submission.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('heading', { name: /Completed/ }).waitFor({ timeout: 20_000 });
+
+      // The dashboard counts it.
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await expectFigure(page, 'dash.balance', '¥150.00');
+      await expectFigure(page, 'dash.lifetime_spend', '¥50.00');
+      await expectFigure(page, 'dash.success_rate', '100 %');
+      await screenshot(page, 'console-dashboard');
+      await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+      await page.getByRole('link', { name: 'Photograph the shop front' }).waitFor();
+      await screenshot(page, 'console-tasks');
+
+      // The worker asks for a withdrawal of the payout: a first withdrawal waits for an operator.
+      const withdrawal = await rig.t.http
+        .post('/v1/payment/withdraw')
+        .set('Authorization', worker.bearer)
+        .send({ amount_cents: 4500, alipay_account: 'worker@example.com', real_name: '张三' });
+      expect(withdrawal.status).toBe(200);
+      expect(withdrawal.body.status).toBe('pending_review');
+
+      // An operator signs in to the console and approves it.
+      await createOrUpdateAdmin(rig.t.db, { email: 'operator@example.com', password: 'operator password 1' });
+      const ops = await desktop();
+      await ops.goto('/console/ops/withdrawals');
+      await ops.getByRole('tab', { name: 'Operator', selected: true }).waitFor();
+      await ops.getByLabel('Email').fill('operator@example.com');
+      await ops.getByLabel('Password').fill('operator password 1');
+      await ops.getByRole('button', { name: 'Sign in as operator' }).click();
+      const row = ops.getByTestId('withdrawal').filter({ hasText: /¥45\.00/ });
+      await row.getByText('First withdrawal').waitFor();
+      await screenshot(ops, 'console-ops-withdrawals');
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await ops.getByText('No withdrawals here.').waitFor();
+      await ops.getByLabel('Status').selectOption('');
+      await ops
+        .getByTestId('withdrawal')
+        .filter({ hasText: /¥45\.00/ })
+        .getByText(/Processing|Completed/)
+        .waitFor();
+
+      // The operator's ledger check is clean.
+      await ops.getByRole('link', { name: 'Ledger check' }).click();
+      await ops.getByTestId('ledger').getByText('Clean').waitFor();
+      await screenshot(ops, 'console-ops-ledger');
+
+      for (const watched of pages) expect(watched.errors).toEqual([]);
+    }));
+});
+
+/** A dashboard figure, money in either way the locale writes yuan (¥ or CN¥). */
+async function expectFigure(page: Page, id: string, value: string): Promise<void> {
+  const text = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('¥', '(CN)?¥');
+  await page
+    .getByTestId(id)
+    .getByText(new RegExp(`^${text}$`))
+    .waitFor();
+}
