@@ -149,6 +149,7 @@ describe('agent console: register, top up, quote and create, review, operator ap
           .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
       ).toBeGreaterThan(0);
       await page.getByText('task.submitted').first().waitFor();
+      await submission.scrollIntoViewIfNeeded();
       await screenshot(page, 'console-task-review');
 
       // Approve with a rating: the task completes and the worker is paid.

@@ -24,7 +24,6 @@ export function UsageChart({ points }: { points: Point[] }) {
         viewBox={`0 0 ${W} ${H}`}
         role="img"
         aria-label={t('dash.chart_label', { days: points.length, total })}
-        preserveAspectRatio="none"
       >
         <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} className="axis" />
         <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" className="tick">

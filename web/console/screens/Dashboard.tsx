@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { formatCents, useI18n } from '../../shared/i18n';
+import { useI18n } from '../../shared/i18n';
+import { formatCents } from '../format';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAgent } from '../components/Shell';

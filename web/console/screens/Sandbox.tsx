@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents } from '../format';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAgent } from '../components/Shell';

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatCents, useI18n } from '../../shared/i18n';
+import { useI18n } from '../../shared/i18n';
+import { formatCents } from '../format';
 import { ErrorNotice } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAgent } from '../components/Shell';

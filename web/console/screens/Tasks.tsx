@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents } from '../format';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useLiveEvents } from '../hooks';
