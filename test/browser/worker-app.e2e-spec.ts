@@ -51,15 +51,15 @@ describe('worker app in a real browser', () => {
     await t?.close();
   });
 
-  const workerId = async (): Promise<string> =>
-    ((await t.db.query(`SELECT id FROM workers WHERE phone_number = $1`, [phone])) as { id: string }[])[0].id;
-  const assignment = async (taskId: string) =>
-    (
-      (await t.db.query(`SELECT id, status FROM assignments WHERE task_id = $1`, [taskId])) as {
-        id: string;
-        status: string;
-      }[]
-    )[0];
+  /** The first row of a query (the app's own state, read back to check what the screens said). */
+  const one = async <T>(sql: string, params: unknown[]): Promise<T> => {
+    const rows: T[] = await t.db.query(sql, params);
+    return rows[0];
+  };
+  const workerId = async () =>
+    (await one<{ id: string }>(`SELECT id FROM workers WHERE phone_number = $1`, [phone])).id;
+  const assignment = (taskId: string) =>
+    one<{ id: string; status: string }>(`SELECT id, status FROM assignments WHERE task_id = $1`, [taskId]);
 
   let taskId: string;
 
@@ -87,10 +87,10 @@ describe('worker app in a real browser', () => {
   it('goes online with the phone position and receives a new task as a live offer with a countdown', async () => {
     await page.getByRole('switch', { name: /接单/ }).click();
     await page.getByText('在线：正在接收附近的任务推送').waitFor();
-    const [row] = (await t.db.query(
-      `SELECT latitude, longitude FROM worker_availability WHERE worker_id = $1`,
+    const row = await one<{ latitude: number }>(
+      `SELECT latitude FROM worker_availability WHERE worker_id = $1`,
       [await workerId()],
-    )) as { latitude: number; longitude: number }[];
+    );
     expect(row.latitude).toBeCloseTo(offset(here, 30).latitude, 5);
 
     taskId = await createTask(t, agent, {
@@ -146,9 +146,10 @@ describe('worker app in a real browser', () => {
     await page.getByText(/已提交，等待发布方审核。照片距任务 (29|30|31) 米。/).waitFor();
     const a = await assignment(taskId);
     expect(a.status).toBe('submitted');
-    const [sub] = (await t.db.query(`SELECT device_location FROM assignments WHERE id = $1`, [a.id])) as {
-      device_location: { latitude: number; accuracy_m: number } | null;
-    }[];
+    const sub = await one<{ device_location: { latitude: number } | null }>(
+      `SELECT device_location FROM assignments WHERE id = $1`,
+      [a.id],
+    );
     expect(sub.device_location?.latitude).toBeCloseTo(offset(here, 30).latitude, 5);
   });
 
@@ -175,12 +176,10 @@ describe('worker app in a real browser', () => {
     await page.getByRole('button', { name: '申请提现' }).click();
     await page.getByText('审核中').waitFor();
     const id = await workerId();
-    const [w] = (await t.db.query(`SELECT amount_cents, status FROM withdrawals WHERE worker_id = $1`, [
-      id,
-    ])) as {
-      amount_cents: string;
-      status: string;
-    }[];
+    const w = await one<{ amount_cents: string; status: string }>(
+      `SELECT amount_cents, status FROM withdrawals WHERE worker_id = $1`,
+      [id],
+    );
     expect({ amount: Number(w.amount_cents), status: w.status }).toEqual({
       amount: 2000,
       status: 'pending_review',
