@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { loadConfig } from './config';
 
 /**
  * .env.example is the list of settings (README, ConfigError's "See .env.example"): every variable the config reads
- * is in it, and the ports are listed together, next to PORT.
+ * is in it, the ports are listed together, next to PORT, and copied to `.env` it is a valid configuration.
  */
 const root = join(__dirname, '../..');
 const example = readFileSync(join(root, '.env.example'), 'utf8');
@@ -35,5 +38,16 @@ describe('.env.example', () => {
     const ports = variablesRead().filter((name) => name === 'PORT' || name.endsWith('_PORT'));
     const paragraph = example.split(/\n\n/).find((p) => /^PORT=/m.test(p)) ?? '';
     expect(ports.filter((name) => !new RegExp(`^#? ?${name}=`, 'm').test(paragraph))).toEqual([]);
+  });
+
+  it('copied to .env is a valid configuration (parsed as process.loadEnvFile parses it)', () => {
+    const parsed = parseEnv(example);
+    expect(parsed).toMatchObject({ PORT: '8000', EMBEDDED_PG_PORT: '54329', PAYMENT_MODE: 'sandbox' });
+    const dir = mkdtempSync(join(tmpdir(), 'legwork-env-example-'));
+    try {
+      expect(loadConfig({ ...parsed, DATA_DIR: dir })).toMatchObject({ port: 8000, embeddedPgPort: 54329 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
