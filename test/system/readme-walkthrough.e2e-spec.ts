@@ -16,6 +16,7 @@ import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
 describe('README.md walkthrough', () => {
   let rig: PaymentRig;
   const uploadDir = mkdtempSync(join(tmpdir(), 'legwork-readme-uploads-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'legwork-readme-data-'));
 
   beforeAll(async () => {
     requireTools('README.md', ['curl', 'jq']);
@@ -24,6 +25,7 @@ describe('README.md walkthrough', () => {
   afterAll(async () => {
     await rig.close();
     rmSync(uploadDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('registers, funds, quotes and posts a task, a worker does it with the sample photo, the agent accepts', async () => {
@@ -34,6 +36,8 @@ describe('README.md walkthrough', () => {
       B: rig.baseUrl,
       EMAIL: email,
       DATABASE_URL: databaseUrl(rig.t.databaseName),
+      // Where the CLI keeps what it generates (sandbox secrets): not the checkout's .data.
+      DATA_DIR: dataDir,
     });
     if (code !== 0) throw new Error(`the steps failed (exit ${code}):\n${out}`);
     console.log(`README walkthrough ran in ${Date.now() - started} ms`);
