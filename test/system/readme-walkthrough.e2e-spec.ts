@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { CLIS } from '../support/compiled-server';
 import { databaseUrl } from '../support/databases';
 import { docScript, requireTools, runBash } from '../support/doc-script';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
@@ -20,6 +21,8 @@ describe('README.md walkthrough', () => {
 
   beforeAll(async () => {
     requireTools('README.md', ['curl', 'jq']);
+    if (!existsSync(CLIS['ledger:check']))
+      throw new Error('README.md runs npm run ledger:check: run npm run build first');
     rig = await startPaymentRig({ JOBS_IN_PROCESS: 'true', UPLOAD_DIR: uploadDir });
   });
   afterAll(async () => {
