@@ -30,7 +30,7 @@ export async function call(
   args: Record<string, unknown> = {},
   options: Parameters<Client['callTool']>[1] = {},
 ): Promise<Structured> {
-  const result = (await client.callTool({ name, arguments: args }, options));
+  const result = await client.callTool({ name, arguments: args }, options);
   if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
   return result.structuredContent as Structured;
 }
@@ -41,7 +41,7 @@ export async function callError(
   name: string,
   args: Record<string, unknown>,
 ): Promise<Structured> {
-  const result = (await client.callTool({ name, arguments: args }));
+  const result = await client.callTool({ name, arguments: args });
   expect(result.isError).toBe(true);
   const text = textOf(result);
   return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Structured;
