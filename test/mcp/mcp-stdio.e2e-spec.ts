@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -77,6 +77,50 @@ describe('MCP over stdio (legwork-mcp)', () => {
       const { progress } = await runTaskFlow(client);
       expect(progress).toBeGreaterThan(0);
       expect(await agentBalance(rig.t, agent.id)).toBe(5_000);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('examples/mcp/mcp.json starts the server as a host would, and its HTTP entry names /mcp with a bearer key', async () => {
+    const config = JSON.parse(readFileSync(join(ROOT, 'examples', 'mcp', 'mcp.json'), 'utf8')) as {
+      mcpServers: Record<
+        string,
+        {
+          command?: string;
+          args?: string[];
+          env?: Record<string, string>;
+          url?: string;
+          headers?: Record<string, string>;
+        }
+      >;
+    };
+    const { legwork: stdio, 'legwork-http': http } = config.mcpServers;
+    expect(stdio.command).toBe('node');
+    expect(existsSync(join(ROOT, stdio.args![0]))).toBe(true);
+    expect(Object.keys(stdio.env!).sort()).toEqual(['LEGWORK_API_KEY', 'LEGWORK_BASE_URL']);
+    expect(new URL(http.url!).pathname).toBe('/mcp');
+    expect(http.headers!.Authorization).toMatch(/^Bearer lw_test_/);
+
+    // The entry as written (command, args from the checkout's root, env with a real key and this server's URL).
+    const agent = await registerAgent(rig.t);
+    const client = new Client({ name: 'example-host', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: stdio.command!,
+        args: stdio.args,
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...stdio.env,
+          LEGWORK_API_KEY: agent.apiKey,
+          LEGWORK_BASE_URL: rig.baseUrl,
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await expectToolList(client, SANDBOX_TOOL_NAMES);
     } finally {
       await client.close();
     }
