@@ -89,6 +89,50 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     }
   });
 
+  it('serves 2025-era clients too (most hosts today), statelessly: initialize, then tools/list on its own', async () => {
+    const agent = await registerAgent(rig.t);
+    const rpc = async (body: object, extra: Record<string, string> = {}) => {
+      const res = await fetch(`${rig.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${agent.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...extra,
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      // One JSON body, or an SSE stream whose data line carries it.
+      const json = text.trimStart().startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1];
+      return {
+        status: res.status,
+        body: JSON.parse(json) as { result: Record<string, unknown> & { tools: { name: string }[] } },
+      };
+    };
+    const init = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'old-host', version: '1' },
+      },
+    });
+    expect(init.status).toBe(200);
+    expect(init.body.result).toMatchObject({
+      protocolVersion: '2025-06-18',
+      serverInfo: { name: 'legwork' },
+    });
+    // No session: the next request is served on its own (by any instance).
+    const list = await rpc(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'mcp-protocol-version': '2025-06-18' },
+    );
+    expect(list.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(SANDBOX_TOOL_NAMES);
+  });
+
   it('answers 401 with a WWW-Authenticate challenge without a key or with a wrong one', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const post = (headers: Record<string, string>) =>
