@@ -131,6 +131,14 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
       { 'mcp-protocol-version': '2025-06-18' },
     );
     expect(list.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(SANDBOX_TOOL_NAMES);
+    // Stateless: no standalone stream to open and no session to end.
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${rig.baseUrl}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${agent.apiKey}`, accept: 'text/event-stream' },
+      });
+      expect([method, res.status]).toEqual([method, 405]);
+    }
   });
 
   it('answers 401 with a WWW-Authenticate challenge without a key or with a wrong one', async () => {
