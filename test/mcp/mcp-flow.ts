@@ -165,5 +165,10 @@ export async function runTaskFlow(client: Client): Promise<{ taskId: string; pro
   expect(review).toMatchObject({ status: 'completed', assignment_ids: [submission.assignment_id] });
   const done = await call(client, 'get_task', { task_id: taskId });
   expect(done.status).toBe('completed');
+  // The completion is the last event; after it, a wait answers at once that the task has ended.
+  const last = await call(client, 'wait_for_task', { task_id: taskId, since, timeout_s: 50 });
+  expect(last.events.map((e: { event: string }) => e.event)).toContain('task.completed');
+  const after = await call(client, 'wait_for_task', { task_id: taskId, since: last.cursor, timeout_s: 50 });
+  expect(after).toMatchObject({ status: 'completed', events: [], timed_out: false, cursor: last.cursor });
   return { taskId, progress: progress.length };
 }

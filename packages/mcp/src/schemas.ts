@@ -118,7 +118,9 @@ export const waitOutput = z.object({
     .string()
     .nullable()
     .describe('Pass as `since` to the next wait_for_task call; null while the task has no event.'),
-  timed_out: z.boolean().describe('true when timeout_s passed without a new event.'),
+  timed_out: z
+    .boolean()
+    .describe('true when timeout_s passed without a new event (false once the task has ended).'),
   next_step: z.string(),
 });
 

@@ -5,9 +5,12 @@ import { markUntrusted } from './untrusted';
 
 export const MAX_WAIT_S = 50;
 
+/** Statuses after which a task has no more events to wait for. */
+const ENDED: readonly string[] = ['completed', 'failed', 'cancelled'];
+
 /**
  * Long-polls one task's events for wait_for_task. It returns as soon as the task has events after `since` (all of
- * its events when `since` is omitted), or after timeout_s (at most 50, so an answer always comes before the 60 s
+ * its events when `since` is omitted), at once when the task has ended, or after timeout_s (at most 50, so an answer always comes before the 60 s
  * request timeout most MCP clients use). Between polls it sends a progress notification when the client gave a
  * progressToken. Polls start 1 s apart and slow to 5 s, so a 50 s wait costs about a dozen API requests against the
  * agent's rate limit.
@@ -23,22 +26,23 @@ export async function waitForTask(
   const deadline = started + timeoutS * 1000;
   const token = ctx.mcpReq._meta?.progressToken;
   const signal = ctx.mcpReq.signal;
-  // A wrong task id is a tool error at once, not a 50 s wait.
-  await client.tasks.get(args.task_id, { signal });
+  // A wrong task id is a tool error at once, not a 50 s wait; an ended task has nothing more to wait for.
+  const ended = ENDED.includes((await client.tasks.get(args.task_id, { signal })).status);
   let interval = firstPollMs;
   let lastProgress = 0;
   for (;;) {
     const fresh = await eventsAfter(client, args.task_id, args.since, signal);
     const now = Date.now();
-    if (fresh.length > 0 || now >= deadline || signal.aborted) {
+    if (fresh.length > 0 || ended || now >= deadline || signal.aborted) {
       const task = await client.tasks.get(args.task_id, { signal });
+      const timedOut = fresh.length === 0 && !ENDED.includes(task.status);
       return markUntrusted({
         task_id: task.task_id,
         status: task.status,
         events: fresh,
         cursor: fresh.length > 0 ? fresh[fresh.length - 1].event_id : (args.since ?? null),
-        timed_out: fresh.length === 0,
-        next_step: nextStep(task.status, fresh.length === 0),
+        timed_out: timedOut,
+        next_step: nextStep(task.status, timedOut),
       });
     }
     if (token !== undefined) {
