@@ -15,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist', '.build-stamp');
 /**
- * What the build reads: `nest build` (tsconfig.build.json's include, its configuration, the installed dependencies)
- * and the web apps' build (web/, and the SDK's generated types the apps import).
+ * What the build reads (tsconfig.build.json's include, its configuration, the installed dependencies), the
+ * workspaces the service runs (the /mcp endpoint loads @legwork/mcp and @legwork/sdk from their dist/), and the web
+ * apps (web/, which import the SDK's generated types).
  */
-const DIRS = ['src', 'migrations', 'scripts', 'web', 'packages/sdk/src/generated'];
+const DIRS = ['src', 'migrations', 'scripts', 'packages/sdk/src', 'packages/mcp/src', 'web'];
 const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 
 function walk(dir, out) {

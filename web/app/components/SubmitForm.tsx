@@ -14,7 +14,7 @@ import { api } from '../session';
  * refusal (too far, no GPS, a stale or imprecise fix) is shown in words with its code and changes nothing, so the
  * worker can take the photo again.
  */
-export function SubmitForm(props: { task: MyTask; onSubmitted: () => void }) {
+export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) => void }) {
   const { t } = useI18n();
   const [photo, setPhoto] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -24,7 +24,6 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: () => void }) {
   const [notes, setNotes] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<string | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   const choosePhoto = async (file: File | null) => {
@@ -72,12 +71,11 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: () => void }) {
               body: { result_data: resultData, ...(notes.trim() ? { worker_notes: notes.trim() } : {}) },
             }),
           );
-      setDone(
+      props.onSubmitted(
         answer.photo
           ? t('work.submitted', { distance: answer.photo.distance_meters })
           : t('work.submitted_plain'),
       );
-      props.onSubmitted();
     } catch (err) {
       setError(err);
     } finally {
@@ -85,13 +83,6 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: () => void }) {
     }
   };
 
-  if (done) {
-    return (
-      <p className="notice" role="status">
-        {done}
-      </p>
-    );
-  }
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="submit-title">
       <h2 id="submit-title">{t('work.submit_title')}</h2>

@@ -23,6 +23,8 @@ export function Assignment() {
   const item = useAsync(() => loadAssignment(assignmentId), [assignmentId]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  /** The submission's answer (the photo's distance), kept while the reloaded assignment shows it submitted. */
+  const [submitted, setSubmitted] = useState<string | null>(null);
   const reload = item.reload;
   const task = item.data;
   useEffect(() => {
@@ -84,11 +86,17 @@ export function Assignment() {
             </div>
           )}
           {(task.status === 'accepted' || task.status === 'in_progress') && (
-            <SubmitForm task={task} onSubmitted={() => void reload()} />
+            <SubmitForm
+              task={task}
+              onSubmitted={(note) => {
+                setSubmitted(note);
+                void reload();
+              }}
+            />
           )}
           {task.status === 'submitted' && (
             <p className="notice" role="status">
-              {t('work.submitted_plain')}
+              {submitted ?? t('work.submitted_plain')}
             </p>
           )}
           <Verdict task={task} />

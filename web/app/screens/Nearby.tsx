@@ -1,47 +1,16 @@
 import { useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
-import { unwrap } from '../../shared/api';
 import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { availability } from '../availability';
 import { AvailabilitySwitch } from '../components/AvailabilitySwitch';
 import { PullToRefresh } from '../components/PullToRefresh';
-import { type Fix, currentFix, direction, formatDistance } from '../geo';
-import { api } from '../session';
-import { lastNearby, type NearbyTask } from '../task-store';
+import { AgentRating } from '../components/AgentRating';
+import { type Fix, direction, formatDistance } from '../geo';
+import { loadNearby, positionForList, SORTS, type NearbyTask, type Sort } from '../nearby';
 
-const SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
-type Sort = (typeof SORTS)[number];
 const RADII = [1, 2, 5, 10, 20, 50];
-
-/** Loads available tasks around a position (the switch's last fix, else a one-off fix, else none). */
-export async function loadNearby(sort: Sort, km: number, fix: Fix | null) {
-  const answer = await unwrap(
-    api.GET('/v1/worker/tasks/available', {
-      params: {
-        query: {
-          sort_by: sort,
-          max_distance_km: km,
-          limit: 50,
-          ...(fix ? { latitude: fix.latitude, longitude: fix.longitude } : {}),
-        },
-      },
-    }),
-  );
-  for (const task of answer.tasks) lastNearby.set(task.task_id, task);
-  return answer;
-}
-
-async function positionForList(): Promise<Fix | null> {
-  const known = availability.snapshot().fix;
-  if (known) return known;
-  try {
-    return await currentFix();
-  } catch {
-    return null;
-  }
-}
 
 /** Tasks nearby: the online switch, sort and radius, and the list (pull or press Refresh to reload). */
 export function Nearby() {
@@ -108,13 +77,6 @@ export function Nearby() {
       </PullToRefresh>
     </main>
   );
-}
-
-export function AgentRating({ rating }: { rating: NearbyTask['agent_rating'] }) {
-  const { t } = useI18n();
-  return rating.average != null && rating.count > 0
-    ? t('tasks.agent_rating', { rating: rating.average.toFixed(1), count: rating.count })
-    : t('tasks.agent_unrated');
 }
 
 function TaskCard({ task, fix }: { task: NearbyTask; fix: Fix | null }) {

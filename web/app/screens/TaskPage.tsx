@@ -9,7 +9,8 @@ import { availability } from '../availability';
 import { direction, formatDistance, mapLinks } from '../geo';
 import { api } from '../session';
 import { lastNearby } from '../task-store';
-import { AgentRating, loadNearby } from './Nearby';
+import { AgentRating } from '../components/AgentRating';
+import { loadNearby } from '../nearby';
 
 /**
  * One available task: what to do, where (address and a link that opens the phone's map app), pay, deadline, the
