@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
 import type { TestAgent } from '../support/actors';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
@@ -9,15 +8,15 @@ import { spot } from '../support/photos';
 import { createTask } from '../support/tasks';
 import { waitFor } from '../support/waiters';
 import {
-  DESKTOP,
-  expectLogged,
-  launchBrowser,
-  openPage,
+  collectPageErrors,
+  desktopContext,
+  launchChromium,
   requireWebBuild,
   screenshot,
   withDiagnostics,
-  type WatchedPage,
-} from './browser';
+  type Browser,
+  type Page,
+} from '../support/browser';
 
 /**
  * The console's other pages in a real browser, each checked against what the API then holds: a refused sign-in in
@@ -32,12 +31,12 @@ describe('agent console pages', () => {
   let browser: Browser;
   let receiver: Server;
   const received: string[] = [];
-  const pages: WatchedPage[] = [];
+  const pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[] = [];
 
   beforeAll(async () => {
     requireWebBuild();
     rig = await startPaymentRig({ JOBS_IN_PROCESS: 'true' });
-    browser = await launchBrowser();
+    browser = await launchChromium();
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -56,9 +55,9 @@ describe('agent console pages', () => {
   });
 
   async function desktop(): Promise<Page> {
-    const watched = await openPage(browser, { ...DESKTOP, baseURL: rig.baseUrl, acceptDownloads: true });
-    pages.push(watched);
-    return watched.page;
+    const page = await (await desktopContext(browser, rig.baseUrl, { acceptDownloads: true })).newPage();
+    pages.push({ page, errors: collectPageErrors(page) });
+    return page;
   }
 
   it('works page by page against the API', () =>
@@ -78,7 +77,7 @@ describe('agent console pages', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText('Wrong phone number, email or password.').waitFor();
       await page.getByText('Code: invalid_credentials').waitFor();
-      expectLogged(pages[0], 401);
+      pages[0].errors.expect(/status of 401/);
       await page.getByLabel('Password').fill('a good long password');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -190,7 +189,7 @@ describe('agent console pages', () => {
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
-      const csv = readFileSync((await download.path())!, 'utf8');
+      const csv = readFileSync(await download.path(), 'utf8');
       expect(csv.split('\n')[0]).toMatch(/date|created/i);
       expect(csv.split('\n').length).toBeGreaterThan(2);
 
@@ -230,6 +229,6 @@ describe('agent console pages', () => {
       await page.getByRole('link', { name: 'Payment providers' }).click();
       await page.getByRole('row').filter({ hasText: 'alipay' }).getByText('Available').waitFor();
 
-      for (const watched of pages) expect(watched.errors).toEqual([]);
+      for (const { errors } of pages) expect(errors.unexpected()).toEqual([]);
     }));
 });

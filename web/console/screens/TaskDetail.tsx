@@ -26,38 +26,33 @@ interface ListedEvent {
   data?: { status?: string; previous_status?: string; refund_cents?: number };
 }
 
-/** How far back the timeline looks through the event list (pages of 100, newest first). */
+/** Events read for a timeline (pages of 100, newest first): a task has a few dozen at most. */
 const EVENT_PAGES = 5;
 const REASONS = ['wrong_location', 'poor_quality', 'incomplete', 'not_as_described', 'other'] as const;
 
-/**
- * The task's events from GET /v1/agent/events (the list has no task filter: pages are read newest first until
- * they reach the task's creation), plus the per-assignment times of the task itself.
- */
+/** The task's events (GET /v1/agent/events?task_id=), plus the per-assignment times of the task itself. */
 async function timeline(task: Task): Promise<TimelineItem[]> {
   const items: TimelineItem[] = [{ at: task.created_at, what: 'timeline.created' }];
   let cursor: string | undefined;
   for (let page = 0; page < EVENT_PAGES; page++) {
     const list = await unwrap(
       agentApi.GET('/v1/agent/events', {
-        params: { query: { limit: 100, ...(cursor ? { starting_after: cursor } : {}) } },
+        params: {
+          query: { task_id: task.task_id, limit: 100, ...(cursor ? { starting_after: cursor } : {}) },
+        },
       }),
     );
-    const events = list.data as unknown as ListedEvent[];
-    for (const e of events) {
-      if (e.task_id === task.task_id) {
-        items.push({
-          at: e.timestamp,
-          what: `event.${e.event}`,
-          detail:
-            e.data?.previous_status && e.data.status
-              ? `${e.data.previous_status} → ${e.data.status}`
-              : undefined,
-        });
-      }
+    for (const e of list.data as unknown as ListedEvent[]) {
+      items.push({
+        at: e.timestamp,
+        what: `event.${e.event}`,
+        detail:
+          e.data?.previous_status && e.data.status
+            ? `${e.data.previous_status} → ${e.data.status}`
+            : undefined,
+      });
     }
-    const oldest = events[events.length - 1];
-    if (!list.has_more || !list.next_cursor || !oldest || oldest.timestamp < task.created_at) break;
+    if (!list.has_more || !list.next_cursor) break;
     cursor = list.next_cursor;
   }
   for (const a of task.assignments) {
@@ -82,7 +77,7 @@ async function loadResult(taskId: string) {
 }
 
 export function TaskDetail() {
-  const { t, locale } = useI18n();
+  const { t, has, locale } = useI18n();
   const taskId = useParams().taskId!;
   const state = useAsync(async () => {
     const task = await unwrap(agentApi.GET('/v1/tasks/{task_id}', { params: { path: { task_id: taskId } } }));
@@ -164,7 +159,8 @@ export function TaskDetail() {
           <ol className="timeline">
             {events.map((e, i) => (
               <li key={`${e.at}-${i}`}>
-                <time dateTime={e.at}>{formatDateTime(e.at, locale)}</time> <span>{t(e.what)}</span>
+                <time dateTime={e.at}>{formatDateTime(e.at, locale)}</time>{' '}
+                <span>{has(e.what) ? t(e.what) : e.what.replace(/^event\./, '')}</span>
                 {e.detail && <span className="muted"> · {e.detail}</span>}
               </li>
             ))}
