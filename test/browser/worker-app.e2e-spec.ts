@@ -66,7 +66,7 @@ describe('worker app in a real browser', () => {
   it('opens in Chinese by default and signs a new worker up with the sandbox SMS code', async () => {
     await page.goto('/app/');
     await page.waitForURL(/\/app\/login$/);
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
     await page.getByRole('tab', { name: '注册' }).click();
     await page.getByLabel('手机号').fill(phone);
     await page.getByRole('button', { name: '获取验证码' }).click();
@@ -79,7 +79,7 @@ describe('worker app in a real browser', () => {
     await page.getByRole('button', { name: '注册并登录' }).click();
     await page.getByRole('heading', { name: '附近任务' }).waitFor();
     // The session is the refresh token in storage and nothing else; the access token lives in memory.
-    const stored = await page.evaluate(() => Object.keys(localStorage));
+    const stored = await page.evaluate<string[]>('Object.keys(localStorage)');
     expect(stored.sort()).toEqual(['legwork.app.refresh']);
     await workerId();
   });
@@ -248,7 +248,7 @@ describe('worker app in a real browser', () => {
     await screenshot(page, 'worker-profile');
     await page.getByLabel('语言').selectOption('en');
     await page.getByRole('heading', { name: 'Me' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
     await page.getByRole('link', { name: 'Nearby' }).click();
     await page.getByRole('heading', { name: 'Tasks nearby' }).waitFor();
     await page.getByRole('list', { name: 'Tasks nearby' }).getByText('¥72.00').waitFor();
