@@ -193,6 +193,16 @@ describe('agent console pages', () => {
       expect(csv.split('\n')[0]).toMatch(/date|created/i);
       expect(csv.split('\n').length).toBeGreaterThan(2);
 
+      // A WeChat Pay top-up shows its QR code (this rig's sandbox leaves orders unpaid until told).
+      await page.getByLabel('WeChat Pay').check();
+      await page.getByLabel('Amount (¥)').fill('20.00');
+      await page.getByRole('button', { name: 'Create the order' }).click();
+      await page.getByRole('img', { name: 'QR code to scan in WeChat' }).waitFor();
+      // Production's code is a weixin:// URL; the sandbox's opens its cashier page, so a browser can pay it.
+      expect(await page.getByLabel('Payment code').inputValue()).toMatch(/^(weixin:|https?:)\/\//);
+      await page.getByTestId('order').getByText('Waiting for payment', { exact: true }).waitFor();
+      await screenshot(page, 'console-top-up-wechat');
+
       // Chinese.
       await page.getByLabel('Language').selectOption('zh-CN');
       await page.getByRole('link', { name: '概览' }).click();

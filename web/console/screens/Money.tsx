@@ -4,6 +4,7 @@ import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
+import { QrCode } from '../components/QrCode';
 import { useAgent } from '../components/Shell';
 import { useAction, useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
@@ -135,6 +136,7 @@ function TopUp({ onSettled }: { onSettled: () => void }) {
           {open && order.qr_code_url && (
             <div>
               <p>{t('money.scan')}</p>
+              <QrCode text={order.qr_code_url} label={t('money.qr_label')} />
               <input readOnly aria-label={t('money.qr_content')} className="mono" value={order.qr_code_url} />
             </div>
           )}
