@@ -120,6 +120,7 @@ describe('agent console: register, top up, quote and create, review, operator ap
         .getByText(/¥45\.00/)
         .first()
         .waitFor();
+      await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'console-new-task');
       await page.getByRole('button', { name: /^Create the task and hold (CN)?¥50\.00$/ }).click();
       await page.waitForURL(/\/console\/tasks\/[0-9a-f-]{36}$/);

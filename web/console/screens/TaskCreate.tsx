@@ -285,7 +285,7 @@ export function TaskCreate() {
           </p>
           {quoting.error ? <ErrorNotice error={quoting.error} /> : null}
         </form>
-        <section className="card" aria-labelledby="quote-h" aria-live="polite">
+        <section className="card sticky" aria-labelledby="quote-h" aria-live="polite">
           <h2 id="quote-h">{t('create.quote')}</h2>
           {!current && <p className="muted">{quoted ? t('create.quote_stale') : t('create.quote_first')}</p>}
           {current && <QuoteView quote={current.quote} locale={locale} />}
