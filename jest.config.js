@@ -14,6 +14,8 @@ const moduleNameMapper = {
   '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js',
   // Tests use the SDK from its sources (the e2e SDK spec), so they need no build first.
   '^@legwork/sdk$': '<rootDir>/packages/sdk/src/index.ts',
+  // The service's /mcp endpoint serves the MCP package's tool catalogue; tests load it from its sources too.
+  '^@legwork/mcp$': '<rootDir>/packages/mcp/src/index.ts',
 };
 
 module.exports = {
@@ -22,7 +24,11 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/sdk/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/packages/sdk/src/**/*.spec.ts',
+        '<rootDir>/packages/mcp/src/**/*.spec.ts',
+      ],
       transform: { '^.+\\.ts$': tsJest },
       moduleNameMapper,
     },

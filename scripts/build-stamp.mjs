@@ -14,8 +14,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist', '.build-stamp');
-/** What `nest build` reads (tsconfig.build.json's include, its configuration, the installed dependencies). */
-const DIRS = ['src', 'migrations', 'scripts'];
+/**
+ * What the build reads (tsconfig.build.json's include, its configuration, the installed dependencies), and the
+ * workspaces the service runs: the /mcp endpoint loads @legwork/mcp and @legwork/sdk from their dist/.
+ */
+const DIRS = ['src', 'migrations', 'scripts', 'packages/sdk/src', 'packages/mcp/src'];
 const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 
 function walk(dir, out) {

@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'escrow', 'events', 'idempotency', 'upload'],
   ['agent', 'matching', 'worker'],
   ['payment', 'task'],
-  ['admin', 'health', 'jobs', 'openapi', 'simulation', 'stats'],
+  ['admin', 'health', 'jobs', 'mcp', 'openapi', 'simulation', 'stats'],
   [APP],
 ];
 
@@ -44,6 +44,13 @@ const OUTSIDE: readonly { prefix: string; allowed: (from: Source) => boolean; ru
     rule: 'only src/database lists them',
   },
   { prefix: 'test/', allowed: (from) => from.spec, rule: 'only specs use test support' },
+  {
+    // The MCP tool catalogue is one package shared with the legwork-mcp stdio command, and the SDK it calls.
+    prefix: 'packages/mcp/',
+    allowed: (from) => from.folder === 'mcp',
+    rule: 'only src/mcp serves the MCP tool catalogue',
+  },
+  { prefix: 'packages/sdk/', allowed: (from) => from.folder === 'mcp', rule: 'only src/mcp uses the SDK' },
 ];
 
 interface Source {

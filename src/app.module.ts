@@ -23,6 +23,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
+import { McpModule } from './mcp/mcp.module';
 import { UploadModule } from './upload/upload.module';
 import { SimulationModule } from './simulation/simulation.module';
 import { TaskModule } from './task/task.module';
@@ -57,6 +58,7 @@ export class AppModule {
         SimulationModule.register(config),
         EventsModule,
         EventsGatewayModule,
+        McpModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -64,6 +64,34 @@ describe('event history, redelivery and payment events', () => {
       expect(viaKey.body).toEqual(all.body);
     });
 
+    it('filters by task_id (one task’s history, as the MCP wait_for_task reads it)', async () => {
+      const agent = await createAgent(t);
+      const other = await createAgent(t);
+      const [mine, second] = [await insertTask(t, agent.id), await insertTask(t, agent.id)];
+      const first = await writeTaskEvent(t, 'task.assigned', agent.id, mine, {});
+      t.clock.advance(1000);
+      await writeTaskEvent(t, 'task.assigned', agent.id, second, {});
+      t.clock.advance(1000);
+      const then = await writeTaskEvent(t, 'task.started', agent.id, mine, {});
+      const foreign = await insertTask(t, other.id);
+      await writeTaskEvent(t, 'task.assigned', other.id, foreign, {});
+
+      const ids = async (q: string) =>
+        (await t.http.get(`/v1/agent/events${q}`).set('Authorization', agent.key).expect(200)).body.data.map(
+          (e: { event_id: string }) => e.event_id,
+        );
+      expect(await ids(`?task_id=${mine}`)).toEqual([then, first]);
+      expect(await ids(`?task_id=${mine}&type=task.started`)).toEqual([then]);
+      expect(await ids(`?task_id=${mine}&limit=1&starting_after=${then}`)).toEqual([first]);
+      // Another agent's task is not a way into its events.
+      expect(await ids(`?task_id=${foreign}`)).toEqual([]);
+      const bad = await t.http
+        .get('/v1/agent/events?task_id=nope')
+        .set('Authorization', agent.key)
+        .expect(400);
+      expect(bad.body.error.code).toBe('validation_error');
+    });
+
     it('reaches back 30 days only', async () => {
       const agent = await createAgent(t);
       const taskId = await insertTask(t, agent.id);

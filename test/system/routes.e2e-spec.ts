@@ -122,6 +122,10 @@ const EXPECTED = [
   ...both('GET', '/sandbox/clocks/:clock_id'),
   ...both('POST', '/sandbox/clocks/:clock_id/advance'),
   ...both('DELETE', '/sandbox/clocks/:clock_id'),
+  // the MCP server for LLM agents (Streamable HTTP; docs/mcp.md): not a REST operation, kept out of the OpenAPI
+  'POST /mcp',
+  'GET /mcp',
+  'DELETE /mcp',
 ].sort();
 
 describe('route table', () => {

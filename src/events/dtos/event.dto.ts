@@ -33,6 +33,14 @@ export class ListEventsQuery {
   @IsOptional()
   @IsIn(WEBHOOK_EVENTS)
   type?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Only events of this task (its whole history; the MCP `wait_for_task` tool polls this).',
+  })
+  @IsOptional()
+  @IsUUID()
+  task_id?: string;
 }
 
 export class RedeliveryResponse {

@@ -31,6 +31,10 @@ export class AgentEventsService {
       params.push(q.type);
       where += ` AND name = $${params.length}`;
     }
+    if (q.task_id) {
+      params.push(q.task_id);
+      where += ` AND task_id = $${params.length}`;
+    }
     if (q.starting_after) {
       const cursor = await sqlRows<Pick<OutboxEvent, 'created_at'>>(
         this.ds,

@@ -5969,6 +5969,8 @@ export interface operations {
                 limit?: number;
                 /** @description The event_id of the last item of the previous page. */
                 starting_after?: string;
+                /** @description Only events of this task (its whole history; the MCP `wait_for_task` tool polls this). */
+                task_id?: string;
                 /** @description Only events of this name. */
                 type?: "task.assigned" | "task.started" | "task.submitted" | "task.completed" | "task.failed" | "task.cancelled" | "payment.created" | "payment.completed" | "payment.failed" | "payment.expired" | "refund.created" | "refund.completed" | "refund.failed" | "webhook.disabled";
             };

@@ -1,0 +1,160 @@
+import * as z from 'zod';
+
+/**
+ * Input and output shapes shared by several tools. Inputs mirror the API's request bodies (the API validates them
+ * again and answers a validation_error tool error with details); outputs name the fields an agent reads and let the
+ * rest through (looseObject), so a field the API adds later does not break a host.
+ */
+export const TASK_STATUSES = [
+  'pending',
+  'assigned',
+  'in_progress',
+  'submitted',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export const TASK_TYPES = ['photo', 'verification', 'data_collection', 'delivery', 'other'] as const;
+
+export const uuid = (what: string) => z.uuid().describe(what);
+
+export const taskBody = z.object({
+  title: z.string().min(1).describe('Short title a worker sees first.'),
+  description: z.string().min(1).describe('What the worker must do and what to send back.'),
+  location: z.object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    address: z.string().optional(),
+    max_distance_meters: z
+      .number()
+      .int()
+      .min(1)
+      .max(50_000)
+      .optional()
+      .describe('How far from the location a worker may be offered the task.'),
+  }),
+  budget_cents: z
+    .number()
+    .int()
+    .min(1000)
+    .max(5_000_000)
+    .describe('Gross price of one worker’s work in CNY cents, platform fee included.'),
+  deadline_at: z
+    .string()
+    .describe('ISO 8601 with an offset (e.g. 2026-12-01T12:00:00Z), in the future, at most 365 days ahead.'),
+  task_type: z.enum(TASK_TYPES),
+  max_workers: z.number().int().min(1).max(10).optional().describe('Workers wanted (default 1).'),
+  requirements: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'Skills, reputation, photo and location-proof rules (see the API reference, TaskRequirements).',
+    ),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('Your own JSON, at most 1024 bytes.'),
+  test_clock: z
+    .string()
+    .optional()
+    .describe('Sandbox only: a clock_id from sandbox_clock; the task lives on it.'),
+});
+
+const costBreakdown = z.looseObject({
+  worker_payout_cents: z.number().int(),
+  platform_fee_cents: z.number().int(),
+  total_cents: z.number().int(),
+});
+
+export const taskSummary = z.looseObject({
+  task_id: z.string(),
+  status: z.enum(TASK_STATUSES),
+});
+
+export const quoteOutput = z.looseObject({
+  can_create: z.boolean(),
+  total_to_hold_cents: z.number().int(),
+  cost_breakdown: costBreakdown,
+  balance: z.looseObject({}),
+  refund_policy: z.looseObject({}),
+  auto_approval: z.looseObject({}),
+  workers: z.looseObject({}),
+  estimated_completion_at: z.string(),
+});
+
+export const createdTaskOutput = z.looseObject({
+  task_id: z.string(),
+  status: z.enum(TASK_STATUSES),
+  cost_breakdown: costBreakdown,
+  estimated_completion_at: z.string(),
+  created_at: z.string(),
+  idempotency_key: z.string().describe('The key this creation ran under: a retry with it returns this task.'),
+});
+
+export const taskListOutput = z.looseObject({
+  data: z.array(taskSummary),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+export const taskDetailOutput = taskSummary.extend({
+  title: z.string(),
+  assignments: z.array(z.looseObject({ assignment_id: z.string(), status: z.string() })),
+  progress: z.looseObject({}),
+  deadline_at: z.string(),
+});
+
+export const resultsOutput = z.looseObject({
+  task_id: z.string(),
+  status: z.enum(TASK_STATUSES),
+  submissions: z.array(z.looseObject({ assignment_id: z.string(), status: z.string() })),
+  results: z.array(z.looseObject({ assignment_id: z.string() })),
+});
+
+export const waitOutput = z.object({
+  task_id: z.string(),
+  status: z.enum(TASK_STATUSES),
+  events: z
+    .array(z.looseObject({ event_id: z.string(), event: z.string(), timestamp: z.string() }))
+    .describe('New events of the task since `since`, oldest first (the webhook payloads).'),
+  cursor: z
+    .string()
+    .nullable()
+    .describe('Pass as `since` to the next wait_for_task call; null while the task has no event.'),
+  timed_out: z
+    .boolean()
+    .describe('true when timeout_s passed without a new event (false once the task has ended).'),
+  next_step: z.string(),
+});
+
+export const reviewOutput = z.looseObject({
+  feedback_id: z.string(),
+  assignment_ids: z.array(z.string()),
+  recorded_at: z.string(),
+  idempotency_key: z.string(),
+});
+
+export const cancelOutput = z.looseObject({
+  task_id: z.string(),
+  status: z.literal('cancelled'),
+  refund_cents: z.number().int(),
+  worker_compensation_cents: z.number().int(),
+  idempotency_key: z.string(),
+});
+
+export const topUpOutput = z.looseObject({
+  order_id: z.string(),
+  amount_cents: z.number().int(),
+  status: z.string(),
+  payment_url: z.string().nullable(),
+  qr_code_url: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  idempotency_key: z.string(),
+});
+
+export const accountOutput = z.looseObject({
+  agent_id: z.string(),
+  organization_name: z.string().nullable(),
+  balance_cents: z.number().int(),
+  tier: z.string(),
+  rate_limit_per_minute: z.number().int(),
+  max_concurrent_tasks: z.number().int(),
+  mode: z.enum(['sandbox', 'live']).describe('sandbox: test money and simulated workers; live: real ones.'),
+});

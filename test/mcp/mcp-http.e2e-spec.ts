@@ -1,0 +1,209 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Legwork } from '@legwork/sdk';
+import { createAgent } from '../support/actors';
+import { registerAgent } from '../support/agents';
+import { createTestApp, type TestApp } from '../support/app';
+import { agentBalance } from '../support/balances';
+import { liveTestEnv } from '../support/live-env';
+import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
+import {
+  call,
+  callError,
+  CORE_TOOL_NAMES,
+  expectToolList,
+  runTaskFlow,
+  SANDBOX_TOOL_NAMES,
+  taskArgs,
+} from './mcp-flow';
+
+async function connect(baseUrl: string, apiKey?: string): Promise<Client> {
+  const client = new Client({ name: 'legwork-e2e', version: '1.0.0' });
+  const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }),
+  );
+  return client;
+}
+
+/**
+ * The MCP server at /mcp over Streamable HTTP, through the official client, on the real app listening on a port
+ * (jobs in process, so simulated workers act by themselves).
+ */
+describe('MCP over Streamable HTTP (/mcp)', () => {
+  let rig: PaymentRig;
+  beforeAll(async () => {
+    rig = await startPaymentRig({ JOBS_IN_PROCESS: 'true' });
+  });
+  afterAll(() => rig.close());
+
+  it('lists the twelve tools to a sandbox key, each with schemas, a description and annotations', async () => {
+    const agent = await registerAgent(rig.t);
+    const client = await connect(rig.baseUrl, agent.apiKey);
+    try {
+      await expectToolList(client, SANDBOX_TOOL_NAMES);
+      expect(await call(client, 'get_account')).toMatchObject({
+        agent_id: agent.id,
+        mode: 'sandbox',
+        balance_cents: 0,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('runs a task: quote, create, wait with progress, results, review; errors come back as tool errors', async () => {
+    const agent = await registerAgent(rig.t);
+    const client = await connect(rig.baseUrl, agent.apiKey);
+    try {
+      // Nothing funded: creation is a tool error carrying the API's code and fields, not a protocol failure.
+      const short = await callError(client, 'create_task', taskArgs());
+      expect(short).toMatchObject({
+        error: { code: 'insufficient_balance', status: 402, required_cents: 5000, balance_cents: 0 },
+        hint: expect.stringContaining('create_top_up'),
+      });
+      const missing = await callError(client, 'get_task', {
+        task_id: '7d6f5d0e-5a4b-4c3d-9e2f-1a0b9c8d7e6f',
+      });
+      expect(missing).toMatchObject({
+        error: { code: 'task_not_found', status: 404 },
+        hint: expect.any(String),
+      });
+
+      // A top-up order, answered once for a retried call.
+      const order = await call(client, 'create_top_up', { amount_cents: 20_000 });
+      expect(order).toMatchObject({ amount_cents: 20_000, status: 'pending' });
+      expect((await call(client, 'create_top_up', { amount_cents: 20_000 })).order_id).toBe(order.order_id);
+
+      await new Legwork({ apiKey: agent.apiKey, baseUrl: rig.baseUrl }).sandbox.balance.fund({
+        amount_cents: 100_000,
+      });
+      const { taskId, progress } = await runTaskFlow(client);
+      expect(progress).toBeGreaterThan(0);
+
+      // The money: one task of 5000 held and paid out, even though create_task was called twice.
+      expect(await agentBalance(rig.t, agent.id)).toBe(95_000);
+      const listed = await call(client, 'list_tasks', {});
+      expect(listed.data.map((t: { task_id: string }) => t.task_id)).toEqual([taskId]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves 2025-era clients too (most hosts today), statelessly: initialize, then tools/list on its own', async () => {
+    const agent = await registerAgent(rig.t);
+    const rpc = async (body: object, extra: Record<string, string> = {}) => {
+      const res = await fetch(`${rig.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${agent.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...extra,
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      // One JSON body, or an SSE stream whose data line carries it.
+      const json = text.trimStart().startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1];
+      return {
+        status: res.status,
+        body: JSON.parse(json) as { result: Record<string, unknown> & { tools: { name: string }[] } },
+      };
+    };
+    const init = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'old-host', version: '1' },
+      },
+    });
+    expect(init.status).toBe(200);
+    expect(init.body.result).toMatchObject({
+      protocolVersion: '2025-06-18',
+      serverInfo: { name: 'legwork' },
+    });
+    // No session: the next request is served on its own (by any instance).
+    const list = await rpc(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'mcp-protocol-version': '2025-06-18' },
+    );
+    expect(list.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(SANDBOX_TOOL_NAMES);
+    // Stateless: no standalone stream to open and no session to end.
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${rig.baseUrl}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${agent.apiKey}`, accept: 'text/event-stream' },
+      });
+      expect([method, res.status]).toEqual([method, 405]);
+    }
+  });
+
+  it('answers 401 with a WWW-Authenticate challenge without a key or with a wrong one', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${rig.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(init),
+      });
+    const none = await post({});
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="legwork-mcp"');
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('authentication_required');
+
+    const wrong = await post({ authorization: 'Bearer lw_test_notarealkey000000000000000000' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="legwork-mcp", error="invalid_token"/,
+    );
+
+    // The official client surfaces the refusal instead of connecting.
+    await expect(connect(rig.baseUrl)).rejects.toThrow();
+  });
+
+  it('takes API keys only: an agent session token is refused', async () => {
+    const agent = await registerAgent(rig.t);
+    const res = await fetch(`${rig.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${agent.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('MCP over Streamable HTTP in live mode', () => {
+  let live: TestApp;
+  let baseUrl = '';
+  beforeAll(async () => {
+    const { DATABASE_URL: _unused, ...env } = liveTestEnv({ JOBS_IN_PROCESS: 'false' });
+    live = await createTestApp(env);
+    await live.app.listen(0, '127.0.0.1');
+    const { port } = live.app.getHttpServer().address() as { port: number };
+    baseUrl = `http://127.0.0.1:${port}`;
+  });
+  afterAll(() => live.close());
+
+  it('lists ten tools to a live key: no sandbox tools', async () => {
+    const agent = await createAgent(live);
+    expect(agent.apiKey.startsWith('lw_live_')).toBe(true);
+    const client = await connect(baseUrl, agent.apiKey);
+    try {
+      await expectToolList(client, CORE_TOOL_NAMES);
+      expect(await call(client, 'get_account')).toMatchObject({ mode: 'live' });
+    } finally {
+      await client.close();
+    }
+  });
+});
