@@ -28,17 +28,8 @@ module.exports = {
         '<rootDir>/src/**/*.spec.ts',
         '<rootDir>/packages/sdk/src/**/*.spec.ts',
         '<rootDir>/packages/mcp/src/**/*.spec.ts',
-        // Pure logic of the web apps (no DOM), in the unit project so no second test runner is needed.
-        '<rootDir>/test/web/**/*.spec.ts',
       ],
-      transform: {
-        // web/ is an ES-module package ("type": "module"); its sources are compiled to CommonJS for Jest's loader.
-        '/web/.+\\.ts$': [
-          'ts-jest',
-          { tsconfig: { module: 'commonjs', target: 'ES2022' }, diagnostics: false },
-        ],
-        '^.+\\.ts$': tsJest,
-      },
+      transform: { '^.+\\.ts$': tsJest },
       moduleNameMapper,
     },
     {

@@ -30,8 +30,9 @@ function walk(dir, out) {
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') walk(path, out);
     }
-    // Unit specs are excluded from the build (tsconfig.build.json), so editing one does not make dist/ stale.
-    else if (entry.isFile() && !entry.name.endsWith('.spec.ts')) out.push(path);
+    // Unit specs are excluded from the build (tsconfig.build.json; the web apps' *.test.ts are never bundled), so
+    // editing one does not make dist/ stale.
+    else if (entry.isFile() && !/\.(spec|test)\.ts$/.test(entry.name)) out.push(path);
   }
 }
 

@@ -255,6 +255,45 @@ describe('worker app in a real browser', () => {
     await screenshot(page, 'worker-nearby-en');
   });
 
+  it('fits a 360 px screen, stays signed in across a reload, logs out, resets the password and logs in', async () => {
+    await page.getByRole('link', { name: 'Me', exact: true }).click();
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const [tab, heading] of [
+      ['附近任务', '附近任务'],
+      ['我的任务', '我的任务'],
+      ['收入', '收入'],
+      ['我的', '我的'],
+    ]) {
+      await page.getByRole('link', { name: tab, exact: true }).click();
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      // Nothing wider than the screen: no sideways scrolling on a small phone.
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    }
+    // A reload drops the in-memory access token; the stored refresh token brings the session back silently.
+    await page.reload();
+    await page.getByRole('heading', { name: '我的', exact: true }).waitFor();
+    await page.getByText(/信誉分 0–5 分/).waitFor();
+
+    await page.getByRole('button', { name: '退出登录' }).click();
+    await page.waitForURL(/\/app\/login$/);
+    expect(await page.evaluate<string[]>('Object.keys(localStorage)')).not.toContain('legwork.app.refresh');
+
+    await page.getByRole('tab', { name: '忘记密码' }).click();
+    await page.getByLabel('手机号').fill(phone);
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    const code = /(\d{6})/.exec((await page.getByText(/沙盒模式验证码：\d{6}/).textContent())!)![1];
+    await page.getByLabel('短信验证码').fill(code);
+    await page.getByLabel('新密码').fill('new-worker-pass-2');
+    await page.getByRole('button', { name: '重置密码' }).click();
+    await page.getByText('密码已重置，请用新密码登录。').waitFor();
+
+    await page.getByLabel('手机号').fill(phone);
+    await page.getByLabel('密码', { exact: true }).fill('new-worker-pass-2');
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.getByRole('heading', { name: '附近任务' }).waitFor();
+  });
+
   it('had no page errors, console errors or CSP violations', () => {
     expect(pageErrors.unexpected()).toEqual([]);
     // The collector hears the page: the refusal the test provoked was logged by Chromium.

@@ -59,7 +59,11 @@ function RequireSession() {
     if (!restored) void session.restore().finally(() => setRestored(true));
   }, [restored]);
   if (!restored) return <Loading />;
-  if (!signedIn) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!signedIn) {
+    return (
+      <Navigate to="/login" replace state={session.endedByLogout ? null : { from: location.pathname }} />
+    );
+  }
   return <Outlet />;
 }
 

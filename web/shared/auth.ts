@@ -26,6 +26,8 @@ export class Session {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<() => void>();
   private restored: Promise<boolean> | null = null;
+  /** Whether the last sign-out was the person's own (log out) rather than a refused refresh. */
+  private loggedOut = false;
 
   constructor(
     /** The refresh endpoint, e.g. /v1/worker/refresh. */
@@ -50,8 +52,17 @@ export class Session {
 
   snapshot = (): boolean => this.signedIn;
 
+  /**
+   * True after the person logged out: a screen that then finds no session sends them to sign in without
+   * remembering where they were (the next person to log in on the phone starts at home).
+   */
+  get endedByLogout(): boolean {
+    return this.loggedOut;
+  }
+
   /** After login, registration or a refresh. */
   signIn(pair: TokenPair): void {
+    this.loggedOut = false;
     localStorage.setItem(this.storageKey, pair.refresh_token);
     this.access = pair.access_token;
     this.expiresAt = Date.now() + pair.expires_in * 1000;
@@ -60,6 +71,12 @@ export class Session {
   }
 
   /** Forgets both tokens in this browser (the API has no revocation endpoint; the refresh token lapses in 7 days). */
+  logOut(): void {
+    this.loggedOut = true;
+    this.signOut();
+  }
+
+  /** Ends the session (a refused refresh, or logOut). */
   signOut(): void {
     localStorage.removeItem(this.storageKey);
     this.access = null;

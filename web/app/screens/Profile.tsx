@@ -16,10 +16,10 @@ export function Profile() {
   const navigate = useNavigate();
   const profile = useAsync(() => unwrap(api.GET('/v1/worker/profile')), []);
   const p = profile.data;
-  const logout = () => {
+  const logout = async () => {
     availability.reset();
-    session.signOut();
-    void navigate('/login', { replace: true });
+    session.logOut();
+    await navigate('/login', { replace: true });
   };
   return (
     <main className="screen">
@@ -33,7 +33,7 @@ export function Profile() {
       {p && <EditProfile profile={p} onSaved={() => void profile.reload()} />}
       <p className="muted">{t('profile.install')}</p>
       <div className="actions one">
-        <button type="button" className="secondary" onClick={logout}>
+        <button type="button" className="secondary" onClick={() => void logout()}>
           {t('auth.logout')}
         </button>
       </div>

@@ -1,4 +1,5 @@
-import { gcj02ToWgs84, parsePlace, wgs84ToGcj02 } from '../../web/console/maplink';
+import { describe, expect, it } from 'vitest';
+import { gcj02ToWgs84, parsePlace, wgs84ToGcj02 } from './maplink';
 
 /** Metres between two points (equirectangular: exact enough at these distances). */
 function metres(a: [number, number], b: [number, number]): number {
