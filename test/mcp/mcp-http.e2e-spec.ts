@@ -168,6 +168,21 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     await expect(connect(rig.baseUrl)).rejects.toThrow();
   });
 
+  it('a key limited to reading tasks: a tool that needs more is a tool error naming the permission', async () => {
+    const agent = await createAgent(rig.t, { permissions: ['task:read'] });
+    const client = await connect(rig.baseUrl, agent.apiKey);
+    try {
+      const refused = await callError(client, 'create_top_up', { amount_cents: 1000 });
+      expect(refused).toMatchObject({
+        error: { code: 'insufficient_permissions', status: 403, required_permission: 'payment:write' },
+        hint: expect.stringContaining('required_permission'),
+      });
+      expect((await call(client, 'list_tasks', {})).data).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('takes API keys only: an agent session token is refused', async () => {
     const agent = await registerAgent(rig.t);
     const res = await fetch(`${rig.baseUrl}/mcp`, {

@@ -126,6 +126,15 @@ describe('MCP over stdio (legwork-mcp)', () => {
     }
   });
 
+  it('without LEGWORK_API_KEY, says so on stderr and exits 1 (stdout, the protocol channel, stays empty)', () => {
+    const run = spawnSync(process.execPath, [CLI], {
+      env: { PATH: process.env.PATH ?? '' },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect([run.status, run.stdout, run.stderr]).toEqual([1, '', expect.stringContaining('LEGWORK_API_KEY')]);
+  });
+
   it('a wrong key: the tools are listed, and each call is a tool error saying the key is invalid', async () => {
     const client = await spawnClient({
       LEGWORK_API_KEY: 'lw_test_notarealkey000000000000000000',
