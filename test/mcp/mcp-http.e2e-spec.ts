@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Legwork } from '@legwork/sdk';
+import { Drain } from '../../src/health/drain';
 import { createAgent } from '../support/actors';
 import { registerAgent } from '../support/agents';
 import { createTestApp, type TestApp } from '../support/app';
@@ -217,6 +218,26 @@ describe('MCP over Streamable HTTP in live mode', () => {
     try {
       await expectToolList(client, CORE_TOOL_NAMES);
       expect(await call(client, 'get_account')).toMatchObject({ mode: 'live' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  // Last in this file's live app: it drains it.
+  it('a wait in progress answers early (timed_out) when the instance starts draining, so the client calls again elsewhere', async () => {
+    const agent = await createAgent(live, { balanceCents: 10_000 });
+    const client = await connect(baseUrl, agent.apiKey);
+    try {
+      const task = await call(client, 'create_task', taskArgs());
+      const waiting = call(
+        client,
+        'wait_for_task',
+        { task_id: task.task_id, timeout_s: 50 },
+        { timeout: 30_000 },
+      );
+      setTimeout(() => live.app.get(Drain).begin(), 1500);
+      // Without the drain it would answer after 50 s, past the 30 s this call allows.
+      expect(await waiting).toMatchObject({ status: 'pending', events: [], timed_out: true });
     } finally {
       await client.close();
     }
