@@ -84,8 +84,7 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
     },
     () =>
       run(async () => {
-        const me = await client.request(false, undefined, (init) => client.api.GET('/v1/agent/me', init));
-        return ok({ ...json(me), mode: opts.sandbox ? 'sandbox' : 'live' });
+        return ok({ ...json(await client.account.retrieve()), mode: opts.sandbox ? 'sandbox' : 'live' });
       }),
   );
 
