@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
+import { loadEnvFile } from './config/env-file';
 import { embeddedDatabaseUrl } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
 import { Drain } from './health/drain';
@@ -19,6 +20,7 @@ import { SimulationModule } from './simulation/simulation.module';
  * running ones finish, and exits 0.
  */
 async function bootstrap(): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
   const logger = new Logger(config.logLevel);
   const databaseUrl = config.databaseUrl ?? embeddedDatabaseUrl(config.embeddedPgPort);

@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
+import { loadEnvFile } from './config/env-file';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
 import { Drain } from './health/drain';
@@ -17,6 +18,7 @@ import { onShutdownSignal, sleep } from './health/shutdown';
  * jobs finish, and the pool and the embedded database close. SIGINT (Ctrl-C) skips the drain window.
  */
 async function bootstrap(): Promise<void> {
+  loadEnvFile();
   let config = loadConfig();
   const logger = new Logger(config.logLevel);
   // Sandbox mode: the provider simulators run as a child process (loaded dynamically: live mode never loads them).

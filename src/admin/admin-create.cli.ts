@@ -1,5 +1,6 @@
 import { Logger } from '../common/logging/logger';
 import { ConfigError, loadConfig } from '../config/config';
+import { loadEnvFile } from '../config/env-file';
 import { createDataSource } from '../database/data-source';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { runMigrations } from '../database/migrate';
@@ -38,6 +39,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const args = parseAdminCreateArgs(argv);
+  loadEnvFile();
   const config = loadConfig();
   const logger = new Logger(config.logLevel === 'silent' ? 'silent' : 'warn');
   const embedded = config.databaseUrl

@@ -1,10 +1,12 @@
 import { loadConfig } from '../config/config';
+import { loadEnvFile } from '../config/env-file';
 import { Logger } from '../common/logging/logger';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './migrate';
 
 /** `npm run migrate`: applies migrations to DATABASE_URL (or the embedded database) and exits. */
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
   const logger = new Logger(config.logLevel === 'silent' ? 'info' : config.logLevel);
   const embedded = config.databaseUrl

@@ -1,11 +1,13 @@
 import { Client } from 'pg';
 import { loadConfig } from '../config/config';
+import { loadEnvFile } from '../config/env-file';
 import { Logger } from '../common/logging/logger';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { checkLedger } from './ledger-check';
 
 /** `npm run ledger:check`: prints the invariant report as JSON; exit code 1 on any violation. */
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
   const logger = new Logger('warn');
   const embedded = config.databaseUrl

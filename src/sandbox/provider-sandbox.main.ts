@@ -1,4 +1,5 @@
 import { ConfigError, loadSandboxServerConfig } from '../config/config';
+import { loadEnvFile } from '../config/env-file';
 import { startProviderSandbox } from './provider-sandbox';
 
 /**
@@ -7,6 +8,7 @@ import { startProviderSandbox } from './provider-sandbox';
  * (child_process.fork) it reports `{type: 'ready', alipayBaseUrl, wechatBaseUrl}` once listening.
  */
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = loadSandboxServerConfig();
   const sandbox = await startProviderSandbox({
     dataDir: config.dataDir,

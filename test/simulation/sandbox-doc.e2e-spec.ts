@@ -1,38 +1,15 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type NotificationReceiver, startNotificationReceiver } from '../contract/notification-receiver';
 import { agentBalance } from '../support/balances';
+import { docScript, requireTools, runBash as run } from '../support/doc-script';
 import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
 
 interface Delivery {
   event: string;
   task_id: string;
   timestamp: string;
-}
-
-/** Every ```bash block of the page, in order: the session an agent builder types. */
-function docScript(): string {
-  const page = readFileSync(join(__dirname, '../../docs/sandbox.md'), 'utf8');
-  const blocks = [...page.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-  if (blocks.length < 8)
-    throw new Error(`docs/sandbox.md: expected its 8 or more bash steps, found ${blocks.length}`);
-  return blocks.join('\n');
-}
-
-function run(script: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
 }
 
 /**
@@ -46,13 +23,7 @@ describe('docs/sandbox.md', () => {
   const uploadDir = mkdtempSync(join(tmpdir(), 'legwork-doc-uploads-'));
 
   beforeAll(async () => {
-    for (const tool of ['curl', 'jq']) {
-      try {
-        execFileSync('which', [tool]);
-      } catch {
-        throw new Error(`docs/sandbox.md needs ${tool} on the PATH to run its steps`);
-      }
-    }
+    requireTools('docs/sandbox.md', ['curl', 'jq']);
     rig = await startPaymentRig({ JOBS_IN_PROCESS: 'true', UPLOAD_DIR: uploadDir });
     receiver = await startNotificationReceiver<Delivery>((req) => ({
       status: 200,
@@ -69,7 +40,7 @@ describe('docs/sandbox.md', () => {
   it('runs its steps from registration to a reviewed task, a missed deadline and an auto-approval', async () => {
     const email = `doc-${Date.now()}@example.com`;
     const started = Date.now();
-    const { code, out } = await run(docScript(), {
+    const { code, out } = await run(docScript('docs/sandbox.md', 8), {
       BASE: rig.baseUrl,
       HOOK_URL: `${receiver.url}/legwork`,
       EMAIL: email,

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,6 +11,7 @@ import { alipayTime, wechatTime } from '../../src/sandbox/formats';
 import { encryptResource, signatureHeaders } from '../../src/sandbox/wechat/wechat-crypto';
 import type { TestAgent } from './actors';
 import { createTestApp, type TestApp } from './app';
+import { freePort } from './compiled-server';
 
 /**
  * The payment e2e rig: the provider sandbox as its own server on loopback ports, and the real app listening on a
@@ -33,17 +33,6 @@ export interface PaymentRig {
   ): Promise<T>;
   apiRaw(provider: ProviderName, method: string, path: string, body?: unknown): Promise<globalThis.Response>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `sandboxOptions` overrides the provider sandbox's test settings (for example `autoCompleteMs: 5000`). */

