@@ -52,6 +52,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     }
   });
 
+  // The whole flow with a simulated worker: its bound is generous for a loaded machine, not a speed check.
   it('runs a task: quote, create, wait with progress, results, review; errors come back as tool errors', async () => {
     const agent = await registerAgent(rig.t);
     const client = await connect(rig.baseUrl, agent.apiKey);
@@ -88,7 +89,7 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 150_000);
 
   it('serves 2025-era clients too (most hosts today), statelessly: initialize, then tools/list on its own', async () => {
     const agent = await registerAgent(rig.t);
