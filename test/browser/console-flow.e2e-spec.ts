@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { createWorker } from '../support/actors';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
-import { jpeg, offset, spot, submitWithPhoto } from '../support/photos';
-import { accept, act } from '../support/tasks';
+import { jpeg, offset, spot } from '../support/photos';
 import {
   collectPageErrors,
   desktopContext,
   launchChromium,
+  phoneContext,
   requireWebBuild,
   screenshot,
   withDiagnostics,
@@ -18,13 +17,15 @@ import {
 } from '../support/browser';
 
 /**
- * The agent console in a real browser (product-decisions §14), the issue's whole flow with the agent's and the
- * operator's steps done in the console: an agent registers, tops up through the sandbox's Alipay (the provider
- * sandbox pays the order itself), creates a task from a pasted map link after seeing its quote; a worker (through
- * the worker API) accepts, starts and submits a photo with EXIF GPS 30 m away; the agent sees the submission live
- * with its verification and approves it; the worker asks for a withdrawal (the first one waits for review); an
- * operator approves it in the console and the ledger check there is clean. No page logs an error. The ledger
- * invariants are checked again after the file (test/support/after-file.ts).
+ * The issue's whole flow in a real browser (product-decisions §14), every person in their own app: an agent
+ * registers in the console (desktop), tops up through the sandbox's Alipay (the provider sandbox pays the order
+ * itself); a worker signs up in the worker app on a 390×844 phone with emulated geolocation 30 m from the place,
+ * with the sandbox SMS code, and goes online; the agent creates a task from a pasted map link after seeing its quote;
+ * the offer reaches the phone live, the worker accepts, starts and submits a photo with EXIF GPS 30 m away; the agent
+ * sees the submission live with its verification and approves; the worker sees the verdict and the earnings and asks
+ * for a withdrawal (a first one waits for review); an operator approves it in the console, whose ledger check is
+ * clean. No page logs an error beyond the one refusal the test provokes. The ledger invariants are checked again
+ * after the file (test/support/after-file.ts).
  */
 describe('agent console: register, top up, quote and create, review, operator approval', () => {
   let rig: PaymentRig;
@@ -59,7 +60,7 @@ describe('agent console: register, top up, quote and create, review, operator ap
     return page;
   }
 
-  it('runs the whole flow in the console with no error in any page', () =>
+  it('runs the whole flow: agent and operator in the console, the worker in the worker app, no page error', () =>
     withDiagnostics(pages, async () => {
       const page = await desktop();
       const email = `ops-flow-${Date.now()}@example.com`;
@@ -98,8 +99,25 @@ describe('agent console: register, top up, quote and create, review, operator ap
       // The refusal the page shows in words is also logged by chromium as a failed load.
       pages[0].errors.expect(/status of 400/);
 
-      // Create a task from a pasted map link, after its quote.
+      // A worker signs up in the worker app on a phone 30 m from the place, with the sandbox SMS code, and goes
+      // online (Chinese, the app's default).
       const place = spot();
+      const phone = await (await phoneContext(browser, rig.baseUrl, offset(place, 30))).newPage();
+      pages.push({ page: phone, errors: collectPageErrors(phone) });
+      phone.setDefaultTimeout(20_000);
+      await phone.goto('/app/');
+      await phone.getByRole('tab', { name: '注册' }).click();
+      await phone.getByLabel('手机号').fill(`13${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
+      await phone.getByRole('button', { name: '获取验证码' }).click();
+      const notice = await phone.getByText(/沙盒模式验证码：\d{6}/).textContent();
+      await phone.getByLabel('短信验证码').fill(/(\d{6})/.exec(notice!)![1]);
+      await phone.getByLabel('密码').fill('worker-pass-1');
+      await phone.getByRole('button', { name: '注册并登录' }).click();
+      await phone.getByRole('heading', { name: '附近任务' }).waitFor();
+      await phone.getByRole('switch', { name: /接单/ }).click();
+      await phone.getByText('在线：正在接收附近的任务推送').waitFor();
+
+      // Create a task from a pasted map link, after its quote.
       await page.getByRole('link', { name: 'New task' }).first().click();
       await page.getByLabel('Title').fill('Photograph the shop front');
       await page
@@ -128,13 +146,22 @@ describe('agent console: register, top up, quote and create, review, operator ap
       await page.getByRole('heading', { name: /Photograph the shop front/ }).waitFor();
       await page.getByText('No submissions yet.', { exact: false }).waitFor();
 
-      // The worker accepts, starts and submits a photo with EXIF GPS 30 m from the task.
-      const worker = await createWorker(rig.t, { skills: ['photography'] });
-      const assignmentId = await accept(rig.t, worker, taskId);
-      expect((await act(rig.t, worker, assignmentId, 'start')).status).toBe(200);
-      const photo = await jpeg({ gps: offset(place, 30), gpsTime: new Date() });
-      const submitted = await submitWithPhoto(rig.t, worker, assignmentId, photo);
-      expect(submitted.status).toBe(200);
+      // The offer reaches the phone live; the worker accepts, starts and submits a photo with EXIF GPS 30 m away.
+      const offer = phone.getByRole('alertdialog', { name: '新任务推送' });
+      await offer.getByText('Photograph the shop front').waitFor();
+      await offer.getByRole('button', { name: '接受' }).click();
+      await page.getByText('task.assigned').first().waitFor();
+      await phone.getByRole('button', { name: '开始任务' }).click();
+      await phone.getByRole('button', { name: '放弃任务' }).waitFor();
+      await phone.getByLabel('拍照').setInputFiles({
+        name: 'shop.jpg',
+        mimeType: 'image/jpeg',
+        buffer: await jpeg({ gps: offset(place, 30), gpsTime: new Date() }),
+      });
+      await phone.getByText(/拍照时定位：±\d+ 米/).waitFor();
+      await phone.getByRole('button', { name: '提交', exact: true }).click();
+      await phone.getByText(/已提交，等待发布方审核。照片距任务 (29|30|31) 米。/).waitFor();
+      expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
 
       // The agent's page shows the submission live (task.submitted over socket.io) with its verification.
       const submission = page.getByTestId('submission');
@@ -170,13 +197,19 @@ describe('agent console: register, top up, quote and create, review, operator ap
       await page.getByRole('link', { name: 'Photograph the shop front' }).waitFor();
       await screenshot(page, 'console-tasks');
 
-      // The worker asks for a withdrawal of the payout: a first withdrawal waits for an operator.
-      const withdrawal = await rig.t.http
-        .post('/v1/payment/withdraw')
-        .set('Authorization', worker.bearer)
-        .send({ amount_cents: 4500, alipay_account: 'worker@example.com', real_name: '张三' });
-      expect(withdrawal.status).toBe(200);
-      expect(withdrawal.body.status).toBe('pending_review');
+      // The worker sees the verdict live and the earnings, and asks for a withdrawal of all of it: a first
+      // withdrawal waits for an operator.
+      await phone
+        .getByRole('heading', { name: /审核结果/ })
+        .getByText('已通过')
+        .waitFor();
+      await phone.getByRole('link', { name: '收入' }).click();
+      await phone.getByTestId('balance').getByText('45.00').waitFor();
+      await phone.getByLabel('金额（元）').fill('45');
+      await phone.getByLabel('支付宝账号').fill('worker@example.com');
+      await phone.getByLabel('真实姓名').fill('张三');
+      await phone.getByRole('button', { name: '申请提现' }).click();
+      await phone.getByText('审核中').waitFor();
 
       // An operator signs in to the console and approves it.
       await createOrUpdateAdmin(rig.t.db, { email: 'operator@example.com', password: 'operator password 1' });
