@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import type { TestAgent } from '../support/actors';
+import { createWorker, type TestAgent } from '../support/actors';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
-import { spot } from '../support/photos';
-import { createTask } from '../support/tasks';
+import { jpeg, offset, spot, submitWithPhoto } from '../support/photos';
+import { accept, act, createTask } from '../support/tasks';
 import { waitFor } from '../support/waiters';
 import {
   collectPageErrors,
@@ -129,6 +129,42 @@ describe('agent console pages', () => {
       await page.getByRole('heading', { name: /Cancelled/ }).waitFor();
       await page.getByText('task.cancelled').first().waitFor();
 
+      // A submission rejected with a reason: a worker's photo 30 m away, reviewed in the console.
+      const agentKey = { key: `Bearer ${firstKey}` } as TestAgent;
+      const there = spot();
+      const reviewed = await createTask(rig.t, agentKey, { location: there, task_type: 'photo' });
+      const worker = await createWorker(rig.t);
+      const assignmentId = await accept(rig.t, worker, reviewed);
+      expect((await act(rig.t, worker, assignmentId, 'start')).status).toBe(200);
+      const photo = await jpeg({ gps: offset(there, 30) });
+      expect((await submitWithPhoto(rig.t, worker, assignmentId, photo)).status).toBe(200);
+      await page.goto(`/console/tasks/${reviewed}`);
+      const submission = page.getByTestId('submission');
+      await submission.getByLabel('Reject').check();
+      await submission.getByLabel('Reason').selectOption('wrong_location');
+      await submission.getByLabel('Note to the worker (optional)').fill('This is the back door.');
+      await submission.getByRole('button', { name: 'Reject' }).click();
+      await submission.getByText('Rejected: Wrong location').waitFor();
+      const result = await rig.t.http.get(`/v1/tasks/${reviewed}/result`).set('Authorization', agentKey.key);
+      expect(result.body.submissions[0]).toMatchObject({ status: 'rejected', reason_code: 'wrong_location' });
+
+      // The task list pages by the API's cursor and filters by status.
+      for (let i = 0; i < 20; i++)
+        await createTask(rig.t, agentKey, { budget_cents: 1000, title: `Paged task ${i}` });
+      await page.getByRole('link', { name: 'Tasks', exact: true }).click();
+      const rows = page.getByRole('table').getByRole('row');
+      await page.getByRole('link', { name: 'Paged task 19' }).waitFor();
+      expect(await rows.count()).toBe(21); // the header and 20 tasks
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('link', { name: 'Photograph the storefront' }).first().waitFor();
+      expect(await page.getByRole('link', { name: 'Paged task 19' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await page.getByRole('link', { name: 'Paged task 19' }).waitFor();
+      await page.getByLabel('Status').selectOption('cancelled');
+      await page.getByRole('link', { name: 'Paged task 19' }).waitFor({ state: 'detached' });
+      expect(await rows.count()).toBe(2);
+      await rows.nth(1).getByText('Cancelled').waitFor();
+
       // API key: rotate (the new key shown once; the old one is refused), narrow permissions, disable, enable.
       await page.getByRole('link', { name: 'API keys' }).click();
       await page.getByRole('button', { name: 'Rotate…' }).click();
@@ -229,12 +265,14 @@ describe('agent console pages', () => {
       await card.getByLabel('Tier').selectOption('verified');
       await card.getByRole('button', { name: 'Save' }).click();
       await card.getByText('Saved.').waitFor();
+      const creditedFrom = (await rig.t.http.get('/v1/agent/me').set('Authorization', `Bearer ${newKey}`))
+        .body.balance_cents as number;
       await card.getByLabel('Amount (¥)').fill('10.00');
       await card.getByLabel('Reason (e.g. bank transfer ref.)').fill('bank transfer 42');
       await card.getByRole('button', { name: 'Credit the balance' }).click();
-      await card.getByText(/^Credited\. Balance: (CN)?¥510\.00\.$/).waitFor();
+      await card.getByText(/^Credited\. Balance: (CN)?¥[\d,]+\.\d\d\.$/).waitFor();
       const me = await rig.t.http.get('/v1/agent/me').set('Authorization', `Bearer ${newKey}`);
-      expect(me.body).toMatchObject({ tier: 'verified', balance_cents: 51000 });
+      expect(me.body).toMatchObject({ tier: 'verified', balance_cents: creditedFrom + 1000 });
       await screenshot(page, 'console-ops-agents');
       await page.getByRole('link', { name: 'Payment providers' }).click();
       await page.getByRole('row').filter({ hasText: 'alipay' }).getByText('Available').waitFor();
