@@ -4,9 +4,11 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The SDK and the MCP server are npm workspaces: their manifests must be there for npm ci to match the lockfile.
+# The SDK, the MCP server and the web apps are npm workspaces: their manifests must be there for npm ci to match the
+# lockfile.
 COPY packages/sdk/package.json packages/sdk/
 COPY packages/mcp/package.json packages/mcp/
+COPY web/package.json web/
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
