@@ -81,6 +81,9 @@ describe('agent console pages', () => {
       await page.getByLabel('Password').fill('a good long password');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      // A reload keeps the session: the stored refresh token becomes a new pair (/v1/agent/refresh).
+      await page.reload();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 
       // Sandbox: test funds, a simulated worker near a task, a test clock moved on by an hour.
       await page.getByRole('link', { name: 'Sandbox' }).click();
