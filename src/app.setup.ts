@@ -11,6 +11,7 @@ import type { AppConfig } from './config/config';
 import { closeConnectionsWhileDraining, Drain } from './health/drain';
 import { serveDocs } from './openapi/docs-page';
 import { buildOpenApiDocument } from './openapi/openapi';
+import { s3Origins } from './upload/storage/s3-origins';
 
 /**
  * HTTP set-up shared by main.ts and the e2e suite: request ids and access logs, security headers (helmet; the
@@ -25,7 +26,8 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
   express.use(requestContext(logger));
-  express.use(securityHeaders(config.paymentMode === 'live'));
+  const photoOrigins = config.storage.driver === 's3' ? s3Origins(config.storage) : [];
+  express.use(securityHeaders(config.paymentMode === 'live', photoOrigins));
   express.use(closeConnectionsWhileDraining(app.get(Drain)));
   for (const middleware of bodyParsing()) express.use(middleware);
   const errorReference = errorReferenceHtml();

@@ -79,6 +79,9 @@ describe.each(STORAGE_DRIVERS)('uploads (%s storage)', (driver) => {
       expect(signed.searchParams.get('X-Amz-Expires')).toBe('300');
       expect(signed.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
       expect(signed.searchParams.get('response-content-type')).toBe('image/jpeg');
+      // The web apps show this photo: the policy's img-src names the bucket's origin, where the 302 leads.
+      const imgSrc = /img-src ([^;]*)/.exec(String(direct.headers['content-security-policy']))![1].split(' ');
+      expect(imgSrc).toContain(signed.origin);
     }
   });
 

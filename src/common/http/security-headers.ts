@@ -8,7 +8,9 @@ import helmet from 'helmet';
  *
  * - scripts only from this origin, no inline script or handler;
  * - styles from this origin plus inline styles (React-style apps set style attributes);
- * - images from this origin, data: (inline icons) and blob: (a photo previewed before it is uploaded);
+ * - images from this origin, data: (inline icons), blob: (a photo previewed before it is uploaded) and the origins
+ *   of the object store (`imageOrigins`: with STORAGE=s3 a photo's /uploads URL redirects to a presigned URL of the
+ *   bucket, which the browser checks against img-src as well);
  * - fetch and WebSocket to this origin only (the API and /ws);
  * - no plugins, no <base> elsewhere, forms post here only.
  *
@@ -18,7 +20,7 @@ import helmet from 'helmet';
  * Cross-Origin-Resource-Policy is `cross-origin`: the API authenticates with bearer tokens, never cookies, so a
  * cross-origin embed carries no credential, and agents display proof photos in their own apps on other origins.
  */
-export function securityHeaders(live: boolean) {
+export function securityHeaders(live: boolean, imageOrigins: readonly string[] = []) {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -28,7 +30,7 @@ export function securityHeaders(live: boolean) {
         scriptSrc: ["'self'"],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...imageOrigins],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
