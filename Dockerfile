@@ -4,8 +4,11 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The SDK is an npm workspace: its manifest must be there for npm ci to match the lockfile.
+# The SDK, the MCP server and the web apps are npm workspaces: their manifests must be there for npm ci to match the
+# lockfile.
 COPY packages/sdk/package.json packages/sdk/
+COPY packages/mcp/package.json packages/mcp/
+COPY web/package.json web/
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
@@ -18,6 +21,12 @@ ENV NODE_ENV=production \
 # local disk, sandbox keys) when no volume is mounted there.
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The workspaces the API loads at /mcp (the MCP tool catalogue and the SDK its tools call), where
+# node_modules/@legwork/* link to: their manifests and builds only.
+COPY --from=build /app/packages/sdk/package.json ./packages/sdk/
+COPY --from=build /app/packages/sdk/dist ./packages/sdk/dist
+COPY --from=build /app/packages/mcp/package.json ./packages/mcp/
+COPY --from=build /app/packages/mcp/dist ./packages/mcp/dist
 # The guides, served rendered at /docs/<guide>.md beside the API reference.
 COPY --from=build /app/docs ./docs
 COPY package.json ./

@@ -67,6 +67,10 @@ out = ['# API surfaces', '',
        'Where the spec gives one operation on both forms, one handler serves `/v1` and `/api/v1` and the two share a',
        'row. Where the reference form differs in verb, path, body or credentials (task create and cancel, the',
        'reference payment endpoints with `X-API-Secret`) it has its own handler over the same service, and its own row.',
+       '',
+       'Besides these, `/mcp` (`POST`, and `GET` / `DELETE` answered 405) is the MCP server for LLM agents',
+       '(`McpController`, [mcp.md](mcp.md)): a protocol endpoint, not a REST operation, so it is not in the OpenAPI',
+       'document; the route table lists it.',
        '']
 for name in ORDER + sorted({r[0] for r in rows} - set(ORDER)):
     group = [r for r in rows if r[0] == name]

@@ -15,19 +15,24 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist', '.build-stamp');
 /**
- * What the build reads (tsconfig.build.json's include, its configuration, the installed dependencies), and the
- * workspaces the service runs: the /mcp endpoint loads @legwork/mcp and @legwork/sdk from their dist/.
+ * What the build reads (tsconfig.build.json's include, its configuration, the installed dependencies), the
+ * workspaces the service runs (the /mcp endpoint loads @legwork/mcp and @legwork/sdk from their dist/), and the web
+ * apps (web/, which import the SDK's generated types).
  */
-const DIRS = ['src', 'migrations', 'scripts', 'packages/sdk/src', 'packages/mcp/src'];
+const DIRS = ['src', 'migrations', 'scripts', 'packages/sdk/src', 'packages/mcp/src', 'web'];
 const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 
 function walk(dir, out) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    // Unit specs are excluded from the build (tsconfig.build.json), so editing one does not make dist/ stale.
-    else if (entry.isFile() && !entry.name.endsWith('.spec.ts')) out.push(path);
+    // A workspace's own node_modules (web/ may have one) is covered by package-lock.json.
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') walk(path, out);
+    }
+    // Unit specs are excluded from the build (tsconfig.build.json; the web apps' *.test.ts are never bundled), so
+    // editing one does not make dist/ stale.
+    else if (entry.isFile() && !/\.(spec|test)\.ts$/.test(entry.name)) out.push(path);
   }
 }
 

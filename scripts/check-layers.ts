@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'escrow', 'events', 'idempotency', 'upload'],
   ['agent', 'matching', 'worker'],
   ['payment', 'task'],
-  ['admin', 'health', 'jobs', 'mcp', 'openapi', 'simulation', 'stats'],
+  ['admin', 'apps', 'health', 'jobs', 'mcp', 'openapi', 'simulation', 'stats'],
   [APP],
 ];
 

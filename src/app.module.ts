@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { AgentModule } from './agent/agent.module';
+import { WebAppsModule } from './apps/web-apps.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
@@ -59,6 +60,7 @@ export class AppModule {
         EventsModule,
         EventsGatewayModule,
         McpModule,
+        WebAppsModule.register(logger),
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -9,13 +9,23 @@ import type { NextFunction, Request, Response } from 'express';
 @Injectable()
 export class Drain {
   private since: Date | null = null;
+  private readonly stopping = new AbortController();
 
   get draining(): boolean {
     return this.since !== null;
   }
 
+  /**
+   * Aborted when the drain begins: long waits (the MCP wait_for_task) answer early, so their clients call again
+   * through an instance that is not leaving instead of holding this one open to the end of the window.
+   */
+  get signal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
   begin(): void {
     this.since ??= new Date();
+    this.stopping.abort();
   }
 }
 

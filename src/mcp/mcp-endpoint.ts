@@ -8,6 +8,7 @@ import type { AgentActor } from '../common/actor';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { Drain } from '../health/drain';
 
 /**
  * The Streamable HTTP MCP endpoint. Stateless: every POST builds a fresh server from the shared tool catalogue
@@ -24,14 +25,18 @@ export class McpEndpoint implements OnModuleDestroy {
   private readonly handler: McpHttpHandler;
   private readonly node: NodeMcpRequestHandler;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, logger: Logger) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, logger: Logger, drain: Drain) {
     const sandbox = config.paymentMode === 'sandbox';
     this.handler = createMcpHandler(
       ({ authInfo }) => {
         const baseUrl = authInfo?.extra?.baseUrl;
         if (!authInfo || typeof baseUrl !== 'string')
           throw new Error('MCP request without an authenticated key');
-        return createLegworkMcpServer({ client: new Legwork({ apiKey: authInfo.token, baseUrl }), sandbox });
+        return createLegworkMcpServer({
+          client: new Legwork({ apiKey: authInfo.token, baseUrl }),
+          sandbox,
+          stopping: drain.signal,
+        });
       },
       { onerror: (err) => logger.warn({ err }, 'mcp request refused or failed') },
     );

@@ -132,7 +132,8 @@ export async function runTaskFlow(client: Client): Promise<{ taskId: string; pro
   const seen: string[] = [];
   let since: string | undefined;
   let status = 'pending';
-  const until = Date.now() + 45_000;
+  // A bound, not a speed check: on a loaded machine the simulated worker's jobs can lag well behind its 4 s of steps.
+  const until = Date.now() + 90_000;
   while (status !== 'submitted' && Date.now() < until) {
     const waited = await call(
       client,

@@ -60,6 +60,7 @@ describe('MCP over stdio (legwork-mcp)', () => {
     return client;
   }
 
+  // The whole flow with a simulated worker: its bound is generous for a loaded machine, not a speed check.
   it('lists the twelve tools and runs a task with a simulated worker', async () => {
     const agent = await registerAgent(rig.t);
     const client = await spawnClient({ LEGWORK_API_KEY: agent.apiKey, LEGWORK_BASE_URL: rig.baseUrl });
@@ -80,7 +81,7 @@ describe('MCP over stdio (legwork-mcp)', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 150_000);
 
   it('examples/mcp/mcp.json starts the server as a host would, and its HTTP entry names /mcp with a bearer key', async () => {
     const config = JSON.parse(readFileSync(join(ROOT, 'examples', 'mcp', 'mcp.json'), 'utf8')) as {
@@ -124,6 +125,15 @@ describe('MCP over stdio (legwork-mcp)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('without LEGWORK_API_KEY, says so on stderr and exits 1 (stdout, the protocol channel, stays empty)', () => {
+    const run = spawnSync(process.execPath, [CLI], {
+      env: { PATH: process.env.PATH ?? '' },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect([run.status, run.stdout, run.stderr]).toEqual([1, '', expect.stringContaining('LEGWORK_API_KEY')]);
   });
 
   it('a wrong key: the tools are listed, and each call is a tool error saying the key is invalid', async () => {

@@ -43,8 +43,11 @@ export interface LegworkMcpOptions {
   client: Legwork;
   /** Whether the key is a sandbox key; only then are the sandbox tools listed. */
   sandbox: boolean;
-  /** wait_for_task's first poll interval (tests shorten it). */
-  firstPollMs?: number;
+  /**
+   * Aborted when the process is leaving (the service's drain): a wait_for_task in progress then answers at once
+   * (timed_out), so the client calls again, through another instance.
+   */
+  stopping?: AbortSignal;
 }
 
 export const SERVER_INFO = { name: 'legwork', version: '0.1.0' };
@@ -81,8 +84,7 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
     },
     () =>
       run(async () => {
-        const me = await client.request(false, undefined, (init) => client.api.GET('/v1/agent/me', init));
-        return ok({ ...json(me), mode: opts.sandbox ? 'sandbox' : 'live' });
+        return ok({ ...json(await client.account.retrieve()), mode: opts.sandbox ? 'sandbox' : 'live' });
       }),
   );
 
@@ -185,7 +187,7 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
       outputSchema: waitOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args, ctx) => run(async () => ok(await waitForTask(client, args, ctx, opts.firstPollMs))),
+    (args, ctx) => run(async () => ok(await waitForTask(client, args, ctx, opts))),
   );
 
   server.registerTool(

@@ -19,21 +19,23 @@ export async function waitForTask(
   client: Legwork,
   args: { task_id: string; since?: string; timeout_s?: number },
   ctx: ServerContext,
-  firstPollMs = 1000,
+  opts: { stopping?: AbortSignal } = {},
 ) {
   const timeoutS = Math.min(args.timeout_s ?? 30, MAX_WAIT_S);
   const started = Date.now();
   const deadline = started + timeoutS * 1000;
   const token = ctx.mcpReq._meta?.progressToken;
   const signal = ctx.mcpReq.signal;
+  // The client cancelled (nobody reads the answer), or the server is leaving (answer now, the client calls again).
+  const stop = opts.stopping ? AbortSignal.any([signal, opts.stopping]) : signal;
   // A wrong task id is a tool error at once, not a 50 s wait; an ended task has nothing more to wait for.
   const ended = ENDED.includes((await client.tasks.get(args.task_id, { signal })).status);
-  let interval = firstPollMs;
+  let interval = 1000;
   let lastProgress = 0;
   for (;;) {
     const fresh = await eventsAfter(client, args.task_id, args.since, signal);
     const now = Date.now();
-    if (fresh.length > 0 || ended || now >= deadline || signal.aborted) {
+    if (fresh.length > 0 || ended || now >= deadline || stop.aborted) {
       const task = await client.tasks.get(args.task_id, { signal });
       const timedOut = fresh.length === 0 && !ENDED.includes(task.status);
       return markUntrusted({
@@ -58,7 +60,7 @@ export async function waitForTask(
         },
       });
     }
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), signal);
+    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())), stop);
     interval = Math.min(interval + 1000, 5000);
   }
 }

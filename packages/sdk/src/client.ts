@@ -38,6 +38,7 @@ type Answer<T> = { data?: T; error?: unknown; response: Response };
  * LegworkError subclass carrying the envelope's fields.
  */
 export class Legwork {
+  readonly account: Account;
   readonly tasks: Tasks;
   readonly balance: Balance;
   readonly payments: Payments;
@@ -68,6 +69,7 @@ export class Legwork {
       headers: { Authorization: `Bearer ${apiKey}`, 'User-Agent': 'legwork-sdk-node/0.1.0' },
       fetch: retryingFetch(baseFetch, retry),
     });
+    this.account = new Account(this);
     this.tasks = new Tasks(this);
     this.balance = new Balance(this);
     this.payments = new Payments(this);
@@ -158,6 +160,13 @@ export class Tasks extends Resource {
     return this.client.request(true, opts, (init) =>
       this.api.POST('/v1/tasks/{task_id}/cancel', { params: { path: { task_id: taskId } }, ...init }),
     );
+  }
+}
+
+export class Account extends Resource {
+  /** Your account: balance, tier, rate limits, the open-task limit (needs `payment:read` with an API key). */
+  retrieve(opts?: RequestOptions) {
+    return this.client.request(false, opts, (init) => this.api.GET('/v1/agent/me', init));
   }
 }
 

@@ -1,4 +1,4 @@
-export { Legwork, Tasks, Balance, Payments, Events, Webhooks, Sandbox } from './client';
+export { Legwork, Account, Tasks, Balance, Payments, Events, Webhooks, Sandbox } from './client';
 export type { LegworkOptions, RequestOptions, Schemas, TaskListParams, EventListParams } from './client';
 export * from './errors';
 export { PagePromise, type Page } from './pagination';

@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import { webBuildDir } from '../../src/apps/web-apps.module';
+import type { Point } from './photos';
+
+/**
+ * The browser suites (product-decisions §14): Debian's `chromium` (where `which chromium` points; .ci/run installs
+ * it with apt-get) driven by playwright-core, against the real app listening on a port and serving the built apps.
+ * Both prerequisites fail the suite at once with what to do, rather than skipping it.
+ */
+export function chromiumPath(): string {
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(
+      'chromium is not installed: `apt-get install -y chromium` (.ci/run does this when it is missing)',
+    );
+  }
+}
+
+export function requireWebBuild(): void {
+  if (!webBuildDir()) {
+    throw new Error(
+      'The web apps are not built (dist/web is missing): run `npm run build` before the browser suite.',
+    );
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    // Root in CI containers: Chromium's sandbox needs user namespaces the container may not grant.
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A phone: 390×844 (an iPhone 12-15's CSS size), touch, a mobile user agent, location granted at `where`. */
+export async function phoneContext(
+  browser: Browser,
+  base: string,
+  where: Point,
+  over: BrowserContextOptions = {},
+) {
+  const context = await browser.newContext({
+    baseURL: base,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36',
+    geolocation: { latitude: where.latitude, longitude: where.longitude, accuracy: 8 },
+    permissions: ['geolocation'],
+    ...over,
+  });
+  return context;
+}
+
+/**
+ * Everything a page reports as an error: console.error calls, uncaught exceptions, CSP violations (Chromium logs
+ * them as console errors) and failed loads. `expected` lists the console lines a test provokes on purpose (an HTTP
+ * error answer the app shows in words is also logged by Chromium as "Failed to load resource").
+ */
+export function collectPageErrors(page: Page): {
+  errors: string[];
+  expect(line: RegExp): void;
+  unexpected(): string[];
+} {
+  const errors: string[] = [];
+  const expected: RegExp[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    // A page navigating away aborts its own pending requests (socket.io polling, a prefetch): not a failure.
+    if (req.failure()?.errorText !== 'net::ERR_ABORTED')
+      errors.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`);
+  });
+  return {
+    errors,
+    expect: (line) => expected.push(line),
+    unexpected: () => errors.filter((e) => !expected.some((re) => re.test(e))),
+  };
+}
+
+/** Screenshots for docs/screenshots/ (shown in the README), written only when UPDATE_SCREENSHOTS=1. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const dir = join(__dirname, '..', '..', 'docs', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+export type { Browser, BrowserContext, Page };

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { unwrap, type Schemas } from '../../shared/api';
+import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { ErrorNotice } from '../../shared/ui';
+import { formatDistance } from '../geo';
+import { api } from '../session';
+
+/**
+ * A pushed offer (assignment.offered): what, where, how much, and the seconds left to answer (120 s,
+ * product-decisions §5). Accepting takes the offered slot (POST /v1/worker/tasks/{id}/accept) and opens the task;
+ * declining hands it to the next worker at once.
+ */
+export function OfferBanner(props: { offer: Schemas['AssignmentOfferedEvent']; onDone: () => void }) {
+  const { t, locale } = useI18n();
+  const navigate = useNavigate();
+  const { data } = props.offer;
+  const left = () => Math.max(0, Math.round((Date.parse(data.offer_expires_at) - Date.now()) / 1000));
+  const [seconds, setSeconds] = useState(left);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    const timer = setInterval(() => setSeconds(left()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const answer = async (accept: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (accept) {
+        const accepted = await unwrap(
+          api.POST('/v1/worker/tasks/{task_id}/accept', { params: { path: { task_id: data.task_id } } }),
+        );
+        props.onDone();
+        void navigate(`/mine/${accepted.assignment_id}`);
+      } else {
+        await unwrap(
+          api.POST('/v1/worker/assignments/{assignment_id}/decline', {
+            params: { path: { assignment_id: data.assignment_id } },
+          }),
+        );
+        props.onDone();
+      }
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  const expired = seconds <= 0;
+  return (
+    <section
+      className="card offer"
+      role="alertdialog"
+      aria-labelledby="offer-title"
+      aria-describedby="offer-what"
+    >
+      <div className="topbar">
+        <h2 id="offer-title">{t('offer.title')}</h2>
+        <span className={`badge ${seconds <= 20 ? 'bad' : 'warn'}`} role="timer" aria-live="off">
+          {expired ? t('offer.expired') : t('offer.countdown', { seconds })}
+        </span>
+      </div>
+      <div id="offer-what">
+        <h3 style={{ margin: 0 }}>{data.task.title}</h3>
+        <p className="pay">{formatCents(data.task.payment_cents, locale)}</p>
+        <p className="meta">
+          {data.task.distance_meters != null && (
+            <span>{t('tasks.distance', { distance: formatDistance(data.task.distance_meters) })}</span>
+          )}
+          <span>{t('tasks.deadline', { time: formatDateTime(data.task.deadline_at, locale) })}</span>
+          {data.task.location.address && <span>{data.task.location.address}</span>}
+        </p>
+      </div>
+      {error ? <ErrorNotice error={error} /> : null}
+      <div className="actions">
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || expired}
+          onClick={() => void answer(false)}
+        >
+          {t('offer.decline')}
+        </button>
+        <button type="button" disabled={busy || expired} onClick={() => void answer(true)}>
+          {t('offer.accept')}
+        </button>
+      </div>
+      {expired && (
+        <button type="button" className="secondary" onClick={props.onDone}>
+          OK
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState, type FormEvent } from 'react';
+import { unwrap } from '../../shared/api';
+import { useI18n } from '../../shared/i18n';
+import { ErrorNotice } from '../../shared/ui';
+import { api } from '../session';
+
+/** Rating the agent of a completed task (two-sided reputation: agents' averages show on available tasks). */
+export function RateAgent({ taskId }: { taskId: string }) {
+  const { t } = useI18n();
+  const [rating, setRating] = useState(5);
+  const [comment, setComment] = useState('');
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await unwrap(
+        api.POST('/v1/worker/tasks/{task_id}/rate', {
+          params: { path: { task_id: taskId } },
+          body: { rating, ...(comment.trim() ? { comment: comment.trim() } : {}) },
+        }),
+      );
+      setDone(true);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) {
+    return (
+      <p className="notice" role="status">
+        {t('rate.done')}
+      </p>
+    );
+  }
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="rate-title">
+      <h2 id="rate-title">{t('rate.title')}</h2>
+      <label htmlFor="rate-stars">{t('rate.stars')}</label>
+      <select id="rate-stars" value={rating} onChange={(e) => setRating(Number(e.target.value))}>
+        {[5, 4, 3, 2, 1, 0].map((n) => (
+          <option key={n} value={n}>
+            {'★'.repeat(n) + '☆'.repeat(5 - n)} {n}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="rate-comment">{t('rate.comment')}</label>
+      <textarea
+        id="rate-comment"
+        maxLength={500}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+      />
+      {error ? <ErrorNotice error={error} /> : null}
+      <div className="actions one">
+        <button type="submit" disabled={busy}>
+          {t('rate.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}

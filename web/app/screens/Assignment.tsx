@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { unwrap } from '../../shared/api';
+import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { useAsync } from '../../shared/use-async';
+import { ErrorNotice, Loading } from '../../shared/ui';
+import { liveEvents } from '../components/Frame';
+import { RateAgent } from '../components/RateAgent';
+import { StatusBadge } from '../components/StatusBadge';
+import { SubmitForm } from '../components/SubmitForm';
+import { concerns, loadAssignment, type MyTask } from '../my-tasks';
+import { api } from '../session';
+import { Place } from './TaskPage';
+
+/**
+ * One assignment: where and by when, then what can be done in its state: start, abandon, submit (from accepted or
+ * in progress), the verdict with the rejection's reason, and rating the agent once the task is completed. Live
+ * events about it (an approval, a rejection, a cancellation) reload it.
+ */
+export function Assignment() {
+  const { t, locale } = useI18n();
+  const { assignmentId = '' } = useParams();
+  const item = useAsync(() => loadAssignment(assignmentId), [assignmentId]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  /** The submission's answer (the photo's distance), kept while the reloaded assignment shows it submitted. */
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  const reload = item.reload;
+  const task = item.data;
+  useEffect(() => {
+    const onEvent = (e: Event) => {
+      const { payload } = (e as CustomEvent<{ payload: unknown }>).detail;
+      if (task && concerns(payload, task)) void reload();
+    };
+    liveEvents.addEventListener('event', onEvent);
+    return () => liveEvents.removeEventListener('event', onEvent);
+  }, [task, reload]);
+  const act = async (action: 'start' | 'abandon') => {
+    if (action === 'abandon' && !window.confirm(t('work.abandon_confirm'))) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const params = { path: { assignment_id: assignmentId } };
+      await unwrap(
+        action === 'start'
+          ? api.POST('/v1/worker/assignments/{assignment_id}/start', { params })
+          : api.POST('/v1/worker/assignments/{assignment_id}/abandon', { params }),
+      );
+      await reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="screen">
+      <Link to="/mine">← {t('task.back')}</Link>
+      {item.error ? <ErrorNotice error={item.error} onRetry={() => void reload()} /> : null}
+      {!task && item.loading && <Loading />}
+      {task && (
+        <article>
+          <div className="topbar">
+            <h1>{task.title}</h1>
+            <StatusBadge status={task.status} />
+          </div>
+          <div className="meta">
+            <span className="pay">{formatCents(task.payment_cents, locale)}</span>
+            <span>{t('tasks.deadline', { time: formatDateTime(task.deadline_at, locale) })}</span>
+          </div>
+          <p className="muted">{t(`task.proof.${task.location_proof}`)}</p>
+          {task.location && <Place location={task.location} label={task.title} />}
+          {error ? <ErrorNotice error={error} /> : null}
+          {(task.status === 'accepted' || task.status === 'in_progress') && (
+            <div className="actions">
+              <button type="button" className="danger" disabled={busy} onClick={() => void act('abandon')}>
+                {t('work.abandon')}
+              </button>
+              {task.status === 'accepted' ? (
+                <button type="button" disabled={busy} onClick={() => void act('start')}>
+                  {t('work.start')}
+                </button>
+              ) : (
+                <span />
+              )}
+            </div>
+          )}
+          {(task.status === 'accepted' || task.status === 'in_progress') && (
+            <SubmitForm
+              task={task}
+              onSubmitted={(note) => {
+                setSubmitted(note);
+                void reload();
+              }}
+            />
+          )}
+          {task.status === 'submitted' && (
+            <p className="notice" role="status">
+              {submitted ?? t('work.submitted_plain')}
+            </p>
+          )}
+          <Verdict task={task} />
+          {task.status === 'approved' && task.task_status === 'completed' && (
+            <RateAgent taskId={task.task_id} />
+          )}
+        </article>
+      )}
+    </main>
+  );
+}
+
+function Verdict({ task }: { task: MyTask }) {
+  const { t, locale } = useI18n();
+  const review = task.review;
+  if (!review) return null;
+  return (
+    <section className="card" aria-labelledby="verdict">
+      <h2 id="verdict">
+        {t('work.verdict')}: <StatusBadge status={review.decision} />
+      </h2>
+      {review.reason_code && <p>{t('work.rejection', { reason: t(`reason.${review.reason_code}`) })}</p>}
+      {review.feedback_text && <p>{t('work.feedback', { text: review.feedback_text })}</p>}
+      {review.rating != null && <p>{t('work.rating_received', { rating: review.rating })}</p>}
+      <p className="muted">{formatDateTime(task.reviewed_at, locale)}</p>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { useState, useSyncExternalStore } from 'react';
+import { Link } from 'react-router';
+import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { useAsync } from '../../shared/use-async';
+import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { availability } from '../availability';
+import { AvailabilitySwitch } from '../components/AvailabilitySwitch';
+import { PullToRefresh } from '../components/PullToRefresh';
+import { AgentRating } from '../components/AgentRating';
+import { type Fix, direction, formatDistance } from '../geo';
+import { loadNearby, positionForList, SORTS, type NearbyTask, type Sort } from '../nearby';
+
+const RADII = [1, 2, 5, 10, 20, 50];
+
+/** Tasks nearby: the online switch, sort and radius, and the list (pull or press Refresh to reload). */
+export function Nearby() {
+  const { t } = useI18n();
+  const [sort, setSort] = useState<Sort>('payment_desc');
+  const [km, setKm] = useState(5);
+  const [fix, setFix] = useState<Fix | null>(null);
+  const online = useSyncExternalStore(availability.subscribe, availability.snapshot).online;
+  const list = useAsync(async () => {
+    const position = await positionForList();
+    setFix(position);
+    return loadNearby(sort, km, position);
+  }, [sort, km, online]);
+  return (
+    <main className="screen">
+      <div className="topbar">
+        <h1>{t('tasks.title')}</h1>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void list.reload()}
+          disabled={list.loading}
+        >
+          {t('tasks.refresh')}
+        </button>
+      </div>
+      <AvailabilitySwitch />
+      <div className="row" style={{ flexWrap: 'nowrap' }}>
+        <div style={{ flex: 2 }}>
+          <label htmlFor="sort">{t('tasks.sort')}</label>
+          <select id="sort" value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {t(`tasks.sort.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div style={{ flex: 1 }}>
+          <label htmlFor="radius">{t('tasks.radius')}</label>
+          <select id="radius" value={km} onChange={(e) => setKm(Number(e.target.value))}>
+            {RADII.map((r) => (
+              <option key={r} value={r}>
+                {t('tasks.km', { km: r })}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <PullToRefresh onRefresh={list.reload}>
+        {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
+        {!list.data && list.loading && <Loading />}
+        {list.data && !fix && <p className="muted">{t('tasks.no_position')}</p>}
+        {list.data && list.data.tasks.length === 0 && <Empty>{t('tasks.empty')}</Empty>}
+        {list.data && list.data.tasks.length > 0 && (
+          <ul aria-label={t('tasks.title')} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {list.data.tasks.map((task) => (
+              <li key={task.task_id}>
+                <TaskCard task={task} fix={fix} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </PullToRefresh>
+    </main>
+  );
+}
+
+function TaskCard({ task, fix }: { task: NearbyTask; fix: Fix | null }) {
+  const { t, locale } = useI18n();
+  const dir = fix && task.location ? t(`dir.${direction(fix, task.location)}`) : '';
+  return (
+    <Link to={`/tasks/${task.task_id}`} className="card task-card">
+      <div className="topbar">
+        <h3>{task.title}</h3>
+        <span className="pay">{formatCents(task.payment_cents, locale)}</span>
+      </div>
+      <div className="meta">
+        <span>
+          {task.distance_meters != null
+            ? `${t('tasks.distance', { distance: formatDistance(task.distance_meters) })} ${dir}`
+            : t('tasks.distance_unknown')}
+        </span>
+        <span>{t('tasks.deadline', { time: formatDateTime(task.deadline_at, locale) })}</span>
+        <span>
+          <AgentRating rating={task.agent_rating} />
+        </span>
+      </div>
+      {task.required_skills.length > 0 && (
+        <p className="meta" style={{ marginBottom: 0 }}>
+          <span className="visually-hidden">{t('tasks.skills')}:</span>
+          {task.required_skills.map((s) => (
+            <span key={s} className="badge">
+              {t(`skill.${s}`)}
+            </span>
+          ))}
+        </p>
+      )}
+    </Link>
+  );
+}

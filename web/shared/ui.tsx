@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { toApiError } from './errors';
+import { useI18n } from './i18n';
+
+/**
+ * Any failure, in words and with its code: the words for the code in the person's language when the app has them,
+ * otherwise the API's own message; the field problems of a validation error; never a raw object or stack.
+ */
+export function ErrorNotice(props: { error: unknown; onRetry?: () => void }) {
+  const { t, has } = useI18n();
+  const error = toApiError(props.error);
+  const key = `error.${error.code}`;
+  const vars: Record<string, string | number> = { distance: '?', current_status: '?' };
+  for (const [name, value] of Object.entries(error.extra)) {
+    if (typeof value === 'string' || typeof value === 'number') vars[name] = value;
+  }
+  if (typeof error.extra.distance_meters === 'number')
+    vars.distance = Math.round(error.extra.distance_meters);
+  return (
+    <div className="error" role="alert">
+      <p className="error-words">{has(key) ? t(key, vars) : error.message}</p>
+      {error.details.length > 0 && (
+        <ul className="error-fields">
+          {error.details.map((d) => (
+            <li key={`${d.field}:${d.message}`}>
+              <strong>{d.field}</strong>: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="error-code">
+        {t('common.error_code', { code: error.code })}
+        {error.requestId ? ` · ${t('common.request_id', { id: error.requestId })}` : ''}
+      </p>
+      {props.onRetry && (
+        <button type="button" className="secondary" onClick={props.onRetry}>
+          {t('common.retry')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Loading(props: { label?: string }) {
+  const { t } = useI18n();
+  return (
+    <p className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {props.label ?? t('common.loading')}
+    </p>
+  );
+}
+
+export function Empty(props: { children: ReactNode }) {
+  return (
+    <p className="empty" role="status">
+      {props.children}
+    </p>
+  );
+}
