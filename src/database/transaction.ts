@@ -16,13 +16,38 @@ export async function inTransaction<T>(ds: DataSource, work: (em: EntityManager)
   assertNoOpenTransaction('a transaction');
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ds.transaction((em) => openTransaction.run(true, () => work(em)));
+      return await ds.transaction((em) =>
+        openTransaction.run(true, async () => {
+          const hooks = new Map<object, CommitHook>();
+          commitHooks.set(em, hooks);
+          const result = await work(em);
+          for (const hook of hooks.values()) await hook(em);
+          return result;
+        }),
+      );
     } catch (err) {
       const code = (err as { code?: string; driverError?: { code?: string } }).driverError?.code;
       if (attempt < 4 && (code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED)) continue;
       throw err;
     }
   }
+}
+
+type CommitHook = (em: EntityManager) => Promise<void>;
+
+/** The hooks of each unit of work of inTransaction, by its EntityManager (see beforeCommit). */
+const commitHooks = new WeakMap<EntityManager, Map<object, CommitHook>>();
+
+/**
+ * Registers `hook` (once per `key`) to run in the transaction of `em` when its unit of work has returned, just
+ * before COMMIT; returns false when `em` is not the EntityManager of an inTransaction unit of work (the caller then
+ * does its work at once). For writes that batch well: the outbox writes the events of a transaction in one INSERT.
+ */
+export function beforeCommit(em: EntityManager, key: object, hook: CommitHook): boolean {
+  const hooks = commitHooks.get(em);
+  if (!hooks) return false;
+  if (!hooks.has(key)) hooks.set(key, hook);
+  return true;
 }
 
 /** Set while a unit of work of inTransaction runs (and in everything it awaits). */

@@ -35,6 +35,51 @@ export const NEARBY_SAMPLE_LEVELS = [
   { below: '00400000-0000-0000-0000-000000000000', scale: 1024 },
 ] as const;
 
+/**
+ * The task columns a listing returns: what the available-tasks view shows, not `t.*`. The other 18 columns (eight
+ * timestamps, metadata, money) cost the API a parse each per row and were thrown away.
+ */
+export const NEARBY_TASK_COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'task_type',
+  'payout_cents',
+  'deadline_at',
+  'required_skills',
+  'latitude',
+  'longitude',
+  'address',
+  'max_distance_meters',
+  'open_slots',
+  'location_proof',
+] as const;
+
+/** One listed task as pg returns it (payout_cents is a bigint: a string), with the search's own columns. */
+export interface NearbyTaskRow {
+  id: string;
+  title: string;
+  description: string;
+  task_type: string;
+  payout_cents: string;
+  deadline_at: Date;
+  required_skills: string[];
+  latitude: number;
+  longitude: number;
+  address: string | null;
+  max_distance_meters: number;
+  open_slots: number;
+  location_proof: string;
+  /** Metres, or null without a position. */
+  distance: number | null;
+  total: string | number;
+  total_is_estimate: boolean;
+  agent_rating_count: number | null;
+  agent_rating_sum: string | number | null;
+}
+
+const LISTED = NEARBY_TASK_COLUMNS.map((c) => `t.${c}`).join(', ');
+
 /** The GiST index the searches without cells use (no position near a pole, huge circles). */
 export const NEARBY_INDEX = 'tasks_open_nearby_gist';
 /** The covering per-cell indexes (migration 1732200050000). */
@@ -104,7 +149,7 @@ function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[
        AND ${ELIGIBLE}
      ORDER BY ${ORDER[f.sort]('')}
      LIMIT $6)
-  SELECT t.*, page.distance, page.total, false AS total_is_estimate,
+  SELECT ${LISTED}, page.distance, page.total, false AS total_is_estimate,
          s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
     FROM page
     JOIN tasks t ON t.id = page.id
@@ -191,7 +236,7 @@ function nearbyCellsQuery(
     UNION ALL
     (${denseCandidates(f.sort, distance, match, dense)}
      ORDER BY ${ORDER[f.sort]('x.')} LIMIT $6))
-  SELECT t.*, page.distance, total.total, total.total_is_estimate,
+  SELECT ${LISTED}, page.distance, total.total, total.total_is_estimate,
          s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
     FROM page
     CROSS JOIN total

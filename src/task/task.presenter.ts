@@ -32,7 +32,9 @@ export function taskCreatedResponse(t: TaskRow): TaskResponse {
   };
 }
 
-export function locationView(t: TaskRow): TaskLocationView {
+export function locationView(
+  t: Pick<TaskRow, 'latitude' | 'longitude' | 'address' | 'max_distance_meters'>,
+): TaskLocationView {
   return {
     latitude: t.latitude,
     longitude: t.longitude,

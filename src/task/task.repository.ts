@@ -172,6 +172,32 @@ export const TaskRepository = {
     return rows.map(mapAssignment);
   },
 
+  /**
+   * The task's assignments (as `assignments`) and, in the same statement, the worker's live assignments (accepted
+   * or in progress) across all tasks: the accept's cap check without a round trip of its own. Call it after the
+   * worker row is locked, in a later statement: a statement reads the rows committed when it starts, so only a
+   * statement begun after the lock was granted sees the assignments of that worker's concurrent accepts.
+   */
+  async assignmentsAndLive(
+    em: Runner,
+    taskId: string,
+    workerId: string,
+  ): Promise<{ assignments: AssignmentRow[]; live: number }> {
+    const rows = await sqlRows<Record<string, unknown> & { worker_live: number }>(
+      em,
+      `SELECT live.n AS worker_live, a.*
+         FROM (SELECT count(*)::int AS n FROM assignments
+                WHERE worker_id = $2 AND status IN ('accepted', 'in_progress')) live
+         LEFT JOIN assignments a ON a.task_id = $1
+        ORDER BY a.created_at, a.id`,
+      [taskId, workerId],
+    );
+    return {
+      assignments: rows.filter((r) => r.id !== null).map(({ worker_live: _live, ...r }) => mapAssignment(r)),
+      live: rows[0].worker_live,
+    };
+  },
+
   async assignment(em: Runner, assignmentId: string): Promise<AssignmentRow | null> {
     const rows = await sqlRows(em, `SELECT * FROM assignments WHERE id = $1`, [assignmentId]);
     return rows.length ? mapAssignment(rows[0]) : null;

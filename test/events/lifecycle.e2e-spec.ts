@@ -107,6 +107,31 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
     expect((rx.received[0].json.data as { status: string }).status).toBe('cancelled');
     await rx.close();
   });
+
+  it("a transition's events keep the order they were written in (the outbox inserts them together before COMMIT)", async () => {
+    const agent = await createAgent(t, { balanceCents: 20_000 });
+    const worker = await createWorker(t);
+    const taskId = await createTask(t, agent);
+    const assignmentId = await accept(t, worker, taskId);
+    await act(t, worker, assignmentId, 'start').expect(200);
+    await submit(t, worker, assignmentId).expect(200);
+    const stored: { name: string; agent_id: string | null; worker_id: string | null }[] = await t.db.query(
+      `SELECT name, agent_id, worker_id FROM events WHERE task_id = $1 ORDER BY seq`,
+      [taskId],
+    );
+    expect(stored.map((e) => e.name)).toEqual([
+      'assignment.accepted',
+      'task.assigned',
+      'assignment.started',
+      'task.started',
+      'assignment.submitted',
+      'task.submitted',
+    ]);
+    expect(
+      stored.filter((e) => e.name.startsWith('assignment.')).every((e) => e.worker_id === worker.id),
+    ).toBe(true);
+    expect(stored.filter((e) => e.name.startsWith('task.')).every((e) => e.agent_id === agent.id)).toBe(true);
+  });
 });
 
 describe('the job-runner process (npm run start:jobs) publishes and delivers for API instances', () => {

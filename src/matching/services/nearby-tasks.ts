@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import type { LatLng } from '../../common/geo';
-import { nearbyTasksQuery, NearbySort } from '../nearby-tasks.query';
+import { nearbyTasksQuery, NearbySort, NearbyTaskRow } from '../nearby-tasks.query';
 
 export interface NearbySearch {
   position?: LatLng;
@@ -16,8 +16,8 @@ export interface NearbySearch {
 }
 
 export interface NearbyResult {
-  /** Task rows (tasks.*) plus `distance` (metres or null), `agent_rating_count` and `agent_rating_sum`. */
-  rows: Record<string, unknown>[];
+  /** The listed columns of each task (NEARBY_TASK_COLUMNS) plus distance, total and the agent's rating. */
+  rows: NearbyTaskRow[];
   /** Matches in all; beyond NEARBY_TOTAL_CAP an estimate (totalIsEstimate), see nearby-tasks.query.ts. */
   total: number;
   totalIsEstimate: boolean;
@@ -64,7 +64,7 @@ export class NearbyTasks {
       sort: s.sort,
       limit: s.limit,
     });
-    const tasks = await sqlRows(this.ds, sql, params);
+    const tasks = await sqlRows<NearbyTaskRow>(this.ds, sql, params);
     return {
       rows: tasks,
       total: tasks.length ? Number(tasks[0].total) : 0,

@@ -40,18 +40,24 @@ export class AssignmentService {
   ) {}
 
   start(actor: WorkerActor, assignmentId: string): Promise<AssignmentResponse> {
-    return this.act(actor, assignmentId, async (em, task, a, now) => {
-      beforeDeadline(task, a, now);
-      return this.moveWithEvent(
-        em,
-        a,
-        ['accepted'],
-        'in_progress',
-        now,
-        { started_at: now },
-        'assignment.started',
-      );
-    });
+    return this.act(
+      actor,
+      assignmentId,
+      async (em, task, a, now) => {
+        beforeDeadline(task, a, now);
+        return this.moveWithEvent(
+          em,
+          a,
+          ['accepted'],
+          'in_progress',
+          now,
+          { started_at: now },
+          'assignment.started',
+        );
+      },
+      {},
+      true,
+    );
   }
 
   /**
@@ -129,6 +135,7 @@ export class AssignmentService {
         );
       },
       { submitted: true },
+      true,
     );
     return {
       assignment_id: moved.assignment_id,
@@ -192,25 +199,36 @@ export class AssignmentService {
   private async act(
     actor: WorkerActor,
     assignmentId: string,
-    work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentResponse>,
+    work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentRow>,
     changes: TaskChanges = {},
+    movesOnlyIt = false,
   ): Promise<AssignmentResponse> {
     // A slot freed once the task takes no more workers is refunded (settle): money, so idempotentTransaction.
     return idempotentTransaction(this.ds, async (em) => {
-      // Lock the assignment's task first, then read the assignment under that lock (its current state).
+      // Lock the assignment's task first, then read the task's assignments under that lock (their current state).
       const task = await TaskRepository.lockByAssignment(em, assignmentId);
-      const a = task ? await TaskRepository.assignment(em, assignmentId) : null;
+      const assignments = task ? await TaskRepository.assignments(em, task.id) : [];
+      const a = assignments.find((x) => x.id === assignmentId);
       if (!task || !a || a.worker_id !== actor.id) {
         throw new ApiError('assignment_not_found', 'No such assignment.');
       }
       const now = this.clock.now();
-      const response = await work(em, task, a, now);
-      await this.settlement.reconcileTask(em, task, now, changes);
-      return response;
+      const moved = await work(em, task, a, now);
+      // When the work moved only this assignment (start, submit), the task's assignments are those read above
+      // with the moved row, so the reconciliation need not read them again; else (abandon, decline: dispatch may
+      // offer the slot to someone) it reads them.
+      const current = movesOnlyIt ? assignments.map((x) => (x.id === moved.id ? moved : x)) : undefined;
+      await this.settlement.reconcileTask(em, task, now, changes, current);
+      return {
+        assignment_id: moved.id,
+        task_id: moved.task_id,
+        status: moved.status,
+        updated_at: now.toISOString(),
+      };
     });
   }
 
-  /** The move (or 409, see TaskRepository.moveOrRefuse) with its assignment event, as the worker's answer. */
+  /** The move (or 409, see TaskRepository.moveOrRefuse) with its assignment event; the moved row. */
   private async moveWithEvent(
     em: EntityManager,
     a: AssignmentRow,
@@ -219,15 +237,10 @@ export class AssignmentService {
     now: Date,
     set: Record<string, unknown>,
     event: AssignmentEventName,
-  ): Promise<AssignmentResponse> {
+  ): Promise<AssignmentRow> {
     const moved = await TaskRepository.moveOrRefuse(em, a, from, to, now, set);
     await this.events.assignment(em, event, moved, now);
-    return {
-      assignment_id: moved.id,
-      task_id: moved.task_id,
-      status: moved.status,
-      updated_at: now.toISOString(),
-    };
+    return moved;
   }
 }
 

@@ -37,7 +37,7 @@ export class TaskAcceptService {
       const { skills, reputation } = await this.lockWorker(em, actor.id);
       assertEligible(task, skills, reputation);
 
-      const assignments = await TaskRepository.assignments(em, task.id);
+      const { assignments, live } = await TaskRepository.assignmentsAndLive(em, task.id, actor.id);
       const mine = assignments.find((a) => a.worker_id === actor.id);
       if (mine && mine.status !== 'pending') {
         throw new ApiError(
@@ -49,7 +49,7 @@ export class TaskAcceptService {
           },
         );
       }
-      await this.assertBelowCap(em, actor.id, reputation);
+      assertBelowCap(live, reputation);
       const accepted = mine
         ? await this.takeOffer(em, mine, now)
         : await this.takeSlot(em, task, assignments, actor, now);
@@ -118,22 +118,17 @@ export class TaskAcceptService {
     if (!worker) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
     return worker;
   }
+}
 
-  /** Live = work still to do (accepted or in progress); results waiting for review do not count. */
-  private async assertBelowCap(em: EntityManager, workerId: string, reputation: number): Promise<void> {
-    const cap = liveAssignmentCap(reputation);
-    const [{ live }] = await sqlRows<{ live: number }>(
-      em,
-      `SELECT count(*)::int AS live FROM assignments WHERE worker_id = $1 AND status IN ('accepted', 'in_progress')`,
-      [workerId],
+/** Live = work still to do (accepted or in progress); results waiting for review do not count. */
+function assertBelowCap(live: number, reputation: number): void {
+  const cap = liveAssignmentCap(reputation);
+  if (live >= cap) {
+    throw new ApiError(
+      'assignment_limit_reached',
+      `You may hold at most ${cap} unfinished assignment${cap === 1 ? '' : 's'} at once; finish or abandon one first.`,
+      { limit: cap, live_assignments: live },
     );
-    if (live >= cap) {
-      throw new ApiError(
-        'assignment_limit_reached',
-        `You may hold at most ${cap} unfinished assignment${cap === 1 ? '' : 's'} at once; finish or abandon one first.`,
-        { limit: cap, live_assignments: live },
-      );
-    }
   }
 }
 

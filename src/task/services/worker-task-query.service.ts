@@ -65,24 +65,21 @@ export class WorkerTaskQueryService {
     if (found.position) metadata.max_distance_meters = radius;
     if (found.positionSource === 'last_known') metadata.last_known_position = 1;
     return {
-      tasks: found.rows.map((r) => {
-        const t = mapTask(r);
-        return {
-          task_id: t.id,
-          title: t.title,
-          description: t.description,
-          task_type: t.task_type,
-          payment_cents: t.payout_cents,
-          distance_meters: r.distance === null ? null : Math.round(Number(r.distance)),
-          deadline_at: t.deadline_at.toISOString(),
-          estimated_duration_minutes: null,
-          required_skills: t.required_skills,
-          location: locationView(t),
-          open_slots: t.open_slots,
-          location_proof: t.location_proof,
-          agent_rating: agentRatingView(r.agent_rating_count, r.agent_rating_sum),
-        };
-      }),
+      tasks: found.rows.map((t) => ({
+        task_id: t.id,
+        title: t.title,
+        description: t.description,
+        task_type: t.task_type,
+        payment_cents: Number(t.payout_cents),
+        distance_meters: t.distance === null ? null : Math.round(Number(t.distance)),
+        deadline_at: t.deadline_at.toISOString(),
+        estimated_duration_minutes: null,
+        required_skills: t.required_skills,
+        location: locationView(t),
+        open_slots: t.open_slots,
+        location_proof: t.location_proof,
+        agent_rating: agentRatingView(t.agent_rating_count, t.agent_rating_sum),
+      })),
       metadata,
     };
   }
