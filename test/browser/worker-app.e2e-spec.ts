@@ -196,6 +196,7 @@ describe('worker app in a real browser', () => {
     await item.getByText('审核中').waitFor();
     await item.getByText('首次提现，需人工审核').waitFor();
     await item.getByText(/l\*\*\*@example\.com/).waitFor();
+    await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'worker-withdrawal');
 
     // An operator approves it; opened again, the earnings screen shows what the approval led to. (Not a page reload:
