@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   chromium,
@@ -101,3 +102,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 export type { Browser, BrowserContext, Page };
+
+/** A desktop browser window (the agent console's size, and its screenshots'). */
+export async function desktopContext(browser: Browser, base: string, over: BrowserContextOptions = {}) {
+  return browser.newContext({ baseURL: base, viewport: { width: 1366, height: 900 }, ...over });
+}
+
+/**
+ * Runs a browser test's body; when it fails, each page's screenshot is written to the temp directory and the error
+ * names them with what each page logged, so a failure on CI says what the screen showed.
+ */
+export async function withDiagnostics(
+  pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[],
+  body: () => Promise<void>,
+): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    const notes: string[] = [];
+    for (const [i, { page, errors }] of pages.entries()) {
+      const path = join(tmpdir(), `legwork-browser-failure-${process.pid}-${i}.png`);
+      await page.screenshot({ path, fullPage: true }).catch(() => undefined);
+      notes.push(`page ${i} (${page.url()}): screenshot ${path}; errors: ${JSON.stringify(errors.errors)}`);
+    }
+    if (err instanceof Error) err.message = `${err.message}\n${notes.join('\n')}`;
+    throw err;
+  }
+}

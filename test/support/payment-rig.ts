@@ -56,6 +56,8 @@ export async function startPaymentRig(
   const baseUrl = `http://127.0.0.1:${port}`;
   const t = await createTestApp({
     ...sandbox.serviceEnv,
+    // The app is reachable here: links it writes (upload URLs, return URLs) point at this port, not 8000.
+    PUBLIC_BASE_URL: baseUrl,
     PAYMENT_NOTIFY_BASE_URL: baseUrl,
     PAYMENT_PROVIDER_TIMEOUT_MS: '3000',
     JOBS_IN_PROCESS: 'false',

@@ -1,0 +1,87 @@
+import { useEffect, useState } from 'react';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router';
+import type { Session } from '../shared/auth';
+import { Loading } from '../shared/ui';
+import { AgentShell, OperatorShell } from './components/Shell';
+import { useSignedIn } from './hooks';
+import { Dashboard } from './screens/Dashboard';
+import { ApiKeys } from './screens/ApiKeys';
+import { Events } from './screens/Events';
+import { Login } from './screens/Login';
+import { Money } from './screens/Money';
+import { OpsAgents, OpsHealth, OpsLedger, OpsWithdrawals } from './screens/Operator';
+import { Sandbox } from './screens/Sandbox';
+import { TaskCreate } from './screens/TaskCreate';
+import { TaskDetail } from './screens/TaskDetail';
+import { Tasks } from './screens/Tasks';
+import { Webhooks } from './screens/Webhooks';
+import { adminSession, agentSession } from './session';
+
+/**
+ * Routes under /console: the sign-in screen, the agent's pages, and the operator's pages under /console/ops. Each
+ * part waits for its stored refresh token to become a session and sends signed-out visitors to the sign-in screen,
+ * which brings them back afterwards. The console is for desktops: one bundle, no lazy chunks (the size budget is
+ * the worker app's).
+ */
+const router = createBrowserRouter(
+  [
+    { path: '/login', element: <Login /> },
+    {
+      path: '/ops',
+      element: <RequireSession session={adminSession} />,
+      children: [
+        {
+          element: <OperatorShell />,
+          children: [
+            { index: true, element: <Navigate to="withdrawals" replace /> },
+            { path: 'agents', element: <OpsAgents /> },
+            { path: 'withdrawals', element: <OpsWithdrawals /> },
+            { path: 'health', element: <OpsHealth /> },
+            { path: 'ledger', element: <OpsLedger /> },
+          ],
+        },
+      ],
+    },
+    {
+      path: '/',
+      element: <RequireSession session={agentSession} />,
+      children: [
+        {
+          element: <AgentShell />,
+          children: [
+            { index: true, element: <Dashboard /> },
+            { path: 'money', element: <Money /> },
+            { path: 'tasks', element: <Tasks /> },
+            { path: 'tasks/new', element: <TaskCreate /> },
+            { path: 'tasks/:taskId', element: <TaskDetail /> },
+            { path: 'keys', element: <ApiKeys /> },
+            { path: 'webhooks', element: <Webhooks /> },
+            { path: 'events', element: <Events /> },
+            { path: 'sandbox', element: <Sandbox /> },
+            { path: '*', element: <Navigate to="/" replace /> },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);
+
+function RequireSession({ session }: { session: Session }) {
+  const signedIn = useSignedIn(session);
+  const location = useLocation();
+  const [restored, setRestored] = useState(session.signedIn);
+  useEffect(() => {
+    if (!restored) void session.restore().finally(() => setRestored(true));
+  }, [restored, session]);
+  if (!restored) return <Loading />;
+  if (!signedIn) {
+    const operator = session === adminSession;
+    return <Navigate to="/login" replace state={{ from: location.pathname, operator }} />;
+  }
+  return <Outlet />;
+}
+
+export function App() {
+  return <RouterProvider router={router} />;
+}

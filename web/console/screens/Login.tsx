@@ -1,0 +1,136 @@
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { unwrap, type Schemas } from '../../shared/api';
+import { LanguageSwitch, useI18n } from '../../shared/i18n';
+import { ErrorNotice } from '../../shared/ui';
+import { ShownOnce } from '../components/Secret';
+import { useAction } from '../hooks';
+import { adminApi, adminSession, agentApi, agentSession } from '../session';
+
+type Mode = 'login' | 'register' | 'operator';
+
+/**
+ * Sign in as an agent (email and password), register a new agent account, or sign in as an operator. A new account's
+ * first API key and secret are in the registration answer: they are shown here once, before the dashboard.
+ */
+export function Login() {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const state = useLocation().state as { from?: string; operator?: boolean } | null;
+  const [mode, setMode] = useState<Mode>(state?.operator ? 'operator' : 'login');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [organization, setOrganization] = useState('');
+  const [created, setCreated] = useState<Schemas['AgentAuthResponse'] | null>(null);
+  const action = useAction();
+  const go = (fallback: string) => {
+    const from = state?.from;
+    const ops = fallback.startsWith('/ops');
+    const back = from && from !== '/login' && from.startsWith('/ops') === ops ? from : fallback;
+    void navigate(back, { replace: true });
+  };
+  const submit = action.onSubmit(async () => {
+    if (mode === 'operator') {
+      adminSession.signIn(await unwrap(adminApi.POST('/v1/admin/login', { body: { email, password } })));
+      go('/ops');
+    } else if (mode === 'login') {
+      agentSession.signIn(await unwrap(agentApi.POST('/v1/agent/login', { body: { email, password } })));
+      go('/');
+    } else {
+      const answer = await unwrap(
+        agentApi.POST('/v1/agent/register', {
+          body: {
+            email,
+            password,
+            ...(organization.trim() ? { organization_name: organization.trim() } : {}),
+          },
+        }),
+      );
+      agentSession.signIn(answer);
+      setCreated(answer);
+    }
+  });
+  if (created) {
+    return (
+      <main className="narrow">
+        <h1>{t('auth.welcome', { name: created.organization_name || created.email })}</h1>
+        <ShownOnce
+          items={[
+            [t('keys.api_key'), created.api_key ?? ''],
+            [t('keys.api_secret'), created.api_secret ?? ''],
+          ]}
+          onDone={() => go('/')}
+        />
+      </main>
+    );
+  }
+  const tabs: Mode[] = ['login', 'register', 'operator'];
+  return (
+    <main className="narrow">
+      <div className="row spread">
+        <h1>{t('console.title')}</h1>
+        <LanguageSwitch />
+      </div>
+      <p className="muted">{t('console.lead')}</p>
+      <div className="tabs" role="tablist" aria-label={t('auth.choose')}>
+        {tabs.map((m) => (
+          <button
+            key={m}
+            type="button"
+            role="tab"
+            aria-selected={mode === m}
+            className={mode === m ? '' : 'secondary'}
+            onClick={() => {
+              setMode(m);
+              action.setError(null);
+            }}
+          >
+            {t(`auth.tab_${m}`)}
+          </button>
+        ))}
+      </div>
+      <form className="card" onSubmit={submit} aria-label={t(`auth.tab_${mode}`)}>
+        {action.error ? <ErrorNotice error={action.error} /> : null}
+        <label htmlFor="email">{t('auth.email')}</label>
+        <input
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <label htmlFor="password">{t('auth.password')}</label>
+        <input
+          id="password"
+          type="password"
+          autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
+          required
+          minLength={mode === 'register' ? 8 : undefined}
+          aria-describedby={mode === 'register' ? 'password-hint' : undefined}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {mode === 'register' && (
+          <>
+            <p id="password-hint" className="hint">
+              {t('auth.password_hint')}
+            </p>
+            <label htmlFor="organization">{t('auth.organization')}</label>
+            <input
+              id="organization"
+              autoComplete="organization"
+              value={organization}
+              onChange={(e) => setOrganization(e.target.value)}
+            />
+          </>
+        )}
+        <p>
+          <button type="submit" disabled={action.busy}>
+            {t(`auth.submit_${mode}`)}
+          </button>
+        </p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,343 @@
+import { useState } from 'react';
+import { unwrap, type Schemas } from '../../shared/api';
+import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents } from '../format';
+import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { useAsync } from '../../shared/use-async';
+import { useAgent } from '../components/Shell';
+import { useAction, useLiveEvents } from '../hooks';
+import { agentApi } from '../session';
+import { yuanToCents } from './Money';
+
+type Persona = NonNullable<Schemas['CreateSandboxWorkerRequest']['persona']>;
+const PERSONAS: Persona[] = ['reliable', 'slow', 'abandons', 'declines_offers', 'photo_too_far', 'no_exif'];
+const ADVANCE = [
+  ['clock.hour', 3600],
+  ['clock.day', 86_400],
+  ['clock.three_days', 259_200],
+] as const;
+
+/**
+ * Sandbox mode only (product-decisions §12; docs/sandbox.md): instant test funds, simulated workers that take the
+ * agent's tasks by themselves, and test clocks that move a task's time forward.
+ */
+export function Sandbox() {
+  const { t } = useI18n();
+  return (
+    <>
+      <h1>{t('nav.sandbox')}</h1>
+      <p className="muted">{t('sandbox.lead')}</p>
+      <Funds />
+      <Workers />
+      <Clocks />
+    </>
+  );
+}
+
+function Funds() {
+  const { t, locale } = useI18n();
+  const { reloadProfile } = useAgent();
+  const [amount, setAmount] = useState('1000.00');
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAction();
+  const submit = action.onSubmit(async () => {
+    const cents = yuanToCents(amount);
+    const answer = await unwrap(
+      agentApi.POST('/v1/sandbox/balance', { body: { amount_cents: Number.isNaN(cents) ? -1 : cents } }),
+    );
+    setDone(t('sandbox.funded', { balance: formatCents(answer.balance_cents, locale) }));
+    await reloadProfile();
+  });
+  return (
+    <form className="card inline-form" onSubmit={submit} aria-labelledby="funds-h">
+      <h2 id="funds-h">{t('sandbox.funds')}</h2>
+      <div>
+        <label htmlFor="fund-amount">{t('money.amount_yuan')}</label>
+        <input
+          id="fund-amount"
+          inputMode="decimal"
+          required
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+        />
+      </div>
+      <div>
+        <button type="submit" disabled={action.busy}>
+          {t('sandbox.fund')}
+        </button>
+      </div>
+      {done && (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      )}
+      {action.error ? <ErrorNotice error={action.error} /> : null}
+    </form>
+  );
+}
+
+function Workers() {
+  const { t, locale } = useI18n();
+  const list = useAsync(() => unwrap(agentApi.GET('/v1/sandbox/workers')), []);
+  useLiveEvents(
+    (e) => e.name.startsWith('task.'),
+    () => void list.reload(),
+  );
+  const [name, setName] = useState('');
+  const [persona, setPersona] = useState<Persona>('reliable');
+  const [place, setPlace] = useState<'task' | 'point'>('task');
+  const [taskId, setTaskId] = useState('');
+  const [distance, setDistance] = useState('30');
+  const [lat, setLat] = useState('');
+  const [lng, setLng] = useState('');
+  const action = useAction();
+  const create = action.onSubmit(async () => {
+    await unwrap(
+      agentApi.POST('/v1/sandbox/workers', {
+        body: {
+          persona,
+          ...(name.trim() ? { name: name.trim() } : {}),
+          ...(place === 'task'
+            ? { near_task: { task_id: taskId.trim(), distance_m: Number(distance) } }
+            : { location: { latitude: Number(lat), longitude: Number(lng) } }),
+        },
+      }),
+    );
+    setName('');
+    await list.reload();
+  });
+  const remove = (id: string) =>
+    void action.run(async () => {
+      await unwrap(
+        agentApi.DELETE('/v1/sandbox/workers/{worker_id}', { params: { path: { worker_id: id } } }),
+      );
+      await list.reload();
+    });
+  return (
+    <section className="card" aria-labelledby="sim-h">
+      <h2 id="sim-h">{t('sandbox.workers')}</h2>
+      <form onSubmit={create} aria-label={t('sandbox.add_worker')}>
+        <div className="grid3">
+          <div>
+            <label htmlFor="sim-name">{t('sandbox.name')}</label>
+            <input id="sim-name" value={name} onChange={(e) => setName(e.target.value)} />
+          </div>
+          <div>
+            <label htmlFor="sim-persona">{t('sandbox.persona')}</label>
+            <select id="sim-persona" value={persona} onChange={(e) => setPersona(e.target.value as Persona)}>
+              {PERSONAS.map((p) => (
+                <option key={p} value={p}>
+                  {t(`persona.${p}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <fieldset>
+            <legend>{t('sandbox.where')}</legend>
+            <label className="choice">
+              <input
+                type="radio"
+                name="sim-place"
+                checked={place === 'task'}
+                onChange={() => setPlace('task')}
+              />
+              {t('sandbox.near_task')}
+            </label>
+            <label className="choice">
+              <input
+                type="radio"
+                name="sim-place"
+                checked={place === 'point'}
+                onChange={() => setPlace('point')}
+              />
+              {t('sandbox.at_point')}
+            </label>
+          </fieldset>
+        </div>
+        {place === 'task' ? (
+          <div className="grid2">
+            <div>
+              <label htmlFor="sim-task">{t('sandbox.task_id')}</label>
+              <input id="sim-task" required value={taskId} onChange={(e) => setTaskId(e.target.value)} />
+            </div>
+            <div>
+              <label htmlFor="sim-distance">{t('sandbox.distance')}</label>
+              <input
+                id="sim-distance"
+                type="number"
+                min={0}
+                required
+                value={distance}
+                onChange={(e) => setDistance(e.target.value)}
+              />
+            </div>
+          </div>
+        ) : (
+          <div className="grid2">
+            <div>
+              <label htmlFor="sim-lat">{t('create.latitude')}</label>
+              <input
+                id="sim-lat"
+                required
+                inputMode="decimal"
+                value={lat}
+                onChange={(e) => setLat(e.target.value)}
+              />
+            </div>
+            <div>
+              <label htmlFor="sim-lng">{t('create.longitude')}</label>
+              <input
+                id="sim-lng"
+                required
+                inputMode="decimal"
+                value={lng}
+                onChange={(e) => setLng(e.target.value)}
+              />
+            </div>
+          </div>
+        )}
+        <p>
+          <button type="submit" disabled={action.busy}>
+            {t('sandbox.add_worker')}
+          </button>
+        </p>
+      </form>
+      {action.error ? <ErrorNotice error={action.error} /> : null}
+      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
+      {!list.data && !list.error && <Loading />}
+      {list.data && list.data.data.length === 0 && <Empty>{t('sandbox.no_workers')}</Empty>}
+      {list.data && list.data.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('sandbox.name')}</th>
+              <th scope="col">{t('sandbox.persona')}</th>
+              <th scope="col">{t('sandbox.activity')}</th>
+              <th scope="col">{t('col.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((w) => (
+              <tr key={w.worker_id}>
+                <td>{w.name}</td>
+                <td>{w.persona ? t(`persona.${w.persona}`) : t('persona.custom')}</td>
+                <td>
+                  <ul className="plain">
+                    {w.activity.slice(-5).map((a) => (
+                      <li key={`${a.assignment_id}-${a.step}`}>
+                        {a.step} · {a.outcome ?? t('sandbox.due', { at: formatDateTime(a.due_at, locale) })}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => remove(w.worker_id)}
+                    disabled={action.busy}
+                  >
+                    {t('sandbox.remove')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Clocks() {
+  const { t, locale } = useI18n();
+  const list = useAsync(() => unwrap(agentApi.GET('/v1/sandbox/clocks')), []);
+  const [name, setName] = useState('');
+  const action = useAction();
+  const create = action.onSubmit(async () => {
+    await unwrap(agentApi.POST('/v1/sandbox/clocks', { body: name.trim() ? { name: name.trim() } : {} }));
+    setName('');
+    await list.reload();
+  });
+  const advance = (id: string, seconds: number) =>
+    void action.run(async () => {
+      await unwrap(
+        agentApi.POST('/v1/sandbox/clocks/{clock_id}/advance', {
+          params: { path: { clock_id: id } },
+          body: { by_seconds: seconds },
+        }),
+      );
+      await list.reload();
+    });
+  const remove = (id: string) =>
+    void action.run(async () => {
+      await unwrap(agentApi.DELETE('/v1/sandbox/clocks/{clock_id}', { params: { path: { clock_id: id } } }));
+      await list.reload();
+    });
+  return (
+    <section className="card" aria-labelledby="clocks-h">
+      <h2 id="clocks-h">{t('sandbox.clocks')}</h2>
+      <p className="hint">{t('sandbox.clocks_lead')}</p>
+      <form className="inline-form" onSubmit={create} aria-label={t('sandbox.add_clock')}>
+        <div>
+          <label htmlFor="clock-name">{t('sandbox.name')}</label>
+          <input id="clock-name" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div>
+          <button type="submit" disabled={action.busy}>
+            {t('sandbox.add_clock')}
+          </button>
+        </div>
+      </form>
+      {action.error ? <ErrorNotice error={action.error} /> : null}
+      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
+      {!list.data && !list.error && <Loading />}
+      {list.data && list.data.data.length === 0 && <Empty>{t('sandbox.no_clocks')}</Empty>}
+      {list.data && list.data.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('sandbox.name')}</th>
+              <th scope="col">{t('sandbox.time')}</th>
+              <th scope="col">{t('nav.tasks')}</th>
+              <th scope="col">{t('col.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((c) => (
+              <tr key={c.clock_id}>
+                <td>{c.name || c.clock_id.slice(0, 8)}</td>
+                <td>
+                  {formatDateTime(c.frozen_time, locale)}{' '}
+                  {c.status === 'advancing' && <span className="badge warn">{t('clock.advancing')}</span>}
+                </td>
+                <td>{c.task_count}</td>
+                <td className="row">
+                  {ADVANCE.map(([key, s]) => (
+                    <button
+                      key={key}
+                      type="button"
+                      className="secondary"
+                      onClick={() => advance(c.clock_id, s)}
+                      disabled={action.busy}
+                    >
+                      {t(key)}
+                    </button>
+                  ))}
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => remove(c.clock_id)}
+                    disabled={action.busy}
+                  >
+                    {t('sandbox.remove')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

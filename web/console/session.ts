@@ -1,0 +1,12 @@
+import { createApi } from '../shared/api';
+import { Session } from '../shared/auth';
+
+/**
+ * The console has two kinds of people, each with its own session and refresh token: an agent's people (agent JWT,
+ * /v1/agent/refresh) and operators (operator JWT, /v1/admin/refresh, product-decisions §8). Each keeps only its
+ * refresh token in localStorage (shared/auth.ts); access tokens stay in memory.
+ */
+export const agentSession = new Session('/v1/agent/refresh', 'legwork.console.refresh');
+export const agentApi = createApi(agentSession);
+export const adminSession = new Session('/v1/admin/refresh', 'legwork.console.admin.refresh');
+export const adminApi = createApi(adminSession);
