@@ -133,6 +133,18 @@ export class Tokens {
     return { subjectId: payload.sub, pair: await this.issuePair(kind, payload.sub, payload.fam) };
   }
 
+  /**
+   * Logout: ends the session (the family) of a refresh token, so neither it nor any later token of the session
+   * refreshes again (401 invalid_token). Only a token this service signed for `kind` is accepted; a session already
+   * ended is not an error, so a repeated logout answers alike.
+   */
+  async revoke(kind: ActorKind, refreshToken: string): Promise<void> {
+    const payload = await this.verify(refreshToken, this.refreshKey, REFRESH_AUDIENCE(kind));
+    if (!payload?.jti || !payload.fam)
+      throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
+    await this.revokeFamily(payload.fam);
+  }
+
   async revokeFamily(familyId: string): Promise<void> {
     await sqlExec(
       this.ds,

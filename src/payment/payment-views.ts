@@ -10,7 +10,11 @@ import type {
   PaymentStatusResponse,
   RefundResponse,
 } from './dtos/payment-v1.dto';
-import type { AdminWithdrawalResponse, WithdrawalResponse } from './dtos/withdrawal.dto';
+import type {
+  AdminWithdrawalResponse,
+  WithdrawalResponse,
+  WorkerWithdrawalItem,
+} from './dtos/withdrawal.dto';
 import type { OrderRow, RefundRow, WithdrawalRow } from './payment.repository';
 
 /** Row-to-response mapping for both surfaces, so every route answers with the same shapes. */
@@ -132,4 +136,34 @@ export function adminWithdrawalView(w: WithdrawalRow): AdminWithdrawalResponse {
     reviewed_at: w.reviewed_at,
     provider_transfer_id: w.provider_transfer_id,
   };
+}
+
+/** The worker's history: the account masked (the list is shown on a phone screen), no operator or provider ids. */
+export function workerWithdrawalView(w: WithdrawalRow): WorkerWithdrawalItem {
+  return {
+    withdrawal_id: w.id,
+    amount_cents: w.amount_cents,
+    status: w.status,
+    alipay_account: maskAccount(w.payee_account),
+    review_reason: w.review_reason,
+    rejection_reason: w.rejection_reason,
+    failure_reason: w.failure_reason,
+    created_at: w.created_at,
+    reviewed_at: w.reviewed_at,
+    completed_at: w.completed_at,
+    updated_at: w.updated_at,
+  };
+}
+
+/**
+ * An Alipay account with its middle hidden: w***@example.com for a login email, 138****8000 for a mobile number,
+ * 2088********1234 for a user id, and the first and last two characters of anything else.
+ */
+export function maskAccount(account: string): string {
+  const at = account.indexOf('@');
+  if (at > 0) return `${account.slice(0, 1)}***${account.slice(at)}`;
+  if (account.length <= 4) return '*'.repeat(account.length);
+  const keepStart = /^\d{11}$/.test(account) ? 3 : /^2088\d{12}$/.test(account) ? 4 : 2;
+  const keepEnd = /^\d+$/.test(account) ? 4 : 2;
+  return `${account.slice(0, keepStart)}${'*'.repeat(account.length - keepStart - keepEnd)}${account.slice(-keepEnd)}`;
 }

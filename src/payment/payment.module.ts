@@ -8,6 +8,7 @@ import { ReferenceOrdersController } from './controllers/reference-orders.contro
 import { PaymentV1Controller } from './controllers/payment-v1.controller';
 import { ProviderCallbacksController } from './controllers/provider-callbacks.controller';
 import { WithdrawalController } from './controllers/withdrawal.controller';
+import { WorkerWithdrawalsController } from './controllers/worker-withdrawals.controller';
 import { PaymentEvents } from './services/payment-events';
 import { PaymentProvidersModule } from './providers/payment-providers';
 import { AdminPaymentsService } from './services/admin-payments.service';
@@ -39,6 +40,7 @@ import { WithdrawalService } from './services/withdrawal.service';
     AgentPaymentsController,
     ReferenceOrdersController,
     WithdrawalController,
+    WorkerWithdrawalsController,
     PaymentInfoController,
     ProviderCallbacksController,
     AdminPaymentsController,

@@ -82,6 +82,37 @@ describe('agent credentials: tokens, refresh and the auth guard', () => {
     });
   });
 
+  describe('POST logout', () => {
+    it('ends the session of the refresh token on both prefixes; a later refresh is 401; repeating is 204', async () => {
+      const agent = await registerAgent(t);
+      const next = await t.http
+        .post('/v1/agent/refresh')
+        .send({ refresh_token: agent.refreshToken })
+        .expect(200);
+      await t.http.post('/v1/agent/logout').send({ refresh_token: next.body.refresh_token }).expect(204);
+      const after = await t.http.post('/v1/agent/refresh').send({ refresh_token: next.body.refresh_token });
+      expect(after.status).toBe(401);
+      expect(after.body.error.code).toBe('invalid_token');
+      await t.http.post('/api/v1/agent/logout').send({ refresh_token: next.body.refresh_token }).expect(204);
+      // API keys are not sessions: the key keeps working after the console logs out.
+      await t.http.get('/v1/agent/profile').set(bearer(agent.apiKey)).expect(200);
+    });
+
+    it('refuses a worker refresh token, an access token and garbage (401) and a missing field (400)', async () => {
+      const agent = await registerAgent(t);
+      const workerId = await insertWorker(t);
+      const pair = await t.app.get(Tokens).issuePair('worker', workerId);
+      for (const token of [pair.refresh_token, agent.accessToken, 'garbage']) {
+        const res = await t.http.post('/v1/agent/logout').send({ refresh_token: token }).expect(401);
+        expect(res.body.error.code).toBe('invalid_token');
+      }
+      const missing = await t.http.post('/v1/agent/logout').send({}).expect(400);
+      expect(missing.body.error.details[0].field).toBe('refresh_token');
+      // The worker's session survives an attempt to end it through the agent route.
+      await t.http.post('/v1/worker/refresh').send({ refresh_token: pair.refresh_token }).expect(200);
+    });
+  });
+
   describe('the guard on agent routes', () => {
     it('no Authorization header is 401 authentication_required', async () => {
       const res = await t.http.get('/v1/agent/profile').expect(401);

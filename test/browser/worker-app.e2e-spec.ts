@@ -1,4 +1,5 @@
 import { createAgent, TestAgent } from '../support/actors';
+import { createAdmin } from '../support/admins';
 import { workerBalance, balanceOf } from '../support/balances';
 import {
   collectPageErrors,
@@ -18,7 +19,9 @@ import { createTask, feedback } from '../support/tasks';
  * The worker's side of a whole task, in Chromium on a 390×844 phone with emulated geolocation, against the real
  * API serving the built worker app (product-decisions §14): sign up by SMS code, go online, receive the offer live,
  * accept, start, a photo 300 m away refused with nothing changed, a photo 30 m away accepted, the agent approves
- * (through the HTTP API here), the earnings show, the agent is rated, a withdrawal is requested and waits for review.
+ * (through the HTTP API here), the earnings show, the agent is rated, a withdrawal is requested and waits for review
+ * in the withdrawal history until an operator approves it (over HTTP); an assignment's page opens from a deep link,
+ * and logging out revokes the refresh token.
  * Chinese is the default; no page error, console error or CSP violation is tolerated beyond the one HTTP refusal
  * the test provokes. Screens are located by role and label, as a person finds them.
  */
@@ -169,15 +172,15 @@ describe('worker app in a real browser', () => {
     await screenshot(page, 'worker-earnings');
   });
 
-  it('requests a withdrawal to Alipay, which waits for review (a first withdrawal)', async () => {
+  it('requests a withdrawal to Alipay, which waits for review in the history until an operator approves it', async () => {
     await page.getByLabel('金额（元）').fill('20');
     await page.getByLabel('支付宝账号').fill('li@example.com');
     await page.getByLabel('真实姓名').fill('李四');
     await page.getByRole('button', { name: '申请提现' }).click();
     await page.getByText('审核中').waitFor();
     const id = await workerId();
-    const w = await one<{ amount_cents: string; status: string }>(
-      `SELECT amount_cents, status FROM withdrawals WHERE worker_id = $1`,
+    const w = await one<{ id: string; amount_cents: string; status: string }>(
+      `SELECT id, amount_cents, status FROM withdrawals WHERE worker_id = $1`,
       [id],
     );
     expect({ amount: Number(w.amount_cents), status: w.status }).toEqual({
@@ -187,7 +190,29 @@ describe('worker app in a real browser', () => {
     expect(await workerBalance(t, id)).toBe(2500);
     expect(await balanceOf(t, `worker:${id}:withdrawing`)).toBe(2000);
     await page.getByText(/提现中/).waitFor();
+    // The history (GET /v1/worker/withdrawals) shows the request with its state, why it is reviewed and the
+    // account masked.
+    const item = page.getByRole('list', { name: '提现记录' }).getByTestId('withdrawal');
+    await item.getByText('审核中').waitFor();
+    await item.getByText('首次提现，需人工审核').waitFor();
+    await item.getByText(/l\*\*\*@example\.com/).waitFor();
+    await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'worker-withdrawal');
+
+    // An operator approves it; opened again, the earnings screen shows what the approval led to. (Not a page reload:
+    // that would also end the availability the next test switches off.)
+    const admin = await createAdmin(t);
+    const approved = await t.http
+      .post(`/v1/admin/withdrawals/${w.id}/approve`)
+      .set('Authorization', admin.bearer)
+      .expect(200);
+    const words: Record<string, string> = { processing: '处理中', completed: '已完成', failed: '未完成' };
+    expect(Object.keys(words)).toContain(approved.body.status);
+    await page.getByRole('link', { name: '我的任务' }).click();
+    await page.getByRole('heading', { name: '我的任务' }).waitFor();
+    await page.getByRole('link', { name: '收入' }).click();
+    await item.getByText(words[approved.body.status]).waitFor();
+    expect(await item.getByText('审核中').count()).toBe(0);
   });
 
   it('offline, lists tasks nearby with pay, distance, direction, deadline, skills and agent rating; opens one', async () => {
@@ -275,9 +300,23 @@ describe('worker app in a real browser', () => {
     await page.getByRole('heading', { name: '我的', exact: true }).waitFor();
     await page.getByText(/信誉分 0–5 分/).waitFor();
 
+    // A deep link to an assignment's page reads it afresh (GET /v1/worker/assignments/{id}) after the reload.
+    await page.goto(`/app/mine/${(await assignment(taskId)).id}`);
+    await page.getByRole('heading', { name: '我的提交' }).waitFor();
+    await page
+      .getByRole('heading', { name: /审核结果/ })
+      .getByText('已通过')
+      .waitFor();
+    await page.getByRole('link', { name: '我的', exact: true }).click();
+
+    const refreshToken = await page.evaluate<string | null>("localStorage.getItem('legwork.app.refresh')");
+    expect(refreshToken).toEqual(expect.any(String));
     await page.getByRole('button', { name: '退出登录' }).click();
     await page.waitForURL(/\/app\/login$/);
     expect(await page.evaluate<string[]>('Object.keys(localStorage)')).not.toContain('legwork.app.refresh');
+    // Logging out revoked the session on the server (POST /v1/worker/logout): a copy of the token is refused.
+    const reuse = await t.http.post('/v1/worker/refresh').send({ refresh_token: refreshToken }).expect(401);
+    expect(reuse.body.error.code).toBe('invalid_token');
 
     await page.getByRole('tab', { name: '忘记密码' }).click();
     await page.getByLabel('手机号').fill(phone);

@@ -233,4 +233,90 @@ describe('withdrawals', () => {
       'validation_error',
     );
   });
+
+  describe('GET /v1/worker/withdrawals', () => {
+    const history = (worker: TestWorker, query: Record<string, unknown> = {}, prefix = '/v1') =>
+      rig.t.http.get(`${prefix}/worker/withdrawals`).query(query).set('Authorization', worker.bearer);
+
+    it('lists only your own, newest first, with states, the rejection reason, a masked account and cursor pages', async () => {
+      const worker = await earner(100_000);
+      const other = await earner(100_000);
+      const ids: string[] = [];
+      for (const amount_cents of [1000, 2000, 3000]) {
+        ids.push((await withdraw(worker, { amount_cents, ...account }).expect(200)).body.withdrawal_id);
+      }
+      await withdraw(other, { amount_cents: 1500, ...account }).expect(200);
+      await rig.t.http
+        .post(`/v1/admin/withdrawals/${ids[0]}/reject`)
+        .set('Authorization', admin.bearer)
+        .send({ reason: 'Payout account does not match the worker.' })
+        .expect(200);
+      await rig.t.http
+        .post(`/v1/admin/withdrawals/${ids[1]}/approve`)
+        .set('Authorization', admin.bearer)
+        .expect(200);
+
+      const first = (await history(worker, { limit: 2 }).expect(200)).body;
+      expect(first.data.map((w: { withdrawal_id: string }) => w.withdrawal_id)).toEqual([ids[2], ids[1]]);
+      expect(first).toMatchObject({ has_more: true, next_cursor: ids[1] });
+      expect(first.data[0]).toEqual({
+        withdrawal_id: ids[2],
+        amount_cents: 3000,
+        status: 'pending_review',
+        alipay_account: 'w***@example.com',
+        review_reason: 'first_withdrawal',
+        rejection_reason: null,
+        failure_reason: null,
+        created_at: expect.any(String),
+        reviewed_at: null,
+        completed_at: null,
+        updated_at: expect.any(String),
+      });
+      expect(first.data[1]).toMatchObject({
+        status: 'completed',
+        reviewed_at: expect.any(String),
+        completed_at: expect.any(String),
+      });
+      expect(JSON.stringify(first)).not.toContain('worker@example.com');
+
+      const rest = (await history(worker, { starting_after: first.next_cursor }, '/api/v1').expect(200)).body;
+      expect(rest).toEqual({
+        data: [
+          expect.objectContaining({
+            withdrawal_id: ids[0],
+            status: 'rejected',
+            rejection_reason: 'Payout account does not match the worker.',
+          }),
+        ],
+        has_more: false,
+        next_cursor: null,
+      });
+
+      // Another worker sees only their own, and cannot page from someone else's withdrawal.
+      const theirs = (await history(other).expect(200)).body.data;
+      expect(theirs.map((w: { amount_cents: number }) => w.amount_cents)).toEqual([1500]);
+      const foreign = await history(other, { starting_after: ids[0] });
+      expectError(foreign, 400, 'validation_error');
+      expect(foreign.body.error.details[0].field).toBe('starting_after');
+    });
+
+    it('a worker with none gets an empty page; bad paging is 400; agents and anonymous callers are refused', async () => {
+      const worker = await createWorker(rig.t);
+      const agent = await createAgent(rig.t);
+      expect((await history(worker).expect(200)).body).toEqual({
+        data: [],
+        has_more: false,
+        next_cursor: null,
+      });
+      for (const query of [{ limit: 0 }, { limit: 101 }, { starting_after: 'nope' }]) {
+        expectError(await history(worker, query), 400, 'validation_error');
+      }
+      expectError(
+        await rig.t.http.get('/v1/worker/withdrawals').set('Authorization', agent.bearer),
+        403,
+        'forbidden',
+      );
+      expectError(await rig.t.http.get('/v1/worker/withdrawals'), 401, 'authentication_required');
+    });
+  });
 });

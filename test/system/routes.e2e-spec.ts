@@ -18,6 +18,7 @@ const EXPECTED = [
   ...both('POST', '/agent/register'),
   ...both('POST', '/agent/login'),
   ...both('POST', '/agent/refresh'),
+  ...both('POST', '/agent/logout'),
   ...both('GET', '/agent/profile'),
   ...both('GET', '/agent/me'),
   ...both('GET', '/agent/api-keys'),
@@ -47,6 +48,7 @@ const EXPECTED = [
   ...both('POST', '/worker/register'),
   ...both('POST', '/worker/login'),
   ...both('POST', '/worker/refresh'),
+  ...both('POST', '/worker/logout'),
   ...both('GET', '/worker/profile'),
   ...both('PATCH', '/worker/profile'),
   // tasks: agent side (creation and cancellation differ per surface)
@@ -62,6 +64,7 @@ const EXPECTED = [
   // tasks: worker side
   ...both('GET', '/worker/tasks/available'),
   ...both('GET', '/worker/tasks/my-tasks'),
+  ...both('GET', '/worker/assignments/:assignment_id'),
   ...both('POST', '/worker/tasks/:task_id/accept'),
   ...both('POST', '/worker/assignments/:assignment_id/start'),
   ...both('POST', '/worker/assignments/:assignment_id/submit'),
@@ -97,6 +100,7 @@ const EXPECTED = [
   ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
   ...both('POST', '/worker/tasks/:task_id/rate'),
   ...both('GET', '/worker/earnings'),
+  ...both('GET', '/worker/withdrawals'),
   ...both('POST', '/upload/task-proof'),
   ...both('POST', '/upload/task-proofs-multiple'),
   'GET /uploads/:category/:date/:filename',

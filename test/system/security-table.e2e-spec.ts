@@ -36,16 +36,19 @@ const PUBLIC = [
   'GET /uploads/{category}/{date}/{filename}',
   'GET /v1/payment/health',
   'GET /v1/payment/providers',
-  // account creation, login and token refresh
+  // account creation, login, token refresh and logout (the refresh token in the body is the credential, so a
+  // lapsed access token does not keep anyone from ending their session)
   ...['/v1', '/api/v1'].flatMap((p) => [
     `POST ${p}/agent/register`,
     `POST ${p}/agent/login`,
     `POST ${p}/agent/refresh`,
+    `POST ${p}/agent/logout`,
     `POST ${p}/worker/send-sms`,
     `POST ${p}/worker/verify-sms`,
     `POST ${p}/worker/register`,
     `POST ${p}/worker/login`,
     `POST ${p}/worker/refresh`,
+    `POST ${p}/worker/logout`,
     `POST ${p}/worker/reset-password`,
   ]),
   'POST /v1/admin/login',

@@ -72,6 +72,7 @@ const WORKER_ROUTES: {
   { method: 'get', path: () => '/v1/worker/tasks/available' },
   { method: 'get', path: () => '/v1/worker/tasks/my-tasks' },
   { method: 'post', path: (task) => `/v1/worker/tasks/${task}/accept` },
+  { method: 'get', path: (_t, a) => `/v1/worker/assignments/${a}` },
   { method: 'post', path: (_t, a) => `/v1/worker/assignments/${a}/start` },
   { method: 'post', path: (_t, a) => `/v1/worker/assignments/${a}/submit`, body: { result_data: {} } },
   { method: 'post', path: (_t, a) => `/v1/worker/assignments/${a}/abandon` },
@@ -127,6 +128,7 @@ describe('task access control', () => {
         ...['/v1', '/api/v1'].flatMap((prefix) => [
           `GET ${prefix}/worker/tasks/available`,
           `GET ${prefix}/worker/tasks/my-tasks`,
+          `GET ${prefix}/worker/assignments/{assignment_id}`,
           `POST ${prefix}/worker/tasks/{task_id}/accept`,
           `POST ${prefix}/worker/assignments/{assignment_id}/start`,
           `POST ${prefix}/worker/assignments/{assignment_id}/submit`,

@@ -241,6 +241,72 @@ describe('worker task endpoints', () => {
     });
   });
 
+  describe('GET /v1/worker/assignments/{assignment_id}', () => {
+    const one = (w: { bearer: string }, id: string, prefix = '/v1') =>
+      t.http.get(`${prefix}/worker/assignments/${id}`).set('Authorization', w.bearer);
+
+    it('answers your assignment with its task, then your submission, then the verdict with its reason', async () => {
+      const w = await createWorker(t);
+      const taskId = await createTask(t, agent, { title: 'Is the shop open?' });
+      const a = await accept(t, w, taskId);
+      const accepted = (await one(w, a).expect(200)).body;
+      expect(accepted).toMatchObject({
+        assignment_id: a,
+        task_id: taskId,
+        title: 'Is the shop open?',
+        description: expect.any(String),
+        required_skills: [],
+        status: 'accepted',
+        task_status: expect.any(String),
+        payment_cents: 4500,
+        location: { latitude: expect.any(Number), longitude: expect.any(Number) },
+        accepted_at: expect.any(String),
+        submitted_at: null,
+        submission: null,
+        review: null,
+      });
+      // The list item and the detail agree on every field they share.
+      const listed = (await t.http.get('/v1/worker/tasks/my-tasks').set('Authorization', w.bearer)).body
+        .tasks[0];
+      expect(accepted).toMatchObject(listed);
+
+      await submit(t, w, a, { result_data: { open: true }, worker_notes: 'Lights on.' }).expect(200);
+      await feedback(t, agent, taskId, {
+        accept_result: false,
+        reason_code: 'wrong_location',
+        feedback_text: 'That is the shop next door.',
+      }).expect(200);
+      const decided = (await one(w, a, '/api/v1').expect(200)).body;
+      expect(decided).toMatchObject({
+        status: 'rejected',
+        submitted_at: expect.any(String),
+        reviewed_at: expect.any(String),
+        submission: {
+          result_data: { open: true },
+          worker_notes: 'Lights on.',
+          photos: [],
+          device_location: null,
+        },
+        review: {
+          decision: 'rejected',
+          reason_code: 'wrong_location',
+          feedback_text: 'That is the shop next door.',
+        },
+      });
+    });
+
+    it('another worker’s assignment and an unknown id are 404 assignment_not_found; a bad id 400; agents 403', async () => {
+      const owner = await createWorker(t);
+      const other = await createWorker(t);
+      const a = await accept(t, owner, await createTask(t, agent));
+      expectError(await one(other, a), 404, 'assignment_not_found');
+      expectError(await one(owner, randomUUID()), 404, 'assignment_not_found');
+      expectError(await one(owner, 'nope'), 400, 'validation_error');
+      expectError(await one(agent, a), 403, 'forbidden');
+      expectError(await t.http.get(`/v1/worker/assignments/${a}`), 401, 'authentication_required');
+    });
+  });
+
   describe('agent task list', () => {
     it('newest first, status filter, cursor paging with has_more and next_cursor', async () => {
       const a = await createAgent(t, { balanceCents: 100_000 });

@@ -1,6 +1,8 @@
 import { TestApp } from '../support/app';
 import { bearer, createWorkerTestApp, newPhone, registerWorker, sendCode, wrongCode } from './worker-helpers';
 import { AuthCache } from '../../src/auth/auth-cache';
+import { Tokens } from '../../src/auth/tokens';
+import { expectError } from '../support/errors';
 
 describe('worker sessions: login, refresh, reset-password, lock-out', () => {
   let t: TestApp;
@@ -153,6 +155,46 @@ describe('worker sessions: login, refresh, reset-password, lock-out', () => {
       const res = await t.http.post('/v1/worker/refresh').send({}).expect(400);
       const fields = new Set((res.body.error.details as { field: string }[]).map((d) => d.field));
       expect(fields).toEqual(new Set(['refresh_token']));
+    });
+  });
+
+  describe('logout', () => {
+    const logout = (refresh_token: unknown, prefix = '/v1') =>
+      t.http.post(`${prefix}/worker/logout`).send({ refresh_token });
+
+    it('ends the session of the refresh token: a later refresh is 401 invalid_token; logging out again is 204', async () => {
+      const w = await registerWorker(t);
+      const next = await refresh(w.refreshToken).expect(200);
+      const res = await logout(next.body.refresh_token).expect(204);
+      expect(res.text).toBe('');
+      expectError(await refresh(next.body.refresh_token), 401, 'invalid_token');
+      await logout(next.body.refresh_token).expect(204);
+      // The access token already issued lives out its 15 minutes; the session cannot be extended.
+      await t.http
+        .get('/v1/worker/profile')
+        .set(...bearer(next.body.access_token))
+        .expect(200);
+    });
+
+    it('ends only that session: another login of the same worker keeps refreshing', async () => {
+      const w = await registerWorker(t);
+      const other = await login(w.phone, w.password).expect(200);
+      await logout(w.refreshToken, '/api/v1').expect(204);
+      expectError(await refresh(w.refreshToken), 401, 'invalid_token');
+      await refresh(other.body.refresh_token).expect(200);
+    });
+
+    it('refuses an access token, an agent refresh token and garbage (401), a missing token (400)', async () => {
+      const w = await registerWorker(t);
+      expectError(await logout(w.accessToken), 401, 'invalid_token');
+      expectError(await logout('not.a.jwt'), 401, 'invalid_token');
+      const agentPair = await t.app.get(Tokens).issuePair('agent', w.workerId);
+      expectError(await logout(agentPair.refresh_token), 401, 'invalid_token');
+      const missing = await logout(undefined);
+      expectError(missing, 400, 'validation_error');
+      expect(missing.body.error.details[0].field).toBe('refresh_token');
+      // None of the refusals touched the session.
+      await refresh(w.refreshToken).expect(200);
     });
   });
 

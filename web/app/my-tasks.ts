@@ -1,5 +1,4 @@
 import { unwrap, type Schemas } from '../shared/api';
-import { ApiError } from '../shared/errors';
 import { api } from './session';
 
 export type MyTask = Schemas['MyTaskItem'];
@@ -14,16 +13,13 @@ export async function loadMyTasks(status: MyFilter | null, offset = 0) {
   );
 }
 
-/** One assignment of the worker's (the API lists them; it has no single read), paging until it is found. */
-export async function loadAssignment(assignmentId: string): Promise<MyTask> {
-  for (let offset = 0; ; offset += 100) {
-    const page = await loadMyTasks(null, offset);
-    const found = page.tasks.find((task) => task.assignment_id === assignmentId);
-    if (found) return found;
-    if (offset + page.tasks.length >= page.total || page.tasks.length === 0) {
-      throw new ApiError(404, 'assignment_not_found', 'Assignment not found.');
-    }
-  }
+export type AssignmentDetail = Schemas['WorkerAssignmentDetail'];
+
+/** One assignment of the worker's with its task, submission and verdict (a reload or a deep link reads it afresh). */
+export async function loadAssignment(assignmentId: string): Promise<AssignmentDetail> {
+  return unwrap(
+    api.GET('/v1/worker/assignments/{assignment_id}', { params: { path: { assignment_id: assignmentId } } }),
+  );
 }
 
 /** Reloads when a live event concerns this assignment or task. */

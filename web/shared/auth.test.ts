@@ -28,6 +28,11 @@ describe('Session', () => {
 
   /** A server whose refresh endpoint rotates the pair and whose API accepts only the current access token. */
   async function server(req: Request): Promise<Response> {
+    if (req.url.endsWith('/v1/worker/logout')) {
+      const { refresh_token } = (await req.json()) as { refresh_token: string };
+      if (refresh_token === valid.refresh) valid = { access: valid.access, refresh: 'revoked' };
+      return new Response(null, { status: 204 });
+    }
     if (req.url.endsWith('/v1/worker/refresh')) {
       const { refresh_token } = (await req.json()) as { refresh_token: string };
       rotations.push(refresh_token);
@@ -116,5 +121,25 @@ describe('Session', () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     expect(await s.refresh()).toBe(false);
     expect(storage.getItem('legwork.test.refresh')).toBe('refresh-1');
+  });
+
+  it('logging out forgets both tokens and revokes the refresh token on the server', async () => {
+    const s = new Session('/v1/worker/refresh', 'legwork.test.refresh', '/v1/worker/logout');
+    s.signIn(pair(1));
+    await s.logOut();
+    expect(s.signedIn).toBe(false);
+    expect(s.endedByLogout).toBe(true);
+    expect(storage.keys()).toEqual([]);
+    // A copy of the token kept elsewhere no longer refreshes.
+    expect(valid.refresh).toBe('revoked');
+  });
+
+  it('logging out offline still forgets the session on this device', async () => {
+    const s = new Session('/v1/worker/refresh', 'legwork.test.refresh', '/v1/worker/logout');
+    s.signIn(pair(1));
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await s.logOut();
+    expect(s.signedIn).toBe(false);
+    expect(storage.keys()).toEqual([]);
   });
 });

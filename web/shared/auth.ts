@@ -34,6 +34,8 @@ export class Session {
     private readonly refreshPath: string,
     /** The localStorage key of the refresh token, one per app. */
     private readonly storageKey: string,
+    /** The logout endpoint that revokes the refresh token, e.g. /v1/worker/logout; without it logOut only forgets. */
+    private readonly logoutPath?: string,
   ) {}
 
   get accessToken(): string | null {
@@ -70,10 +72,29 @@ export class Session {
     this.notify();
   }
 
-  /** Forgets both tokens in this browser (the API has no revocation endpoint; the refresh token lapses in 7 days). */
-  logOut(): void {
+  /**
+   * Forgets both tokens in this browser and asks the API to revoke the refresh token, so a copy of it (another tab,
+   * a stolen one) cannot refresh again. The revocation is best effort: offline or refused, the person is still
+   * logged out here, and the token lapses in 7 days. Taken under the refresh lock, so no sibling tab rotates the
+   * token between the read and the revocation.
+   */
+  async logOut(): Promise<void> {
     this.loggedOut = true;
+    const token = localStorage.getItem(this.storageKey);
     this.signOut();
+    if (!token || !this.logoutPath) return;
+    const path = this.logoutPath;
+    await this.locked(async () => {
+      try {
+        await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ refresh_token: token }),
+        });
+      } catch {
+        // Offline: nothing more to do here; the token is already forgotten in this browser.
+      }
+    });
   }
 
   /** Ends the session (a refused refresh, or logOut). */

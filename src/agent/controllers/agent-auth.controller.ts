@@ -1,5 +1,11 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
 import { RefreshTokenRequest, TokenPairResponse } from '../../auth/dtos/token-pair.dto';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
@@ -55,5 +61,18 @@ export class AgentAuthController {
   @ApiErrors({ 401: ['invalid_token'], 403: ['account_disabled'] })
   refresh(@Body() dto: RefreshTokenRequest): Promise<TokenPairResponse> {
     return this.auth.refresh(dto.refresh_token);
+  }
+
+  @Post('logout')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Log out: end the session of a refresh token',
+    description:
+      'Revokes the presented refresh token and every token of its session, so a later refresh with it answers 401 invalid_token. Needs no access token (it may have lapsed): holding the refresh token is the proof. Logging out of a session already ended answers 204 as well. Access tokens already issued stay valid until they expire; API keys are not affected.',
+  })
+  @ApiNoContentResponse({ description: 'The session is ended.' })
+  @ApiErrors({ 401: ['invalid_token'] })
+  logout(@Body() dto: RefreshTokenRequest): Promise<void> {
+    return this.auth.logout(dto.refresh_token);
   }
 }

@@ -111,6 +111,11 @@ export class AgentAuthService {
   }
 
   /** Rotates the refresh token (reuse revokes the family); a suspended or closed agent loses every session. */
+  /** Ends the session of the console's refresh token (it is the credential: works after the access token lapsed). */
+  async logout(refreshToken: string): Promise<void> {
+    await this.tokens.revoke('agent', refreshToken);
+  }
+
   async refresh(refreshToken: string): Promise<TokenPairResponse> {
     const { subjectId, pair } = await this.tokens.rotate('agent', refreshToken);
     const rows = await sqlRows<Pick<AgentRow, 'account_status'>>(

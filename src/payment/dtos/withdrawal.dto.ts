@@ -115,3 +115,72 @@ export class ConfirmBankTransferRequest {
   @Length(1, 100)
   bank_reference: string;
 }
+
+/** A withdrawal id as the API shows it (`wd` and 24 base62 characters). */
+const WITHDRAWAL_ID = /^wd[0-9A-Za-z]{24}$/;
+
+export class WorkerWithdrawalsQuery {
+  @OptionalInt({ min: 1, max: 100, default: 20 })
+  limit?: number;
+
+  @ApiPropertyOptional({
+    example: 'wd4kTqz0vYc2mB8nR1xLp7sA9e',
+    description: 'The withdrawal_id of the last item of the previous page (next_cursor).',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(WITHDRAWAL_ID, { message: 'must be a withdrawal id (wd...)' })
+  starting_after?: string;
+}
+
+/** One of the worker's own withdrawals, as the worker reads it: the payee account masked, no operator details. */
+export class WorkerWithdrawalItem {
+  @ApiProperty({ example: 'wd4kTqz0vYc2mB8nR1xLp7sA9e' }) withdrawal_id: string;
+  @ApiProperty({ type: 'integer', example: 20000 }) amount_cents: number;
+  @ApiProperty({
+    enum: WITHDRAWAL_STATUSES,
+    description:
+      'pending_review: waits for an operator; processing: sent to Alipay; completed: paid out; failed or rejected: the amount is back in the available balance.',
+  })
+  status: WithdrawalStatus;
+  @ApiProperty({
+    example: 'w***@example.com',
+    description: 'The Alipay account, masked: enough to recognise it, not to read it off a shared screen.',
+  })
+  alipay_account: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['large_amount', 'first_withdrawal'],
+    description: 'Why an operator reviews it (null when it was transferred at once).',
+  })
+  review_reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The operator’s reason (rejected only).' })
+  rejection_reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'What the provider said (failed only).' })
+  failure_reason: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at: Date;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When an operator decided.',
+  })
+  reviewed_at: Date | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completed_at: Date | null;
+  @ApiProperty({ type: String, format: 'date-time', description: 'The last change of status.' })
+  updated_at: Date;
+}
+
+export class WorkerWithdrawalPage {
+  @ApiProperty({ type: [WorkerWithdrawalItem], description: 'Newest first.' })
+  data: WorkerWithdrawalItem[];
+  @ApiProperty() has_more: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Pass as starting_after for the next page; null on the last page.',
+  })
+  next_cursor: string | null;
+}

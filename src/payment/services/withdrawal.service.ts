@@ -12,10 +12,12 @@ import type {
   ListWithdrawalsQuery,
   WithdrawalRequest,
   WithdrawalResponse,
+  WorkerWithdrawalPage,
+  WorkerWithdrawalsQuery,
 } from '../dtos/withdrawal.dto';
 import { PaymentProviders } from '../providers/payment-providers';
 import { LIMITS, newWithdrawalId } from '../payment-rules';
-import { adminWithdrawalView, withdrawalView } from '../payment-views';
+import { adminWithdrawalView, withdrawalView, workerWithdrawalView } from '../payment-views';
 import { findWithdrawal, toWithdrawal, type WithdrawalRow } from '../payment.repository';
 import { WithdrawalSettlement } from './withdrawal-settlement';
 
@@ -88,6 +90,35 @@ export class WithdrawalService {
       description: `Withdrawal ${created.id} to Alipay account ${created.payee_account}`,
     });
     return created;
+  }
+
+  /** The worker's own withdrawals, newest first; the cursor is the id of the last one of the previous page. */
+  async listOwn(workerId: string, q: WorkerWithdrawalsQuery): Promise<WorkerWithdrawalPage> {
+    const limit = q.limit ?? 20;
+    const params: unknown[] = [workerId, limit + 1];
+    let after = '';
+    if (q.starting_after) {
+      const cursor = await sqlRows<Pick<WithdrawalRow, 'created_at'>>(
+        this.ds,
+        `SELECT created_at FROM withdrawals WHERE id = $1 AND worker_id = $2`,
+        [q.starting_after, workerId],
+      );
+      if (!cursor[0]) throw ApiError.field('starting_after', 'is not one of your withdrawals');
+      params.push(cursor[0].created_at, q.starting_after);
+      after = ` AND (created_at, id) < ($3, $4)`;
+    }
+    const rows = await sqlRows(
+      this.ds,
+      `SELECT * FROM withdrawals WHERE worker_id = $1${after} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      params,
+    );
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit).map((r) => workerWithdrawalView(toWithdrawal(r)));
+    return {
+      data: page,
+      has_more: hasMore,
+      next_cursor: hasMore ? page[page.length - 1].withdrawal_id : null,
+    };
   }
 
   async list(q: ListWithdrawalsQuery): Promise<AdminWithdrawalListResponse> {

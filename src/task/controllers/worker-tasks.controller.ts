@@ -10,6 +10,7 @@ import {
   MyTasksQuery,
   MyTasksResponse,
   SubmitWithPhotoForm,
+  WorkerAssignmentDetail,
   TaskAcceptResponse,
   TaskSubmissionRequest,
   TaskSubmissionResponse,
@@ -58,6 +59,21 @@ export class WorkerTasksController {
   @ApiOkResponse({ type: MyTasksResponse })
   mine(@CurrentActor() actor: WorkerActor, @Query() q: MyTasksQuery): Promise<MyTasksResponse> {
     return this.query.mine(actor, q);
+  }
+
+  @Get('assignments/:assignment_id')
+  @ApiOperation({
+    summary: 'One of your assignments with its task, submission and verdict',
+    description:
+      'Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks) and the agent’s verdict with the rejection reason. Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.',
+  })
+  @ApiOkResponse({ type: WorkerAssignmentDetail })
+  @ApiErrors({ 400: ['validation_error'], 404: ['assignment_not_found'] })
+  one(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+  ): Promise<WorkerAssignmentDetail> {
+    return this.query.one(actor, assignmentId);
   }
 
   @Post('tasks/:task_id/accept')

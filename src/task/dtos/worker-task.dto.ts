@@ -329,3 +329,42 @@ export class MyTasksResponse {
   @ApiProperty({ type: 'integer' }) limit: number;
   @ApiProperty({ type: 'integer' }) offset: number;
 }
+
+export class SubmittedPhotoView {
+  @ApiProperty() url: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Capture time from EXIF.' })
+  taken_at: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'From the photo’s position to the task (null for proof files that are not checked).',
+  })
+  distance_meters: number | null;
+  @ApiProperty({ type: PhotoVerification, nullable: true }) verification: PhotoVerification | null;
+}
+
+/** What the worker sent for review. */
+export class WorkerSubmissionView {
+  @ApiProperty({ type: 'object', additionalProperties: true }) result_data: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true }) worker_notes: string | null;
+  @ApiProperty({ type: [SubmittedPhotoView] }) photos: SubmittedPhotoView[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The device fix sent with the submission, if any.',
+  })
+  device_location: Record<string, unknown> | null;
+}
+
+/** One of the worker's assignments with its task, submission and verdict (the page a deep link opens). */
+export class WorkerAssignmentDetail extends MyTaskItem {
+  @ApiProperty() description: string;
+  @ApiProperty({ type: [String] }) required_skills: string[];
+  @ApiProperty({
+    type: WorkerSubmissionView,
+    nullable: true,
+    description: 'What you submitted; null before you submit.',
+  })
+  submission: WorkerSubmissionView | null;
+}

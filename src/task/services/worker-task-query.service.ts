@@ -10,10 +10,12 @@ import {
   AvailableTasksResponse,
   MY_TASK_FILTERS,
   MyTasksQuery,
+  MyTaskItem,
   MyTasksResponse,
+  WorkerAssignmentDetail,
 } from '../dtos/worker-task.dto';
 import { iso, locationView } from '../task.presenter';
-import { AssignmentRow, mapAssignment, mapTask } from '../task.repository';
+import { AssignmentRow, mapAssignment, mapTask, TaskRow } from '../task.repository';
 import { agentRatingView } from '../../matching/services/agent-ratings.service';
 import { NearbyTasks } from '../../matching/services/nearby-tasks';
 
@@ -99,31 +101,45 @@ export class WorkerTaskQueryService {
     );
     const total = rows.length ? Number(rows[0].total) : await this.count(actor.id, statuses);
     return {
-      tasks: rows.map((r) => {
-        const a = mapAssignment(r);
-        const t = mapTask(reviveTask(r.task as Record<string, unknown>));
-        return {
-          assignment_id: a.id,
-          task_id: t.id,
-          title: t.title,
-          task_type: t.task_type,
-          status: a.status,
-          task_status: t.status,
-          payment_cents: t.payout_cents,
-          deadline_at: t.deadline_at.toISOString(),
-          location: locationView(t),
-          location_proof: t.location_proof,
-          offer_expires_at: a.status === 'pending' ? iso(a.offer_expires_at) : null,
-          accepted_at: iso(a.accepted_at),
-          started_at: iso(a.started_at),
-          submitted_at: iso(a.submitted_at),
-          reviewed_at: iso(a.reviewed_at),
-          review: reviewOf(a),
-        };
-      }),
+      tasks: rows.map((r) =>
+        myTaskItem(mapAssignment(r), mapTask(reviveTask(r.task as Record<string, unknown>))),
+      ),
       total,
       limit,
       offset,
+    };
+  }
+
+  /** One of the worker's own assignments, whatever its status; another worker's is 404 like a missing one. */
+  async one(actor: WorkerActor, assignmentId: string): Promise<WorkerAssignmentDetail> {
+    const rows = await sqlRows(
+      this.ds,
+      `SELECT a.*, row_to_json(t.*) AS task
+         FROM assignments a JOIN tasks t ON t.id = a.task_id
+        WHERE a.id = $1 AND a.worker_id = $2`,
+      [assignmentId, actor.id],
+    );
+    if (!rows[0]) throw new ApiError('assignment_not_found', 'You have no assignment with this id.');
+    const a = mapAssignment(rows[0]);
+    const t = mapTask(reviveTask(rows[0].task as Record<string, unknown>));
+    return {
+      ...myTaskItem(a, t),
+      description: t.description,
+      required_skills: t.required_skills,
+      submission:
+        a.submitted_at === null
+          ? null
+          : {
+              result_data: a.result_data ?? {},
+              worker_notes: a.worker_notes,
+              photos: a.photos.map((p) => ({
+                url: p.url,
+                taken_at: p.taken_at,
+                distance_meters: p.distance_meters ?? null,
+                verification: p.verification ?? null,
+              })),
+              device_location: (a.device_location as Record<string, unknown> | null) ?? null,
+            },
     };
   }
 
@@ -136,6 +152,28 @@ export class WorkerTaskQueryService {
     );
     return n;
   }
+}
+
+/** An assignment with its task as the worker's lists show it. */
+function myTaskItem(a: AssignmentRow, t: TaskRow): MyTaskItem {
+  return {
+    assignment_id: a.id,
+    task_id: t.id,
+    title: t.title,
+    task_type: t.task_type,
+    status: a.status,
+    task_status: t.status,
+    payment_cents: t.payout_cents,
+    deadline_at: t.deadline_at.toISOString(),
+    location: locationView(t),
+    location_proof: t.location_proof,
+    offer_expires_at: a.status === 'pending' ? iso(a.offer_expires_at) : null,
+    accepted_at: iso(a.accepted_at),
+    started_at: iso(a.started_at),
+    submitted_at: iso(a.submitted_at),
+    reviewed_at: iso(a.reviewed_at),
+    review: reviewOf(a),
+  };
 }
 
 /** The verdict on an approved or rejected result, for the worker who submitted it. */

@@ -1,5 +1,11 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Public } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { RateLimitByIp } from '../../common/rate-limit/rate-limit.guard';
@@ -118,5 +124,18 @@ export class WorkerAuthController {
   @ApiErrors({ 400: ['validation_error'], 401: ['invalid_token'], 403: ['account_disabled'] })
   refresh(@Body() dto: WorkerRefreshRequest): Promise<WorkerTokenResponse> {
     return this.auth.refresh(dto.refresh_token);
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Log out: end the session of a refresh token',
+    description:
+      'Revokes the presented refresh token and every token of its session, so a later refresh with it answers 401 invalid_token. Needs no access token (it may have lapsed): holding the refresh token is the proof. Logging out of a session already ended answers 204 as well. Access tokens already issued stay valid until they expire (15 minutes at most).',
+  })
+  @ApiNoContentResponse({ description: 'The session is ended.' })
+  @ApiErrors({ 400: ['validation_error'], 401: ['invalid_token'] })
+  logout(@Body() dto: WorkerRefreshRequest): Promise<void> {
+    return this.auth.logout(dto.refresh_token);
   }
 }

@@ -74,6 +74,11 @@ export class WorkerAuthService {
     return { worker_id: worker.id, ...(await this.tokens.issuePair('worker', worker.id)) };
   }
 
+  /** Ends the session of the refresh token (it is the credential: logout works after the access token lapsed). */
+  async logout(refreshToken: string): Promise<void> {
+    await this.tokens.revoke('worker', refreshToken);
+  }
+
   /** Rotates the pair; a reused token has already revoked its family inside Tokens.rotate. */
   async refresh(refreshToken: string): Promise<WorkerTokenResponse> {
     const { subjectId, pair } = await this.tokens.rotate('worker', refreshToken);

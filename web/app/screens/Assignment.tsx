@@ -8,7 +8,7 @@ import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
 import { StatusBadge } from '../components/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
-import { concerns, loadAssignment, type MyTask } from '../my-tasks';
+import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';
 import { api } from '../session';
 import { Place } from './TaskPage';
 
@@ -69,6 +69,7 @@ export function Assignment() {
             <span>{t('tasks.deadline', { time: formatDateTime(task.deadline_at, locale) })}</span>
           </div>
           <p className="muted">{t(`task.proof.${task.location_proof}`)}</p>
+          {task.description && <p>{task.description}</p>}
           {task.location && <Place location={task.location} label={task.title} />}
           {error ? <ErrorNotice error={error} /> : null}
           {(task.status === 'accepted' || task.status === 'in_progress') && (
@@ -99,6 +100,7 @@ export function Assignment() {
               {submitted ?? t('work.submitted_plain')}
             </p>
           )}
+          {task.submission && <Submission task={task} />}
           <Verdict task={task} />
           {task.status === 'approved' && task.task_status === 'completed' && (
             <RateAgent taskId={task.task_id} />
@@ -106,6 +108,29 @@ export function Assignment() {
         </article>
       )}
     </main>
+  );
+}
+
+/** What the worker sent: notes and the photos with their distance to the task. */
+function Submission({ task }: { task: AssignmentDetail }) {
+  const { t, locale } = useI18n();
+  const sent = task.submission;
+  if (!sent) return null;
+  return (
+    <section className="card" aria-labelledby="submission">
+      <h2 id="submission">{t('work.your_submission')}</h2>
+      <p className="muted">{formatDateTime(task.submitted_at, locale)}</p>
+      {sent.worker_notes && <p>{t('work.your_notes', { text: sent.worker_notes })}</p>}
+      {sent.photos.map((photo) => (
+        <p key={photo.url}>
+          <a href={photo.url} target="_blank" rel="noreferrer">
+            {t('work.sent_photo')}
+          </a>
+          {photo.distance_meters != null &&
+            ` · ${t('work.photo_distance', { distance: photo.distance_meters })}`}
+        </p>
+      ))}
+    </section>
   );
 }
 

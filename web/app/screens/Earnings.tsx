@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
@@ -6,16 +6,17 @@ import { ErrorNotice, Loading } from '../../shared/ui';
 import { StatusBadge } from '../components/StatusBadge';
 import { api } from '../session';
 
-type Withdrawal = Schemas['WithdrawalResponse'];
+type Withdrawal = Schemas['WorkerWithdrawalItem'];
+type WithdrawalPage = Schemas['WorkerWithdrawalPage'];
 
-/** Withdrawals requested in this visit (the worker API answers each request with its state; it has no list). */
-const requested: Withdrawal[] = [];
+const loadWithdrawals = (starting_after?: string): Promise<WithdrawalPage> =>
+  unwrap(api.GET('/v1/worker/withdrawals', { params: { query: { limit: 20, starting_after } } }));
 
 /** Earnings and balance, and withdrawal to Alipay with its review state. */
 export function Earnings() {
   const { t, locale } = useI18n();
   const earnings = useAsync(() => unwrap(api.GET('/v1/worker/earnings')), []);
-  const [withdrawals, setWithdrawals] = useState<Withdrawal[]>(requested);
+  const history = useAsync(() => loadWithdrawals(), []);
   const e = earnings.data;
   const money = (cents: number) => formatCents(cents, locale);
   return (
@@ -46,28 +47,87 @@ export function Earnings() {
           <p className="muted">{t('earn.completed', { n: e.completed_tasks })}</p>
         </section>
       )}
-      {withdrawals.map((w) => (
-        <p key={w.withdrawal_id} className="card" role="status">
-          {t('earn.request', { amount: money(w.amount_cents), status: '' })}
-          <StatusBadge status={w.status} />{' '}
-          <small className="muted">{formatDateTime(w.created_at, locale)}</small>
-        </p>
-      ))}
       {e && (
         <WithdrawForm
           balanceCents={e.balance_cents}
-          onDone={(w) => {
-            requested.unshift(w);
-            setWithdrawals([...requested]);
+          onDone={() => {
             void earnings.reload();
+            void history.reload();
           }}
         />
       )}
+      <section aria-labelledby="withdrawals-title">
+        <h2 id="withdrawals-title">{t('earn.history')}</h2>
+        {history.error ? <ErrorNotice error={history.error} onRetry={() => void history.reload()} /> : null}
+        {!history.data && history.loading && <Loading />}
+        {history.data && <WithdrawalHistory first={history.data} />}
+      </section>
     </main>
   );
 }
 
-function WithdrawForm(props: { balanceCents: number; onDone: (w: Withdrawal) => void }) {
+/** The worker's withdrawals, newest first, with their review state; more pages on request (cursor paging). */
+function WithdrawalHistory({ first }: { first: WithdrawalPage }) {
+  const { t, locale } = useI18n();
+  const [items, setItems] = useState<Withdrawal[]>(first.data);
+  const [cursor, setCursor] = useState(first.next_cursor);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  // A reload (after a request, or pull to refresh) starts the list again from its newest page.
+  useEffect(() => {
+    setItems(first.data);
+    setCursor(first.next_cursor);
+  }, [first]);
+  const more = async () => {
+    if (!cursor) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const page = await loadWithdrawals(cursor);
+      setItems((shown) => [...shown, ...page.data]);
+      setCursor(page.next_cursor);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (items.length === 0) return <p className="muted">{t('earn.history_empty')}</p>;
+  return (
+    <>
+      <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('earn.history')}>
+        {items.map((w) => (
+          <li key={w.withdrawal_id} className="card" data-testid="withdrawal">
+            <div className="topbar">
+              <span className="pay">{formatCents(w.amount_cents, locale)}</span>
+              <StatusBadge status={w.status} />
+            </div>
+            <small className="muted">
+              {w.alipay_account} · {formatDateTime(w.created_at, locale)}
+            </small>
+            {w.status === 'pending_review' && w.review_reason && (
+              <p className="muted">{t(`earn.review_reason.${w.review_reason}`)}</p>
+            )}
+            {w.rejection_reason && <p>{t('earn.rejected_because', { reason: w.rejection_reason })}</p>}
+            {w.status === 'failed' && w.failure_reason && (
+              <p>{t('earn.failed_because', { reason: w.failure_reason })}</p>
+            )}
+          </li>
+        ))}
+      </ul>
+      {error ? <ErrorNotice error={error} /> : null}
+      {cursor && (
+        <div className="actions one">
+          <button type="button" className="secondary" disabled={busy} onClick={() => void more()}>
+            {t('earn.more')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function WithdrawForm(props: { balanceCents: number; onDone: () => void }) {
   const { t } = useI18n();
   const [amount, setAmount] = useState('');
   const [account, setAccount] = useState('');
@@ -79,7 +139,7 @@ function WithdrawForm(props: { balanceCents: number; onDone: (w: Withdrawal) => 
     setBusy(true);
     setError(null);
     try {
-      const w = await unwrap(
+      await unwrap(
         api.POST('/v1/payment/withdraw', {
           body: {
             // Yuan typed by a person, to integer cents without floating-point drift ("12.3" -> 1230).
@@ -90,7 +150,7 @@ function WithdrawForm(props: { balanceCents: number; onDone: (w: Withdrawal) => 
         }),
       );
       setAmount('');
-      props.onDone(w);
+      props.onDone();
     } catch (err) {
       setError(err);
     } finally {

@@ -18,7 +18,7 @@ export function Profile() {
   const p = profile.data;
   const logout = async () => {
     availability.reset();
-    session.logOut();
+    await session.logOut();
     await navigate('/login', { replace: true });
   };
   return (

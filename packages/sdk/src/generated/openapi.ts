@@ -330,6 +330,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out: end the session of a refresh token
+         * @description Revokes the presented refresh token and every token of its session, so a later refresh with it answers 401 invalid_token. Needs no access token (it may have lapsed): holding the refresh token is the proof. Logging out of a session already ended answers 204 as well. Access tokens already issued stay valid until they expire; API keys are not affected.
+         */
+        post: operations["AgentAuth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agent/me": {
         parameters: {
             query?: never;
@@ -1114,6 +1134,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your assignments with its task, submission and verdict
+         * @description Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks) and the agent’s verdict with the rejection reason. Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.
+         */
+        get: operations["WorkerTasks_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/assignments/{assignment_id}/abandon": {
         parameters: {
             query?: never;
@@ -1288,6 +1328,26 @@ export interface paths {
          * @description Phone number and password; answers the JWT pair for the app. Repeated failures lock the account for 15 minutes (429 account_locked with Retry-After).
          */
         post: operations["WorkerAuth_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out: end the session of a refresh token
+         * @description Revokes the presented refresh token and every token of its session, so a later refresh with it answers 401 invalid_token. Needs no access token (it may have lapsed): holding the refresh token is the proof. Logging out of a session already ended answers 204 as well. Access tokens already issued stay valid until they expire (15 minutes at most).
+         */
+        post: operations["WorkerAuth_logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1492,6 +1552,26 @@ export interface paths {
          * @description Checks a code without consuming it, so the app can validate before the final step. A wrong code uses one of its 5 tries.
          */
         post: operations["WorkerAuth_verifySms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your withdrawals with their review state, newest first
+         * @description Every withdrawal you requested, newest first, with its status (pending_review, processing, completed, failed, rejected), why it is reviewed, the operator’s reason when rejected and the provider’s when failed. The Alipay account is masked. Cursor paging: pass next_cursor as starting_after. Only your own withdrawals are listed.
+         */
+        get: operations["WorkerWithdrawals_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3667,6 +3747,17 @@ export interface components {
             worker_id: string;
             worker_notes: string | null;
         };
+        SubmittedPhotoView: {
+            /** @description From the photo’s position to the task (null for proof files that are not checked). */
+            distance_meters: number | null;
+            /**
+             * Format: date-time
+             * @description Capture time from EXIF.
+             */
+            taken_at: string | null;
+            url: string;
+            verification: components["schemas"]["PhotoVerification"] | null;
+        };
         SubmittedWork: {
             /** Format: uuid */
             assignment_id: string;
@@ -4426,6 +4517,50 @@ export interface components {
             status: "pending_review" | "processing" | "completed" | "failed" | "rejected";
             withdrawal_id: string;
         };
+        WorkerAssignmentDetail: {
+            /** Format: date-time */
+            accepted_at: string | null;
+            /** Format: uuid */
+            assignment_id: string;
+            /** Format: date-time */
+            deadline_at: string;
+            description: string;
+            location: components["schemas"]["TaskLocationView"];
+            /**
+             * @description What proves where your photos were taken.
+             * @enum {string}
+             */
+            location_proof: "photo_gps" | "photo_or_device_gps";
+            /**
+             * Format: date-time
+             * @description For an offer: answer before this (accept with POST /v1/worker/tasks/{task_id}/accept).
+             */
+            offer_expires_at: string | null;
+            payment_cents: number;
+            required_skills: string[];
+            /** @description The verdict on your result once the agent (or the 72 h auto-approval) decided; null before. */
+            review: components["schemas"]["AssignmentReviewView"] | null;
+            /** Format: date-time */
+            reviewed_at: string | null;
+            /** Format: date-time */
+            started_at: string | null;
+            /**
+             * @description The assignment’s own status.
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "in_progress" | "submitted" | "approved" | "rejected" | "declined" | "expired" | "abandoned" | "cancelled";
+            /** @description What you submitted; null before you submit. */
+            submission: components["schemas"]["WorkerSubmissionView"] | null;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** Format: uuid */
+            task_id: string;
+            /** @enum {string} */
+            task_status: "pending" | "assigned" | "in_progress" | "submitted" | "completed" | "failed" | "cancelled";
+            /** @enum {string} */
+            task_type: "photo" | "verification" | "data_collection" | "delivery" | "other";
+            title: string;
+        };
         WorkerBalanceResponse: {
             /**
              * @description Earnings available to withdraw, integer cents.
@@ -4529,6 +4664,17 @@ export interface components {
             /** Format: uuid */
             worker_id: string;
         };
+        WorkerSubmissionView: {
+            /** @description The device fix sent with the submission, if any. */
+            device_location: {
+                [key: string]: unknown;
+            } | null;
+            photos: components["schemas"]["SubmittedPhotoView"][];
+            result_data: {
+                [key: string]: unknown;
+            };
+            worker_notes: string | null;
+        };
         WorkerTokenResponse: {
             /** @description JWT, audience legwork:worker, valid expires_in seconds. */
             access_token: string;
@@ -4540,6 +4686,55 @@ export interface components {
             token_type: string;
             /** Format: uuid */
             worker_id: string;
+        };
+        WorkerWithdrawalItem: {
+            /**
+             * @description The Alipay account, masked: enough to recognise it, not to read it off a shared screen.
+             * @example w***@example.com
+             */
+            alipay_account: string;
+            /** @example 20000 */
+            amount_cents: number;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description What the provider said (failed only). */
+            failure_reason: string | null;
+            /** @description The operator’s reason (rejected only). */
+            rejection_reason: string | null;
+            /**
+             * @description Why an operator reviews it (null when it was transferred at once).
+             * @enum {string|null}
+             */
+            review_reason: "large_amount" | "first_withdrawal" | null;
+            /**
+             * Format: date-time
+             * @description When an operator decided.
+             */
+            reviewed_at: string | null;
+            /**
+             * @description pending_review: waits for an operator; processing: sent to Alipay; completed: paid out; failed or rejected: the amount is back in the available balance.
+             * @enum {string}
+             */
+            status: "pending_review" | "processing" | "completed" | "failed" | "rejected";
+            /**
+             * Format: date-time
+             * @description The last change of status.
+             */
+            updated_at: string;
+            /** @example wd4kTqz0vYc2mB8nR1xLp7sA9e */
+            withdrawal_id: string;
+        };
+        WorkerWithdrawalPage: {
+            /** @description Newest first. */
+            data: components["schemas"]["WorkerWithdrawalItem"][];
+            has_more: boolean;
+            /**
+             * @description Pass as starting_after for the next page; null on the last page.
+             * @example null
+             */
+            next_cursor: string | null;
         };
         WsStatsResponse: {
             by_kind: components["schemas"]["ConnectionsByKind"];
@@ -6205,6 +6400,60 @@ export interface operations {
              * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
              *     - [`account_locked`](../docs/errors.md#account_locked): Too many failed logins: the account is locked for `retry_after` seconds.
              */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AgentAuth_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is ended. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -10208,6 +10457,104 @@ export interface operations {
             };
         };
     };
+    WorkerTasks_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerAssignmentDetail"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`assignment_not_found`](../docs/errors.md#assignment_not_found): No such assignment, or it is not yours. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerTasks_abandon: {
         parameters: {
             query?: never;
@@ -11082,6 +11429,60 @@ export interface operations {
             };
         };
     };
+    WorkerAuth_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkerRefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is ended. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerProfile_profile: {
         parameters: {
             query?: never;
@@ -11911,6 +12312,93 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerWithdrawals_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The withdrawal_id of the last item of the previous page (next_cursor). */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerWithdrawalPage"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
