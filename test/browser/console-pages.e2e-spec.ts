@@ -250,11 +250,18 @@ describe('agent console pages', () => {
       await screenshot(page, 'console-dashboard-zh');
       await page.getByLabel('语言').selectOption('en');
 
-      // Sign out: nothing of the session is left in the browser.
+      // Sign out: nothing of the session is left in the browser, and the server refuses its refresh token.
+      const refreshToken = await page.evaluate<string>('localStorage.getItem("legwork.console.refresh")');
+      expect(refreshToken).toEqual(expect.any(String));
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('tab', { name: 'Sign in' }).waitFor();
       expect(await page.evaluate('Object.keys(localStorage).filter((k) => k.includes("refresh"))')).toEqual(
         [],
+      );
+      await waitFor(
+        async () =>
+          (await rig.t.http.post('/v1/agent/refresh').send({ refresh_token: refreshToken })).status === 401,
+        'the signed-out refresh token refused',
       );
 
       // Operator: the agent's tier and a manual credit; provider health.

@@ -65,7 +65,8 @@ function Frame(props: {
               type="button"
               className="secondary"
               onClick={() => {
-                props.session.signOut();
+                // Forgets the tokens at once; the revocation on the server follows in the background.
+                void props.session.logOut();
                 void navigate('/login', {
                   replace: true,
                   state: { operator: props.session === adminSession },
