@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { toApiError } from './errors';
 import { useI18n } from './i18n';
+import type { AsyncState } from './use-async';
 
 /**
  * Any failure, in words and with its code: the words for the code in the person's language when the app has them,
@@ -57,4 +58,15 @@ export function Empty(props: { children: ReactNode }) {
       {props.children}
     </p>
   );
+}
+
+/**
+ * The state of a list a screen loads, before its rows: the error with a retry, the spinner until the first answer,
+ * or the empty message when the answer has no rows. The screen renders its rows itself when there are some.
+ */
+export function ListState<T>(props: { state: AsyncState<T>; count: (data: T) => number; empty: ReactNode }) {
+  const { state } = props;
+  if (state.error) return <ErrorNotice error={state.error} onRetry={() => void state.reload()} />;
+  if (state.data === undefined) return <Loading />;
+  return props.count(state.data) === 0 ? <Empty>{props.empty}</Empty> : null;
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { ErrorNotice, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { QrCode } from '../components/QrCode';
 import { useAgent } from '../components/Shell';
@@ -244,9 +244,7 @@ function Transactions({ settled }: { settled: number }) {
         </div>
       </form>
       {exporting.error ? <ErrorNotice error={exporting.error} /> : null}
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.data.length === 0 && <Empty>{t('money.no_transactions')}</Empty>}
+      <ListState state={list} count={(d) => d.data.length} empty={t('money.no_transactions')} />
       {list.data && list.data.data.length > 0 && (
         <>
           <table>

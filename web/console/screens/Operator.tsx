@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { ErrorNotice, ListState, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAction } from '../hooks';
 import { adminApi } from '../session';
@@ -52,9 +52,7 @@ export function OpsWithdrawals() {
           </select>
         </div>
       </div>
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.items.length === 0 && <Empty>{t('ops.no_withdrawals')}</Empty>}
+      <ListState state={list} count={(d) => d.items.length} empty={t('ops.no_withdrawals')} />
       {list.data && list.data.items.length > 0 && (
         <table>
           <thead>
@@ -176,9 +174,7 @@ export function OpsAgents() {
   return (
     <>
       <h1>{t('nav.ops_agents')}</h1>
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.items.length === 0 && <Empty>{t('ops.no_agents')}</Empty>}
+      <ListState state={list} count={(d) => d.items.length} empty={t('ops.no_agents')} />
       {list.data?.items.map((a) => (
         <AgentCard key={a.agent_id} agent={a} onChanged={() => void list.reload()} />
       ))}

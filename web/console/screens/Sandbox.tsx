@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { ErrorNotice, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAgent } from '../components/Shell';
 import { useAction, useLiveEvents } from '../hooks';
@@ -203,9 +203,7 @@ function Workers() {
         </p>
       </form>
       {action.error ? <ErrorNotice error={action.error} /> : null}
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.data.length === 0 && <Empty>{t('sandbox.no_workers')}</Empty>}
+      <ListState state={list} count={(d) => d.data.length} empty={t('sandbox.no_workers')} />
       {list.data && list.data.data.length > 0 && (
         <table>
           <thead>
@@ -290,9 +288,7 @@ function Clocks() {
         </div>
       </form>
       {action.error ? <ErrorNotice error={action.error} /> : null}
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.data.length === 0 && <Empty>{t('sandbox.no_clocks')}</Empty>}
+      <ListState state={list} count={(d) => d.data.length} empty={t('sandbox.no_clocks')} />
       {list.data && list.data.data.length > 0 && (
         <table>
           <thead>

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { unwrap } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
@@ -87,9 +87,7 @@ export function Tasks() {
           </select>
         </div>
       </div>
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.data.length === 0 && <Empty>{t('tasks.none')}</Empty>}
+      <ListState state={list} count={(d) => d.data.length} empty={t('tasks.none')} />
       {list.data && list.data.data.length > 0 && (
         <table>
           <thead>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { Empty, ErrorNotice, Loading, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
 import { useAction } from '../hooks';
@@ -42,9 +42,7 @@ export function Webhooks() {
           void list.reload();
         }}
       />
-      {list.error ? <ErrorNotice error={list.error} onRetry={() => void list.reload()} /> : null}
-      {!list.data && !list.error && <Loading />}
-      {list.data && list.data.data.length === 0 && <Empty>{t('hooks.none')}</Empty>}
+      <ListState state={list} count={(d) => d.data.length} empty={t('hooks.none')} />
       {list.data?.data.map((e) => (
         <EndpointCard key={e.webhook_id} endpoint={e} onChanged={() => void list.reload()} />
       ))}
