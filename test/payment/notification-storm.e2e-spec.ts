@@ -12,6 +12,7 @@ import {
   sandboxTradeNo,
   startPaymentRig,
   wechatPaidNotification,
+  createQrOrder,
 } from '../support/payment-rig';
 import { orderStatus, waitForNotification } from '../support/waiters';
 
@@ -31,8 +32,6 @@ describe('a storm of duplicate provider notifications', () => {
   });
   afterAll(() => rig.close());
 
-  const TYPE: Record<ProviderName, string> = { alipay: 'qr', wechat: 'native' };
-
   /**
    * An order paid at the sandbox whose own notifications are all forged (refused), so it stays pending here until
    * a test delivers the genuine message by hand.
@@ -42,19 +41,14 @@ describe('a storm of duplicate provider notifications', () => {
     provider: ProviderName,
     cents: number,
   ): Promise<{ orderId: string; notification: GenuineNotification }> {
-    const res = await rig.t.http
-      .post('/v1/payment/create')
-      .set('Authorization', agent.key)
-      .send({ amount_cents: cents, payment_method: provider, payment_type: TYPE[provider] });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    const orderId = res.body.order_id as string;
+    const { id: orderId, qr } = await createQrOrder(rig, agent, provider, cents);
     await rig.api(provider, 'POST', '/__sandbox/faults', {
       target: 'notification',
       kind: 'tampered_signature',
       match: orderId,
       all_attempts: true,
     });
-    await cashier(res.body.qr_code_url as string, 'pay');
+    await cashier(qr, 'pay');
     await waitForNotification(rig, provider, orderId, (r) => r.deliveries.length >= 1);
     const tradeNo = await sandboxTradeNo(rig, provider, orderId);
     const notification =

@@ -10,6 +10,7 @@ import {
   sandboxTradeNo,
   startPaymentRig,
   wechatPaidNotification,
+  createQrOrder,
 } from '../support/payment-rig';
 import {
   orderStatus,
@@ -32,20 +33,8 @@ describe('provider notifications', () => {
   });
   afterAll(() => rig.close());
 
-  const TYPE: Record<ProviderName, string> = { alipay: 'qr', wechat: 'native' };
-
-  async function order(
-    agent: TestAgent,
-    provider: ProviderName,
-    amount: number,
-  ): Promise<{ id: string; qr: string }> {
-    const res = await rig.t.http
-      .post('/v1/payment/create')
-      .set('Authorization', agent.key)
-      .send({ amount_cents: amount, payment_method: provider, payment_type: TYPE[provider] });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    return { id: res.body.order_id, qr: res.body.qr_code_url };
-  }
+  const order = (agent: TestAgent, provider: ProviderName, cents: number) =>
+    createQrOrder(rig, agent, provider, cents);
 
   function fault(provider: ProviderName, body: Record<string, unknown>) {
     return rig.api(provider, 'POST', '/__sandbox/faults', { target: 'notification', ...body });

@@ -108,6 +108,24 @@ export async function orderEventsOf(
 }
 
 /** The buyer opens an Alipay page/wap payment URL (the trade starts to exist) and lands on the cashier page. */
+/** The QR-code payment type of each provider (Alipay's precreate, WeChat Pay's Native). */
+const QR_TYPE: Record<ProviderName, string> = { alipay: 'qr', wechat: 'native' };
+
+/** A QR-code top-up order of `cents` through `provider`, created by the agent through the API. */
+export async function createQrOrder(
+  rig: PaymentRig,
+  agent: TestAgent,
+  provider: ProviderName,
+  cents: number,
+): Promise<{ id: string; qr: string }> {
+  const res = await rig.t.http
+    .post('/v1/payment/create')
+    .set('Authorization', agent.key)
+    .send({ amount_cents: cents, payment_method: provider, payment_type: QR_TYPE[provider] });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return { id: res.body.order_id as string, qr: res.body.qr_code_url as string };
+}
+
 export async function openAlipayUrl(paymentUrl: string, sandbox: ProviderSandbox): Promise<string> {
   const opened = await fetch(paymentUrl, { redirect: 'manual' });
   if (opened.status !== 303)
