@@ -26,12 +26,15 @@ export interface PgbenchRun {
   clients: number;
   seconds: number;
   vars?: Record<string, string | number>;
+  /** How the API sends these statements: unnamed (the default) or as named prepared statements (preparedRows). */
+  protocol?: 'extended' | 'prepared';
 }
 
 /**
  * The database-only baseline: pgbench runs a script with the statements one API request sends, on as many
  * connections as the API's pool has, using the extended query protocol as node-postgres does (an unnamed statement
- * per query, parsed each time). Latency percentiles come from pgbench's per-transaction log (-l).
+ * per query, parsed and planned each time; `protocol: 'prepared'` where the API prepares them). Latency percentiles
+ * come from pgbench's per-transaction log (-l).
  */
 export async function pgbench(r: PgbenchRun): Promise<PgbenchResult> {
   const dir = join(r.dir, `pgbench-${r.name}`);
@@ -43,7 +46,7 @@ export async function pgbench(r: PgbenchRun): Promise<PgbenchResult> {
   const args = [
     '-n',
     '-M',
-    'extended',
+    r.protocol ?? 'extended',
     '-f',
     file,
     '-c',

@@ -19,21 +19,26 @@ export interface NearbyTasksFilter {
 
 /**
  * total_eligible is exact up to this many tasks; beyond it, an estimate (total_is_estimate). At least the largest
- * page (100): a search with more matches than this takes its page through the per-cell indexes.
+ * page (100): a search with more matches than this takes its page through the per-cell indexes. Counting exactly
+ * costs an index entry per match, so the cap is what a dense search pays for its count: at a million open tasks a
+ * cap of 1,000 cost about 1 ms more per search than 200 (bench/results/nearby-explain.md).
  */
-export const NEARBY_TOTAL_CAP = 1000;
+export const NEARBY_TOTAL_CAP = 200;
 
 /**
  * Beyond the cap, total_eligible counts a sample of the matches: those whose id (a random version-4 UUID) is below
- * the level's bound, 1/32 of them, else 1/1024, the first level with at most NEARBY_TOTAL_CAP matches, times 32 or
- * 1024. So an estimate rests on at least 31 sampled matches (about ±18 %, better the larger it is); past the last
- * level (over a million matches in one circle) it is a lower bound. Two levels, not more: each costs planning time
- * on every search (about 0.1 ms per scan of tasks), used or not.
+ * a bound, times its scale. The coarse sample (1/32) is taken first; with fewer than NEARBY_MIN_SAMPLES in it (under
+ * about 800 matches) the fine one (1/4) replaces it, and past the cap the sparse one (1/1024) does, so an estimate
+ * rests on at least about 25 sampled matches (within about ±20 %, better the larger it is); past the sparse level's
+ * cap (over 200,000 matches in one circle) it is a lower bound. Each sample reads at most cap + 1 index entries and
+ * only when the one before calls for it.
  */
-export const NEARBY_SAMPLE_LEVELS = [
-  { below: '08000000-0000-0000-0000-000000000000', scale: 32 },
-  { below: '00400000-0000-0000-0000-000000000000', scale: 1024 },
-] as const;
+export const NEARBY_SAMPLES = {
+  coarse: { below: '08000000-0000-0000-0000-000000000000', scale: 32 },
+  fine: { below: '40000000-0000-0000-0000-000000000000', scale: 4 },
+  sparse: { below: '00400000-0000-0000-0000-000000000000', scale: 1024 },
+} as const;
+export const NEARBY_MIN_SAMPLES = 25;
 
 /**
  * The task columns a listing returns: what the available-tasks view shows, not `t.*`. The other 18 columns (eight
@@ -168,7 +173,7 @@ function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[
  *    good. By payment (deadline), each cell's index scan starts at the best rows and stops at that payment
  *    (deadline) or after `limit` rows; by distance, only cells nearer than the limit-th nearest hit are read, and
  *    only their rows within that distance. Each dense scan reads about a page of rows per cell.
- *    The total is an estimate from id samples (NEARBY_SAMPLE_LEVELS).
+ *    The total is an estimate from id samples (NEARBY_SAMPLES).
  *
  * Steps that do not apply are skipped by one-time filters on the hits count. Every scan applies the full filter
  * (the exact haversine radius included), so the result is the same rows in the same order as one sort of every
@@ -199,21 +204,23 @@ function nearbyCellsQuery(
        AND ${ELIGIBLE}
        AND ${distance} <= $9::float8`;
   const dense = `(SELECT n FROM counted) > $11`;
-  const samples = NEARBY_SAMPLE_LEVELS.map(
-    (level, i) => `
-  sample${i + 1} AS (
+  const sample = (name: keyof typeof NEARBY_SAMPLES, when: string) => `
+  ${name} AS (
     SELECT count(*)::int AS n FROM (
       SELECT 1 FROM tasks t
-       WHERE ${i === 0 ? dense : `(SELECT n FROM sample${i}) > $11`}
-         AND nearby_cell(t.latitude, t.longitude) = ANY ($10::int[]) AND t.id < '${level.below}'::uuid
+       WHERE ${when}
+         AND nearby_cell(t.latitude, t.longitude) = ANY ($10::int[]) AND t.id < '${NEARBY_SAMPLES[name].below}'::uuid
          AND ${match}
-       LIMIT $11 + 1) x)`,
-  );
-  const estimate = NEARBY_SAMPLE_LEVELS.map(
-    (level, i) => `WHEN sample${i + 1}.n <= $11 THEN sample${i + 1}.n * ${level.scale}`,
-  ).join(' ');
-  const last = NEARBY_SAMPLE_LEVELS.length;
-  const lastScale = NEARBY_SAMPLE_LEVELS[last - 1].scale;
+       LIMIT $11 + 1) x)`;
+  const { coarse, fine, sparse } = NEARBY_SAMPLES;
+  const samples = [
+    sample('coarse', dense),
+    sample('fine', `${dense} AND (SELECT n FROM coarse) < ${NEARBY_MIN_SAMPLES}`),
+    sample('sparse', `(SELECT n FROM coarse) > $11`),
+  ];
+  const estimate = `CASE WHEN coarse.n > $11 THEN sparse.n * ${sparse.scale}
+                         WHEN coarse.n >= ${NEARBY_MIN_SAMPLES} OR fine.n > $11 THEN coarse.n * ${coarse.scale}
+                         ELSE fine.n * ${fine.scale} END`;
   const sql = `
   WITH hits AS MATERIALIZED (
     SELECT x.* FROM unnest($10::int[]) AS c(cell)
@@ -227,10 +234,9 @@ function nearbyCellsQuery(
   edge AS (SELECT * FROM hits WHERE ${dense} ORDER BY ${ORDER[f.sort]('')} OFFSET $6 - 1 LIMIT 1),
   ${samples.join(',')},
   total AS (
-    SELECT CASE WHEN counted.n <= $11 THEN counted.n
-                ELSE GREATEST($11 + 1, CASE ${estimate} ELSE sample${last}.n * ${lastScale} END) END AS total,
+    SELECT CASE WHEN counted.n <= $11 THEN counted.n ELSE GREATEST($11 + 1, ${estimate}) END AS total,
            counted.n > $11 AS total_is_estimate
-      FROM counted, ${NEARBY_SAMPLE_LEVELS.map((_, i) => `sample${i + 1}`).join(', ')}),
+      FROM counted, coarse, fine, sparse),
   page AS (
     (SELECT * FROM hits WHERE (SELECT n FROM counted) <= $11 ORDER BY ${ORDER[f.sort]('')} LIMIT $6)
     UNION ALL

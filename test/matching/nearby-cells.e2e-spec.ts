@@ -186,8 +186,9 @@ describe('nearby search by cells', () => {
         expect(page.tasks.map((x) => x.task_id)).toEqual(all.slice(0, limit));
         expect(page.metadata.total_is_estimate).toBe(1);
         expect(page.metadata.total_eligible).toBeGreaterThan(NEARBY_TOTAL_CAP);
-        // A sample of 1/32 of ~1,000 to ~1,700 matches: far looser than its error, tight enough to catch a wrong scale.
+        // A sample of 1/32 of ~1,300 matches: far looser than its error, tight enough to catch a wrong scale.
         expect(page.metadata.total_eligible).toBeLessThan(total * 4);
+        expect(page.metadata.total_eligible).toBeGreaterThan(total / 4);
       }
     }
     // The 30 tasks at the centre come first by distance, by payment within the same distance, then by id.
@@ -195,7 +196,7 @@ describe('nearby search by cells', () => {
     expect(nearest.tasks.every((x) => x.distance_meters === 0)).toBe(true);
   });
 
-  it('the cap: exactly 1,000 matches are counted exactly, one more makes the total an estimate', async () => {
+  it(`the cap: exactly ${NEARBY_TOTAL_CAP} matches are counted exactly, one more makes the total an estimate`, async () => {
     const here = spot();
     await seed(scatter(here, 1500, NEARBY_TOTAL_CAP));
     const at = await search(here, 2000, 'payment_desc', 5);
@@ -211,6 +212,20 @@ describe('nearby search by cells', () => {
     expect(over.tasks.map((x) => x.task_id)).toEqual(
       (await reference(here, 2000, 'deadline_asc')).slice(0, 5),
     );
+  });
+
+  it('a few hundred matches: the estimate comes from the finer sample (1/4), close to the count', async () => {
+    const here = spot();
+    const n = 500; // over the cap, under the ~800 where the 1/32 sample holds enough matches
+    await seed(scatter(here, 1500, n));
+    for (const sort of SORTS) {
+      const page = await search(here, 2000, sort, 20);
+      expect(page.tasks.map((x) => x.task_id)).toEqual((await reference(here, 2000, sort)).slice(0, 20));
+      expect(page.metadata.total_is_estimate).toBe(1);
+      // About 125 sampled matches (±8 %): ±50 % cannot fail by chance, and catches a wrong scale or a skipped sample.
+      expect(page.metadata.total_eligible).toBeGreaterThanOrEqual(n / 2);
+      expect(page.metadata.total_eligible).toBeLessThanOrEqual(n * 1.5);
+    }
   });
 
   it('across the antimeridian, and around a pole (served by the GiST index), nothing in the circle is missed', async () => {

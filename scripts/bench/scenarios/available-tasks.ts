@@ -52,7 +52,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
     notes: [
       'Open tasks seeded with set-based SQL: task rows plus, per task, its escrow account and a balanced `task:<id>:hold` journal (agent available -> task escrow), exactly what a creation posts; the run ends with the ledger check over all of it.',
       `Query version: ${await availableQueryVersion(ctx.db)}.`,
-      `${CONNECTIONS} connections, ${WORKERS} workers round-robin; baseline: pgbench replays the worker lookup and the listing query.`,
+      `${CONNECTIONS} connections, ${WORKERS} workers round-robin; baseline: pgbench replays the worker lookup and the listing query, prepared as the server prepares them.`,
     ],
     checks: {},
   };
@@ -88,6 +88,8 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       clients: ctx.poolSize,
       seconds: ctx.seconds,
       vars: { workers: WORKERS, points: BASELINE_POINTS },
+      // The server sends the worker lookup and the listing as prepared statements (preparedRows).
+      protocol: 'prepared',
     });
     const { total } = await load({
       server: ctx.server,

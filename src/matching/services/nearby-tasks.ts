@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { sqlRows } from '../../database/sql';
+import { preparedRows } from '../../database/sql';
 import type { LatLng } from '../../common/geo';
 import { nearbyTasksQuery, NearbySort, NearbyTaskRow } from '../nearby-tasks.query';
 
@@ -35,7 +35,7 @@ export class NearbyTasks {
   ) {}
 
   async search(workerId: string, s: NearbySearch): Promise<NearbyResult> {
-    const rows = await sqlRows<{
+    const rows = await preparedRows<{
       skills: string[];
       reputation: string;
       latitude: number | null;
@@ -64,7 +64,8 @@ export class NearbyTasks {
       sort: s.sort,
       limit: s.limit,
     });
-    const tasks = await sqlRows<NearbyTaskRow>(this.ds, sql, params);
+    // Prepared: planning this query cost more than running it (preparedRows).
+    const tasks = await preparedRows<NearbyTaskRow>(this.ds, sql, params);
     return {
       rows: tasks,
       total: tasks.length ? Number(tasks[0].total) : 0,

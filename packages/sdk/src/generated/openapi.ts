@@ -2277,7 +2277,7 @@ export interface components {
         };
         AvailableTasksResponse: {
             /**
-             * @description total_eligible: tasks matching every filter before the limit, exact up to 1000; above that, around a position, an estimate from a sample of the matches (typically within 20 %, never below 1001); total_is_estimate: 1 when total_eligible is such an estimate, else 0; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.
+             * @description total_eligible: tasks matching every filter before the limit, exact up to 200; above that, around a position, an estimate from a sample of the matches (typically within 20 %, never below 201); total_is_estimate: 1 when total_eligible is such an estimate, else 0; returned: items in this page; max_distance_meters: the radius applied (only with a position); last_known_position: 1 when the query had no coordinates and your last reported position was used.
              * @example {
              *       "max_distance_meters": 5000,
              *       "returned": 12,
