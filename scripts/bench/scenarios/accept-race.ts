@@ -51,6 +51,8 @@ interface RaceState {
   free: BenchWorker[];
   accepted: number;
   lost: number;
+  /** Losing answers by error code (task_full, already_assigned, ...): anything else is a harness or server fault. */
+  lostBy: Record<string, number>;
   submitted: number;
 }
 
@@ -80,7 +82,9 @@ function raceRequests(state: RaceState): Request[] {
           return;
         }
         state.lost++;
-        if (status === 409 && body.includes('task_full')) removeTask(state, task);
+        const code = errorCode(status, body);
+        state.lostBy[code] = (state.lostBy[code] ?? 0) + 1;
+        if (code === 'task_full') removeTask(state, task);
         state.free.push(ctx.worker as BenchWorker);
       },
     },
@@ -105,6 +109,14 @@ function raceRequests(state: RaceState): Request[] {
       },
     },
   ];
+}
+
+function errorCode(status: number, body: string): string {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? String(status);
+  } catch {
+    return String(status);
+  }
 }
 
 function removeTask(state: RaceState, task: string): void {
@@ -151,6 +163,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     free: [...workers],
     accepted: 0,
     lost: 0,
+    lostBy: {},
     submitted: 0,
   };
   ctx.log(`accept_race: ${created.length} tasks created, racing`);
@@ -187,7 +200,8 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     amount: TASKS,
     requests: creationRequests(
       agents,
-      () => taskBody({ max_workers: SLOTS }),
+      // The same tasks as the race: a photo task's submit needs photos, and would leave every winner unfinished.
+      () => taskBody({ max_workers: SLOTS, task_type: 'verification' }),
       (id) => steadyTasks.push(id),
     ),
     expected: [201],
@@ -199,6 +213,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     free: await createWorkers(ctx.db, WORKERS),
     accepted: 0,
     lost: 0,
+    lostBy: {},
     submitted: 0,
   };
   const acceptRate = (state.accepted + state.lost) / total.seconds;
@@ -262,6 +277,7 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
       accepted: state.accepted,
       lost: state.lost,
       submitted: state.submitted,
+      lost_by: state.lostBy,
       winner_cycles_per_second: cycles,
       accepts_per_second: Math.round((state.accepted / total.seconds) * 10) / 10,
       tasks_filled: r.exact,
@@ -271,7 +287,12 @@ export async function acceptRaceScenario(ctx: BenchContext): Promise<ScenarioRep
     label: `open loop at ${steady.total.offered_rate} accepts/s (half the saturated rate), each winner submitting`,
     api: steady.total,
     kinds: steady.byKind,
-    extra: { accepted: steadyState.accepted, lost: steadyState.lost, submitted: steadyState.submitted },
+    extra: {
+      accepted: steadyState.accepted,
+      lost: steadyState.lost,
+      lost_by: steadyState.lostBy,
+      submitted: steadyState.submitted,
+    },
   });
   return report;
 }
