@@ -1,8 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Legwork } from '@legwork/sdk';
-import { createLegworkMcpServer } from '@legwork/mcp';
-import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import type { AgentActor } from '../common/actor';
 import { Logger } from '../common/logging/logger';
@@ -19,15 +17,34 @@ import { Drain } from '../health/drain';
  * on), rather than the services in process: that keeps one catalogue for both transports, and every tool call goes
  * through the same guard, permissions, rate limits, idempotency keys and validation as any API request
  * (docs/decisions.md, "MCP").
+ *
+ * The MCP and SDK packages (about 14 MiB of memory once loaded) are loaded by the first MCP request, not at start:
+ * most instances never serve one.
  */
 @Injectable()
 export class McpEndpoint implements OnModuleDestroy {
-  private readonly handler: McpHttpHandler;
-  private readonly node: NodeMcpRequestHandler;
+  private loaded?: { handler: McpHttpHandler; node: NodeMcpRequestHandler };
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, logger: Logger, drain: Drain) {
-    const sandbox = config.paymentMode === 'sandbox';
-    this.handler = createMcpHandler(
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly logger: Logger,
+    private readonly drain: Drain,
+  ) {}
+
+  private load(): { handler: McpHttpHandler; node: NodeMcpRequestHandler } {
+    if (this.loaded) return this.loaded;
+    // require, not import(): import() would load the packages' ESM builds, other classes than the CommonJS ones
+    // @legwork/mcp uses, and jest runs the e2e suite as CommonJS without VM modules (stats-export.service.ts).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { Legwork } = require('@legwork/sdk') as typeof import('@legwork/sdk');
+    const { createLegworkMcpServer } = require('@legwork/mcp') as typeof import('@legwork/mcp');
+    const { toNodeHandler } =
+      require('@modelcontextprotocol/node') as typeof import('@modelcontextprotocol/node');
+    const { createMcpHandler } =
+      require('@modelcontextprotocol/server') as typeof import('@modelcontextprotocol/server');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const sandbox = this.config.paymentMode === 'sandbox';
+    const handler = createMcpHandler(
       ({ authInfo }) => {
         const baseUrl = authInfo?.extra?.baseUrl;
         if (!authInfo || typeof baseUrl !== 'string')
@@ -35,12 +52,13 @@ export class McpEndpoint implements OnModuleDestroy {
         return createLegworkMcpServer({
           client: new Legwork({ apiKey: authInfo.token, baseUrl }),
           sandbox,
-          stopping: drain.signal,
+          stopping: this.drain.signal,
         });
       },
-      { onerror: (err) => logger.warn({ err }, 'mcp request refused or failed') },
+      { onerror: (err) => this.logger.warn({ err }, 'mcp request refused or failed') },
     );
-    this.node = toNodeHandler(this.handler);
+    this.loaded = { handler, node: toNodeHandler(handler) };
+    return this.loaded;
   }
 
   /** Serves one MCP HTTP request for an agent the guard has authenticated by API key. */
@@ -53,11 +71,11 @@ export class McpEndpoint implements OnModuleDestroy {
       scopes: [...actor.permissions],
       extra: { baseUrl: loopbackOrigin(req) },
     };
-    await this.node(req, res, req.body);
+    await this.load().node(req, res, req.body);
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.handler.close();
+    await this.loaded?.handler.close();
   }
 }
 
