@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { dataSourceOptions } from './data-source';
+import { dataSourceOptions, JOBS_DATA_SOURCE, jobsDataSourceOptions } from './data-source';
 
 @Global()
 @Module({})
@@ -10,6 +10,12 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), retryAttempts: 2, retryDelay: 500 }),
+        TypeOrmModule.forRoot({
+          ...jobsDataSourceOptions(url),
+          name: JOBS_DATA_SOURCE,
+          retryAttempts: 2,
+          retryDelay: 500,
+        }),
       ],
       exports: [TypeOrmModule],
     };

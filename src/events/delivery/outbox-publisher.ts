@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { JOBS_DATA_SOURCE } from '../../database/data-source';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -27,7 +28,7 @@ type EndpointRow = Pick<WebhookEndpointRow, 'id' | 'agent_id' | 'url' | 'events'
 @Injectable()
 export class OutboxPublisher {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    @InjectDataSource(JOBS_DATA_SOURCE) private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly fanout: SocketFanout,
     private readonly safety: UrlSafety,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { JOBS_DATA_SOURCE } from '../../database/data-source';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -29,7 +30,7 @@ export const DELIVERY_CONCURRENCY = 32;
 @Injectable()
 export class WebhookDelivery {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    @InjectDataSource(JOBS_DATA_SOURCE) private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
     private readonly secrets: SigningSecretsService,
