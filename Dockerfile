@@ -36,5 +36,6 @@ USER 1000:1000
 # 8000: the API (PORT). 8001: the job runner's /livez and /readyz (JOBS_HEALTH_PORT), when set.
 EXPOSE 8000 8001
 # Node runs as PID 1 and handles SIGTERM itself (drain, then exit 0; docs/scaling.md). Started directly, not through
-# npm, which would neither forward the signal reliably nor run with a read-only root filesystem.
-CMD ["node", "dist/src/main.js"]
+# npm, which would neither forward the signal reliably nor run with a read-only root filesystem. The heap budget is
+# npm start's (package.json; docs/scaling.md, "Memory"); the Kubernetes manifests set the same in NODE_OPTIONS.
+CMD ["node", "--max-old-space-size=384", "dist/src/main.js"]

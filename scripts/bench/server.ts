@@ -122,7 +122,9 @@ export class ServerProcess {
   /** (Re)starts the child and waits until /health answers. */
   async spawn(): Promise<void> {
     // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server during a run.
-    const nodeArgs = this.options.main ? [] : (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const nodeArgs = this.options.main
+      ? []
+      : [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
     const child = spawn(process.execPath, [...nodeArgs, this.options.main ?? COMPILED_MAIN], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -242,4 +244,18 @@ export async function timeNpmStart(options: ServerOptions): Promise<number | nul
       await exited;
     }
   }
+}
+
+/**
+ * The Node flags `npm start` runs the server with (package.json scripts.start, e.g. the heap budget), so the
+ * benchmarks measure the server as it is started, not a bare `node`.
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(repoRoot(__dirname), 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  if (command !== 'node')
+    throw new Error(`package.json scripts.start does not run node: ${pkg.scripts.start}`);
+  return args.filter((a) => a.startsWith('--'));
 }

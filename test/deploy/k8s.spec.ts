@@ -76,6 +76,25 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(DOCS).toContain('`credentials.json`');
   });
 
+  it('runs Node with one heap budget everywhere: npm start, the image and both Deployments', () => {
+    const budget = (text: string) => /--max-old-space-size=(\d+)/.exec(text)?.[1];
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    const cmd = /^CMD (.*)$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+    const nodeOptions = ['legwork-api', 'legwork-jobs'].map((name) => {
+      const deployment = find(rendered.base, 'Deployment', name)!;
+      const container = deployment.spec.template.spec.containers[0];
+      return (container.env as { name: string; value?: string }[]).find((e) => e.name === 'NODE_OPTIONS')
+        ?.value;
+    });
+    const found = [scripts.start, scripts['start:jobs'], cmd, ...nodeOptions].map((t) => budget(t ?? ''));
+    expect(found[0]).toMatch(/^\d+$/);
+    expect(found).toEqual(found.map(() => found[0]));
+  });
+
   it('fails with a clear message when kubectl is missing', () => {
     expect(() => requireKubectl('kubectl-that-is-not-installed')).toThrow(/kubectl is not installed/);
   });
