@@ -44,8 +44,8 @@ const statementNames = new Map<string, string>();
 /**
  * Runs a hot read outside any transaction as a named prepared statement: each pooled connection parses and plans
  * it once, and PostgreSQL then reuses the plan (it switches to a generic plan when that costs no more than the
- * custom ones). For the nearby search this is most of the database's work: planning its CTEs took 1.8 ms, more than
- * running them (bench/results/latest.md). Only for a fixed set of SQL texts (a query builder's shapes, never text
+ * custom ones). For the nearby search this was most of the database's work: planning its CTEs took 1.7 to 4 ms, more
+ * than running them (bench/results/nearby-explain.md). Only for a fixed set of SQL texts (a query builder's shapes, never text
  * with values spliced in): each distinct text stays prepared on every connection for the connection's life.
  */
 export async function preparedRows<T>(ds: DataSource, sql: string, params: unknown[] = []): Promise<T[]> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { JOBS_DATA_SOURCE } from '../../database/data-source';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
+import { JOBS_DATA_SOURCE } from '../../database/data-source';
 import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { callbackUrlOf, isWebhookEvent, OutboxEvent, subscribes, toPayload } from '../event-catalog';
