@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { JOBS_POOL_SIZE } from '../../src/database/data-source';
 import type { ScenarioReport } from './context';
 
 export interface Machine {
@@ -67,7 +68,7 @@ export function markdown(r: BenchReport): string {
     '',
     `- ${m.nproc} CPUs (${m.cpu_model}), ${m.memory_gib} GiB memory`,
     `- Node ${m.node}; PostgreSQL ${m.postgres.server_version} (shared_buffers ${m.postgres.shared_buffers}, work_mem ${m.postgres.work_mem}, max_connections ${m.postgres.max_connections}, synchronous_commit ${m.postgres.synchronous_commit}, fsync ${m.postgres.fsync})`,
-    `- API: one process (\`node dist/src/main.js\`), database pool ${m.api_pool_size} (plus 4 for the outbox and webhook deliveries), pg-boss pool ${m.jobs_pool_size}, LOG_LEVEL=warn`,
+    `- API: one process (\`node dist/src/main.js\`), database pool ${m.api_pool_size} (plus ${JOBS_POOL_SIZE} for the outbox and webhook deliveries), pg-boss pool ${m.jobs_pool_size}, LOG_LEVEL=warn`,
     `- Load: ${m.load_generator}; the DB-only baseline is pgbench with as many clients as the API pool`,
     `- 1-minute load average ${m.load_average.start} at the start, ${m.load_average.end} at the end (the machine is shared with other work; figures move by ±20 % between runs)`,
     ...(r.server
