@@ -61,12 +61,31 @@ export function Empty(props: { children: ReactNode }) {
 }
 
 /**
- * The state of a list a screen loads, before its rows: the error with a retry, the spinner until the first answer,
- * or the empty message when the answer has no rows. The screen renders its rows itself when there are some.
+ * The state of what a screen loads, before its content: the error with a retry, the spinner until the first answer,
+ * or, for a list (`count` and `empty`), the empty message when the answer has no rows. The screen renders its
+ * content itself when there is some.
  */
-export function ListState<T>(props: { state: AsyncState<T>; count: (data: T) => number; empty: ReactNode }) {
+export function ListState<T>(props: {
+  state: AsyncState<T>;
+  count?: (data: T) => number;
+  empty?: ReactNode;
+}) {
   const { state } = props;
   if (state.error) return <ErrorNotice error={state.error} onRetry={() => void state.reload()} />;
   if (state.data === undefined) return <Loading />;
-  return props.count(state.data) === 0 ? <Empty>{props.empty}</Empty> : null;
+  return props.count?.(state.data) === 0 ? <Empty>{props.empty}</Empty> : null;
+}
+
+/** A screen's button that loads its data again, disabled while a request is running. */
+export function ReloadButton<T>(props: { state: AsyncState<T>; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => void props.state.reload()}
+      disabled={props.state.loading}
+    >
+      {props.children}
+    </button>
+  );
 }

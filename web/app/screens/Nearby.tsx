@@ -2,7 +2,7 @@ import { useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { availability } from '../availability';
 import { AvailabilitySwitch } from '../components/AvailabilitySwitch';
 import { PullToRefresh } from '../components/PullToRefresh';
@@ -28,14 +28,7 @@ export function Nearby() {
     <main className="screen">
       <div className="topbar">
         <h1>{t('tasks.title')}</h1>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => void list.reload()}
-          disabled={list.loading}
-        >
-          {t('tasks.refresh')}
-        </button>
+        <ReloadButton state={list}>{t('tasks.refresh')}</ReloadButton>
       </div>
       <AvailabilitySwitch />
       <div className="row" style={{ flexWrap: 'nowrap' }}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
-import { ErrorNotice, ListState, Loading } from '../../shared/ui';
+import { ErrorNotice, ListState, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAction } from '../hooks';
 import { adminApi } from '../session';
@@ -332,17 +332,9 @@ export function OpsHealth() {
     <>
       <div className="row spread">
         <h1>{t('nav.ops_health')}</h1>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => void state.reload()}
-          disabled={state.loading}
-        >
-          {t('common.refresh')}
-        </button>
+        <ReloadButton state={state}>{t('common.refresh')}</ReloadButton>
       </div>
-      {state.error ? <ErrorNotice error={state.error} onRetry={() => void state.reload()} /> : null}
-      {!state.data && !state.error && <Loading />}
+      <ListState state={state} />
       {state.data && (
         <>
           <p>
@@ -391,18 +383,10 @@ export function OpsLedger() {
     <>
       <div className="row spread">
         <h1>{t('nav.ops_ledger')}</h1>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => void state.reload()}
-          disabled={state.loading}
-        >
-          {t('ledger.run')}
-        </button>
+        <ReloadButton state={state}>{t('ledger.run')}</ReloadButton>
       </div>
       <p className="muted">{t('ledger.lead')}</p>
-      {state.error ? <ErrorNotice error={state.error} onRetry={() => void state.reload()} /> : null}
-      {!state.data && !state.error && <Loading />}
+      <ListState state={state} />
       {state.data && (
         <section className="card" aria-live="polite" data-testid="ledger">
           <p>

@@ -4,7 +4,7 @@ import { unwrap, type Schemas } from '../../shared/api';
 import { ApiError } from '../../shared/errors';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
-import { Empty, ErrorNotice, Loading } from '../../shared/ui';
+import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAction, useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
@@ -108,14 +108,7 @@ export function TaskDetail() {
         <h1>
           {task.title} <StatusBadge status={task.status} />
         </h1>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => void state.reload()}
-          disabled={state.loading}
-        >
-          {t('common.refresh')}
-        </button>
+        <ReloadButton state={state}>{t('common.refresh')}</ReloadButton>
       </div>
       {state.error ? <ErrorNotice error={state.error} onRetry={() => void state.reload()} /> : null}
       <div className="two-col">
