@@ -1,3 +1,5 @@
+// First: V8 settings that must hold before anything allocates (see gc-tuning.ts).
+import './gc-tuning';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';

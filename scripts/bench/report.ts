@@ -79,7 +79,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Results',
     '',
-    "Server CPU: the API process's CPU time (user + system, /proc/<pid>/stat) over the run divided by its requests; less sensitive to a busy machine than throughput. Open-loop runs start requests at a fixed rate (half of the closed-loop throughput) and measure latency from when each was due.",
+    "Server CPU: the API process's CPU time (user + system, /proc/<pid>/stat) over the run divided by its requests; less sensitive to a busy machine than throughput. Open-loop runs start requests at a fixed rate (half of the closed-loop throughput) and measure latency from when each was due; where such a row has DB-only figures, they are pgbench at the same rate (-R), its latency also counted from when each transaction was due.",
     '',
     '| Scenario | Run | API req/s | p50 ms | p95 ms | p99 ms | errors | server RSS max MiB | server CPU ms/req | DB-only tps | DB p50 / p99 ms | API / DB |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

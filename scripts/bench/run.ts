@@ -15,9 +15,10 @@ import { eventsScenarios } from './scenarios/events';
  * `npm run bench`: a fresh database on the machine's PostgreSQL, the compiled API as a child process, every
  * scenario with its DB-only baseline, a Markdown and a JSON report under bench/results/, and the database dropped.
  *
- * Options: --only create_task,available_tasks,accept_race,webhooks,websocket  --seconds 10
- *          --sizes 10000,100000,1000000  --pool 20  --keep (leave the database for inspection)
+ * Options (see USAGE): --only picks scenarios; --keep leaves the database for inspection.
  */
+const SCENARIOS = ['create_task', 'accept_race', 'webhooks', 'websocket', 'available_tasks'];
+
 interface Args {
   only: string[] | null;
   seconds: number;
@@ -27,13 +28,35 @@ interface Args {
   out: string;
 }
 
+const USAGE = `usage: npm run bench -- [--only ${SCENARIOS.join(',')}] [--seconds 10]
+                     [--sizes 10000,100000,1000000] [--pool 20] [--keep] [--out bench/results]`;
+
 function parseArgs(argv: string[]): Args {
+  // A mistyped option must not start a seven-minute run with the defaults (nor --help a full one).
+  const valued = new Set(['--only', '--seconds', '--sizes', '--pool', '--out']);
+  for (let i = 0; i < argv.length; i++) {
+    if (valued.has(argv[i]) && i + 1 < argv.length) i++;
+    else if (argv[i] !== '--keep') {
+      if (argv[i] === '--help') {
+        console.log(USAGE);
+        process.exit(0);
+      }
+      console.error(`unknown or incomplete option ${argv[i]}\n${USAGE}`);
+      process.exit(2);
+    }
+  }
   const get = (name: string): string | undefined => {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : undefined;
   };
+  const only = get('only')?.split(',') ?? null;
+  const unknown = only?.filter((id) => !SCENARIOS.includes(id)) ?? [];
+  if (unknown.length > 0) {
+    console.error(`unknown scenario ${unknown.join(', ')}\n${USAGE}`);
+    process.exit(2);
+  }
   return {
-    only: get('only')?.split(',') ?? null,
+    only,
     seconds: Number(get('seconds') ?? 10),
     sizes: (get('sizes') ?? '10000,100000,1000000').split(',').map(Number),
     pool: Number(get('pool') ?? 20),

@@ -116,9 +116,22 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       requests,
       expected: [200],
     });
+    // The database alone at the same rate: how much of the steady tail is the database on this machine.
+    const steadyBaseline = await pgbench({
+      url: ctx.databaseUrl,
+      dir: ctx.dir,
+      name: `available-${size}-steady`,
+      script: availableTasksScript(),
+      clients: ctx.poolSize,
+      seconds: ctx.seconds,
+      vars: { workers: WORKERS, points: BASELINE_POINTS },
+      protocol: 'prepared',
+      rate: steady.total.offered_rate,
+    });
     report.runs.push({
       label: `${size.toLocaleString('en-US')} open tasks, open loop at ${steady.total.offered_rate} req/s`,
       api: steady.total,
+      baseline: steadyBaseline,
     });
   }
   return report;
