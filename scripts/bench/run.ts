@@ -32,7 +32,7 @@ const USAGE = `usage: npm run bench -- [--only ${SCENARIOS.join(',')}] [--second
                      [--sizes 10000,100000,1000000] [--pool 20] [--keep] [--out bench/results]`;
 
 function parseArgs(argv: string[]): Args {
-  // A mistyped option must not start a seven-minute run with the defaults (nor --help a full one).
+  // A mistyped option (or --help) must not start a full run of several minutes with the defaults.
   const valued = new Set(['--only', '--seconds', '--sizes', '--pool', '--out']);
   for (let i = 0; i < argv.length; i++) {
     if (valued.has(argv[i]) && i + 1 < argv.length) i++;

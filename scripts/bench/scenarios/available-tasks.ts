@@ -80,17 +80,20 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
     seeded = size;
     ctx.log(`available_tasks: ${size} open tasks seeded in ${seedSeconds} s`);
     await load({ server: ctx.server, connections: CONNECTIONS, seconds: 2, requests, expected: [200] });
-    const baseline = await pgbench({
-      url: ctx.databaseUrl,
-      dir: ctx.dir,
-      name: `available-${size}`,
-      script: availableTasksScript(),
-      clients: ctx.poolSize,
-      seconds: ctx.seconds,
-      vars: { workers: WORKERS, points: BASELINE_POINTS },
-      // The server sends the worker lookup and the listing as prepared statements (preparedRows).
-      protocol: 'prepared',
-    });
+    // The server sends the worker lookup and the listing as prepared statements (preparedRows).
+    const listingBaseline = (name: string, rate?: number) =>
+      pgbench({
+        url: ctx.databaseUrl,
+        dir: ctx.dir,
+        name,
+        script: availableTasksScript(),
+        clients: ctx.poolSize,
+        seconds: ctx.seconds,
+        vars: { workers: WORKERS, points: BASELINE_POINTS },
+        protocol: 'prepared',
+        rate,
+      });
+    const baseline = await listingBaseline(`available-${size}`);
     const { total } = await load({
       server: ctx.server,
       connections: CONNECTIONS,
@@ -117,17 +120,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
       expected: [200],
     });
     // The database alone at the same rate: how much of the steady tail is the database on this machine.
-    const steadyBaseline = await pgbench({
-      url: ctx.databaseUrl,
-      dir: ctx.dir,
-      name: `available-${size}-steady`,
-      script: availableTasksScript(),
-      clients: ctx.poolSize,
-      seconds: ctx.seconds,
-      vars: { workers: WORKERS, points: BASELINE_POINTS },
-      protocol: 'prepared',
-      rate: steady.total.offered_rate,
-    });
+    const steadyBaseline = await listingBaseline(`available-${size}-steady`, steady.total.offered_rate);
     report.runs.push({
       label: `${size.toLocaleString('en-US')} open tasks, open loop at ${steady.total.offered_rate} req/s`,
       api: steady.total,
