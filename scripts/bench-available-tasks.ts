@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { setupApp } from '../src/app.setup';
 import { Tokens } from '../src/auth/tokens';
+import { LegworkExpressAdapter } from '../src/common/http/express-adapter';
 import { Logger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/config';
 import { runMigrations } from '../src/database/migrate';
@@ -155,10 +156,14 @@ async function main(): Promise<void> {
       JWT_ACCESS_SECRET: randomBytes(32).toString('hex'),
       JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
     });
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl, logger), {
-      bodyParser: false,
-      logger,
-    });
+    app = await NestFactory.create<NestExpressApplication>(
+      AppModule.register(config, databaseUrl, logger),
+      new LegworkExpressAdapter(),
+      {
+        bodyParser: false,
+        logger,
+      },
+    );
     setupApp(app, config);
     await app.listen(0, '127.0.0.1');
     const baseUrl = await app.getUrl();

@@ -21,6 +21,7 @@ import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
 import { StatsModule } from './stats/stats.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { interceptWrites } from './idempotency/idempotent-writes';
 import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
@@ -30,38 +31,42 @@ import { SimulationModule } from './simulation/simulation.module';
 import { TaskModule } from './task/task.module';
 
 /**
- * The whole application. Global pieces are registered as APP_* providers so that the e2e suite runs exactly the
- * production stack. Guards run in order: authentication, then rate limits (which need to know the caller).
+ * The whole application. Global pieces are registered as APP_* providers (and the Idempotency-Key interceptor on
+ * every write route by interceptWrites) so that the e2e suite runs exactly the production stack. Guards run in
+ * order: authentication, then rate limits (which need to know the caller).
  */
 @Module({})
 export class AppModule {
   static register(config: AppConfig, databaseUrl: string, logger: Logger): DynamicModule {
+    const imports = [
+      ConfigModule.forRoot(config),
+      CommonModule.forRoot(logger),
+      DatabaseModule.forRoot(databaseUrl, config.databasePoolSize),
+      RateLimitModule,
+      AuthModule,
+      HealthModule,
+      EscrowModule,
+      WorkerModule,
+      AgentModule,
+      AdminModule,
+      StatsModule,
+      IdempotencyModule,
+      MatchingModule,
+      UploadModule,
+      TaskModule,
+      PaymentModule,
+      JobsModule,
+      SimulationModule.register(config),
+      EventsModule,
+      EventsGatewayModule,
+      McpModule,
+      WebAppsModule.register(logger),
+    ];
+    // The Idempotency-Key interceptor on every write route, before Nest scans them (see idempotent-writes.ts).
+    interceptWrites(imports);
     return {
       module: AppModule,
-      imports: [
-        ConfigModule.forRoot(config),
-        CommonModule.forRoot(logger),
-        DatabaseModule.forRoot(databaseUrl, config.databasePoolSize),
-        RateLimitModule,
-        AuthModule,
-        HealthModule,
-        EscrowModule,
-        WorkerModule,
-        AgentModule,
-        AdminModule,
-        StatsModule,
-        IdempotencyModule,
-        MatchingModule,
-        UploadModule,
-        TaskModule,
-        PaymentModule,
-        JobsModule,
-        SimulationModule.register(config),
-        EventsModule,
-        EventsGatewayModule,
-        McpModule,
-        WebAppsModule.register(logger),
-      ],
+      imports,
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
+import { LegworkExpressAdapter } from './common/http/express-adapter';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { loadEnvFile } from './config/env-file';
@@ -45,6 +46,7 @@ async function bootstrap(): Promise<void> {
 
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register(config, databaseUrl, logger),
+    new LegworkExpressAdapter(),
     {
       bodyParser: false,
       logger,

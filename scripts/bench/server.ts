@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
@@ -121,7 +121,8 @@ export class ServerProcess {
 
   /** (Re)starts the child and waits until /health answers. */
   async spawn(): Promise<void> {
-    // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server during a run.
+    // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server during a run; with
+    // BENCH_SERVER_OUT=/path its output is also appended there whole (e.g. "--trace-gc" lines).
     const nodeArgs = this.options.main
       ? []
       : [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
@@ -131,7 +132,9 @@ export class ServerProcess {
     });
     this.child = child;
     this.exited = new Promise((ok) => child.once('exit', (code) => ok(code)));
+    const out = process.env.BENCH_SERVER_OUT;
     const keep = (chunk: Buffer): void => {
+      if (out) appendFileSync(out, chunk);
       this.tail.push(...chunk.toString().split('\n').filter(Boolean));
       if (this.tail.length > 200) this.tail.splice(0, this.tail.length - 200);
     };

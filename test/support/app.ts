@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { setupApp } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
+import { LegworkExpressAdapter } from '../../src/common/http/express-adapter';
 import { Logger } from '../../src/common/logging/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';
@@ -71,7 +72,10 @@ export async function createTestApp(
     .useValue(clock);
   for (const o of opts.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new LegworkExpressAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   setupApp(app, config);
   try {
     await app.init();
