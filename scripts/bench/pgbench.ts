@@ -95,8 +95,8 @@ export async function pgbench(r: PgbenchRun): Promise<PgbenchResult> {
     .filter((cols) => cols.length >= 6)
     .map((cols) => ({ ms: Number(cols[2]) / 1000, at: Number(cols[4]) + Number(cols[5]) / 1e6 }));
   // At a fixed rate, pgbench's schedule starts while its clients are still connecting, so the first transactions
-  // count a few hundred ms of connection set-up as lag (the API's open-loop runs start on warm connections): the
-  // first second is left out there.
+  // count a few hundred ms of connection set-up as lag: the first second is left out, as the API's open-loop
+  // generator leaves out its own first second (OPEN_LOOP_WARMUP_SECONDS).
   const from = r.rate ? entries.reduce((min, e) => Math.min(min, e.at), Infinity) + 1 : -Infinity;
   const samples = new Samples();
   for (const e of entries) if (e.at >= from) samples.add(e.ms);
