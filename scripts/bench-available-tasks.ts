@@ -196,8 +196,7 @@ async function main(): Promise<void> {
 
     const { sql, params } = nearbyTasksQuery({
       workerId,
-      skills: [],
-      reputation: 4,
+      worker: { skills: [], reputation: 4 },
       now: new Date(),
       position: { latitude: CITY.latitude, longitude: CITY.longitude },
       radiusMeters: 5000,

@@ -31,19 +31,17 @@ async function main(): Promise<void> {
       .rows[0].n;
     const search = (sort: NearbySort, i: number) => {
       const p = points[i % points.length];
-      const q = nearbyTasksQuery({
+      return nearbyTasksQuery({
         workerId: workers[i % workers.length].worker_id,
-        skills: [],
-        reputation: 4,
+        worker: { skills: [], reputation: 4 },
         now: new Date(),
         position: { latitude: p.lat, longitude: p.lon },
         radiusMeters: 5000,
         minPayoutCents: 0,
         sort,
         limit: 20,
+        cap,
       });
-      q.params[10] = cap; // $11, the total's cap
-      return q;
     };
     console.log(`# Nearby search at ${Number(open).toLocaleString('en-US')} open tasks (cap ${cap})\n`);
     console.log(`5 km radius, 20 results, ${SEARCHES} searches one after another from one connection.\n`);

@@ -4,10 +4,19 @@ import { cellsWithin, type NearbyCell } from './nearby-cells';
 export const NEARBY_SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
 export type NearbySort = (typeof NEARBY_SORTS)[number];
 
-export interface NearbyTasksFilter {
-  workerId: string;
+/** What eligibility needs of the worker besides its id. */
+export interface NearbyWorker {
   skills: string[];
   reputation: number;
+}
+
+export interface NearbyTasksFilter {
+  workerId: string;
+  /**
+   * The worker's skills and reputation, where the caller has read them. The per-cell search (the usual one) reads
+   * them itself from the workers row, in the same statement; the whole-circle search takes them from here.
+   */
+  worker?: NearbyWorker;
   now: Date;
   /** null: no distance filter, distance null. */
   position: LatLng | null;
@@ -15,6 +24,8 @@ export interface NearbyTasksFilter {
   minPayoutCents: number;
   sort: NearbySort;
   limit: number;
+  /** NEARBY_TOTAL_CAP unless given (the plan script compares caps on the same data). */
+  cap?: number;
 }
 
 /**
@@ -102,12 +113,23 @@ export const NEARBY_CELL_INDEXES = {
 const TAKING_WORKERS = `t.intake_closed_at IS NULL AND t.open_slots > 0
      AND t.status IN ('pending', 'assigned', 'in_progress', 'submitted')`;
 
-/** Everything but the place: deadline ahead, skills held, reputation, payment, not already the worker's task. */
-const ELIGIBLE = `t.deadline_at > $1
-       AND t.required_skills <@ $2::text[]
-       AND COALESCE(t.min_reputation, 0) <= $3::numeric
-       AND t.payout_cents >= $4
-       AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.worker_id = $5)`;
+/**
+ * Everything but the place: deadline ahead, skills held, reputation, payment, not already the worker's task. The
+ * arguments are the SQL of each value: a parameter, or a read of the worker's row.
+ */
+function eligible(v: {
+  now: string;
+  skills: string;
+  reputation: string;
+  minPayout: string;
+  worker: string;
+}): string {
+  return `t.deadline_at > ${v.now}
+       AND t.required_skills <@ ${v.skills}
+       AND COALESCE(t.min_reputation, 0) <= ${v.reputation}
+       AND t.payout_cents >= ${v.minPayout}
+       AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.worker_id = ${v.worker})`;
+}
 
 /** Sort keys, with a table prefix for the outer query (the inner one sorts by its own output columns). */
 const ORDER: Record<NearbySort, (p: string) => string> = {
@@ -120,22 +142,32 @@ const ORDER: Record<NearbySort, (p: string) => string> = {
  * The available-tasks query. Three shapes, one answer (the same rows in the same order):
  *
  * - Around a position, by cells (the usual case, nearbyCellsQuery): cost bounded by the page, not the backlog.
+ *   It reads the worker's skills and reputation itself, so a search around a position the app sends is one
+ *   statement (one round trip) with nothing read before it.
  * - Around a position whose circle needs too many cells (a pole, a huge radius far north): the GiST index on
  *   ll_to_earth finds every task in the circle, counted exactly.
  * - Without a position: every eligible task, counted exactly.
  *
- * The worker's own tasks (any assignment, whatever became of it) are excluded everywhere; the agent's rating is
- * joined after the limit, so it costs one lookup per returned row.
+ * The last two take the worker's skills and reputation from `f.worker`: without it they are null (the caller reads
+ * the worker first). The worker's own tasks (any assignment, whatever became of it) are excluded everywhere; the
+ * agent's rating is joined after the limit, so it costs one lookup per returned row.
  */
-export function nearbyTasksQuery(f: NearbyTasksFilter): { sql: string; params: unknown[] } {
+export interface NearbyQuery {
+  sql: string;
+  params: unknown[];
+}
+
+export function nearbyTasksQuery(f: NearbyTasksFilter & { worker: NearbyWorker }): NearbyQuery;
+export function nearbyTasksQuery(f: NearbyTasksFilter): NearbyQuery | null;
+export function nearbyTasksQuery(f: NearbyTasksFilter): NearbyQuery | null {
   const cells = f.position ? cellsWithin(f.position, f.radiusMeters) : null;
   if (f.position && cells) return nearbyCellsQuery(f, f.position, cells);
-  return wholeCircleQuery(f);
+  return f.worker ? wholeCircleQuery(f, f.worker) : null;
 }
 
 /** The whole circle (or everything, without a position) through one scan, with an exact count. */
-function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[] } {
-  const params: unknown[] = [f.now, f.skills, f.reputation, f.minPayoutCents, f.workerId, f.limit];
+function wholeCircleQuery(f: NearbyTasksFilter, worker: NearbyWorker): NearbyQuery {
+  const params: unknown[] = [f.now, worker.skills, worker.reputation, f.minPayoutCents, f.workerId, f.limit];
   let distance = 'NULL::float8';
   let within = '';
   if (f.position) {
@@ -151,7 +183,7 @@ function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[
       FROM tasks t
      WHERE ${TAKING_WORKERS}
      ${within}
-       AND ${ELIGIBLE}
+       AND ${eligible({ now: '$1', skills: '$2::text[]', reputation: '$3::numeric', minPayout: '$4', worker: '$5' })}
      ORDER BY ${ORDER[f.sort]('')}
      LIMIT $6)
   SELECT ${LISTED}, page.distance, page.total, false AS total_is_estimate,
@@ -164,9 +196,10 @@ function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[
 }
 
 /**
- * The circle through its cells ($10, nearest first; the cap in $11; for distance_asc, each cell's nearest distance
- * in $12), in steps:
+ * The circle through its cells, in steps:
  *
+ * 0. `me`: the worker's skills and reputation, read here rather than by a statement before this one (a missing
+ *    worker reads as null: nothing matches).
  * 1. `hits`: matches cell by cell, nearest cells first, stopping at cap + 1 (index-only on a covering index).
  * 2. Sparse (at most cap matches): hits is every match; the page is hits sorted, the total its size.
  * 3. Dense: the limit-th best of hits bounds the page, since hits are matches: at least `limit` matches are that
@@ -179,15 +212,12 @@ function wholeCircleQuery(f: NearbyTasksFilter): { sql: string; params: unknown[
  * (the exact haversine radius included), so the result is the same rows in the same order as one sort of every
  * match would give.
  */
-function nearbyCellsQuery(
-  f: NearbyTasksFilter,
-  at: LatLng,
-  cells: NearbyCell[],
-): { sql: string; params: unknown[] } {
+function nearbyCellsQuery(f: NearbyTasksFilter, at: LatLng, cells: NearbyCell[]): NearbyQuery {
+  // $1 now, $2 minimum payout, $3 worker, $4 limit, $5 and $6 the position, $7 the radius, $8 the cells (nearest
+  // first), $9 the total's cap; for distance_asc, $10 each cell's nearest distance (read by the dense distance_asc
+  // step only: an unused parameter has no type).
   const params: unknown[] = [
     f.now,
-    f.skills,
-    f.reputation,
     f.minPayoutCents,
     f.workerId,
     f.limit,
@@ -195,53 +225,59 @@ function nearbyCellsQuery(
     at.longitude,
     f.radiusMeters,
     cells.map((c) => c.cell),
-    NEARBY_TOTAL_CAP,
+    f.cap ?? NEARBY_TOTAL_CAP,
   ];
-  // Each cell's nearest distance, read by the dense distance_asc step only (an unused parameter has no type).
   if (f.sort === 'distance_asc') params.push(cells.map((c) => c.minDistance));
-  const distance = distanceSql('$7::float8', '$8::float8', 't.latitude', 't.longitude');
+  const distance = distanceSql('$5::float8', '$6::float8', 't.latitude', 't.longitude');
   const match = `${TAKING_WORKERS}
-       AND ${ELIGIBLE}
-       AND ${distance} <= $9::float8`;
-  const dense = `(SELECT n FROM counted) > $11`;
+       AND ${eligible({
+         now: '$1',
+         skills: '(SELECT skills FROM me)',
+         reputation: '(SELECT reputation FROM me)',
+         minPayout: '$2',
+         worker: '$3::uuid',
+       })}
+       AND ${distance} <= $7::float8`;
+  const dense = `(SELECT n FROM counted) > $9`;
   const sample = (name: keyof typeof NEARBY_SAMPLES, when: string) => `
   ${name} AS (
     SELECT count(*)::int AS n FROM (
       SELECT 1 FROM tasks t
        WHERE ${when}
-         AND nearby_cell(t.latitude, t.longitude) = ANY ($10::int[]) AND t.id < '${NEARBY_SAMPLES[name].below}'::uuid
+         AND nearby_cell(t.latitude, t.longitude) = ANY ($8::int[]) AND t.id < '${NEARBY_SAMPLES[name].below}'::uuid
          AND ${match}
-       LIMIT $11 + 1) x)`;
+       LIMIT $9 + 1) x)`;
   const { coarse, fine, sparse } = NEARBY_SAMPLES;
   const samples = [
     sample('coarse', dense),
     sample('fine', `${dense} AND (SELECT n FROM coarse) < ${NEARBY_MIN_SAMPLES}`),
-    sample('sparse', `(SELECT n FROM coarse) > $11`),
+    sample('sparse', `(SELECT n FROM coarse) > $9`),
   ];
-  const estimate = `CASE WHEN coarse.n > $11 THEN sparse.n * ${sparse.scale}
-                         WHEN coarse.n >= ${NEARBY_MIN_SAMPLES} OR fine.n > $11 THEN coarse.n * ${coarse.scale}
+  const estimate = `CASE WHEN coarse.n > $9 THEN sparse.n * ${sparse.scale}
+                         WHEN coarse.n >= ${NEARBY_MIN_SAMPLES} OR fine.n > $9 THEN coarse.n * ${coarse.scale}
                          ELSE fine.n * ${fine.scale} END`;
   const sql = `
-  WITH hits AS MATERIALIZED (
-    SELECT x.* FROM unnest($10::int[]) AS c(cell)
+  WITH me AS MATERIALIZED (SELECT skills, reputation FROM workers WHERE id = $3::uuid),
+  hits AS MATERIALIZED (
+    SELECT x.* FROM unnest($8::int[]) AS c(cell)
      CROSS JOIN LATERAL (
       SELECT t.id, t.payout_cents, t.deadline_at, ${distance} AS distance
         FROM tasks t
        WHERE nearby_cell(t.latitude, t.longitude) = c.cell
          AND ${match}) x
-     LIMIT $11 + 1),
+     LIMIT $9 + 1),
   counted AS (SELECT count(*)::int AS n FROM hits),
-  edge AS (SELECT * FROM hits WHERE ${dense} ORDER BY ${ORDER[f.sort]('')} OFFSET $6 - 1 LIMIT 1),
+  edge AS (SELECT * FROM hits WHERE ${dense} ORDER BY ${ORDER[f.sort]('')} OFFSET $4 - 1 LIMIT 1),
   ${samples.join(',')},
   total AS (
-    SELECT CASE WHEN counted.n <= $11 THEN counted.n ELSE GREATEST($11 + 1, ${estimate}) END AS total,
-           counted.n > $11 AS total_is_estimate
+    SELECT CASE WHEN counted.n <= $9 THEN counted.n ELSE GREATEST($9 + 1, ${estimate}) END AS total,
+           counted.n > $9 AS total_is_estimate
       FROM counted, coarse, fine, sparse),
   page AS (
-    (SELECT * FROM hits WHERE (SELECT n FROM counted) <= $11 ORDER BY ${ORDER[f.sort]('')} LIMIT $6)
+    (SELECT * FROM hits WHERE (SELECT n FROM counted) <= $9 ORDER BY ${ORDER[f.sort]('')} LIMIT $4)
     UNION ALL
     (${denseCandidates(f.sort, distance, match, dense)}
-     ORDER BY ${ORDER[f.sort]('x.')} LIMIT $6))
+     ORDER BY ${ORDER[f.sort]('x.')} LIMIT $4))
   SELECT ${LISTED}, page.distance, total.total, total.total_is_estimate,
          s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
     FROM page
@@ -256,7 +292,7 @@ function nearbyCellsQuery(
 function denseCandidates(sort: NearbySort, distance: string, match: string, dense: string): string {
   const row = `t.id, t.payout_cents, t.deadline_at, ${distance} AS distance`;
   if (sort === 'distance_asc') {
-    return `SELECT x.* FROM unnest($10::int[], $12::float8[]) AS c(cell, nearest)
+    return `SELECT x.* FROM unnest($8::int[], $10::float8[]) AS c(cell, nearest)
      CROSS JOIN LATERAL (
       SELECT ${row} FROM tasks t
        WHERE nearby_cell(t.latitude, t.longitude) = c.cell
@@ -268,13 +304,13 @@ function denseCandidates(sort: NearbySort, distance: string, match: string, dens
     sort === 'payment_desc'
       ? `t.payout_cents >= (SELECT payout_cents FROM edge)`
       : `t.deadline_at <= (SELECT deadline_at FROM edge)`;
-  return `SELECT x.* FROM unnest($10::int[]) AS c(cell)
+  return `SELECT x.* FROM unnest($8::int[]) AS c(cell)
      CROSS JOIN LATERAL (
       SELECT ${row} FROM tasks t
        WHERE nearby_cell(t.latitude, t.longitude) = c.cell
          AND ${bound}
          AND ${match}
        ORDER BY ${ORDER[sort]('t.')}
-       LIMIT $6) x
+       LIMIT $4) x
      WHERE ${dense}`;
 }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { NEARBY_CELL_INDEXES, NEARBY_INDEX, nearbyTasksQuery } from '../../src/matching/nearby-tasks.query';
+import { NearbyTasks } from '../../src/matching/services/nearby-tasks';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { offset, spot } from '../support/photos';
@@ -41,8 +43,7 @@ describe('nearby task search', () => {
     const worker = await createWorker(t);
     const { sql, params } = nearbyTasksQuery({
       workerId: worker.id,
-      skills: [],
-      reputation: 4,
+      worker: { skills: [], reputation: 4 },
       now: t.clock.now(),
       position: { latitude: 22.16, longitude: 102.16 },
       radiusMeters: 5000,
@@ -56,8 +57,7 @@ describe('nearby task search', () => {
     expect(text).not.toContain('"Node Type":"Seq Scan"');
     const polar = nearbyTasksQuery({
       workerId: worker.id,
-      skills: [],
-      reputation: 4,
+      worker: { skills: [], reputation: 4 },
       now: t.clock.now(),
       position: { latitude: 89.99, longitude: 10 },
       radiusMeters: 5000,
@@ -99,6 +99,31 @@ describe('nearby task search', () => {
     const item = res.body.tasks.find((x: Item) => x.task_id === close);
     expect(item.distance_meters).toBeGreaterThan(690);
     expect(item.distance_meters).toBeLessThan(710);
+  });
+
+  it('around a given position the search is one statement that reads the worker itself; a worker gone is refused', async () => {
+    // The authenticator refuses a deleted account first; this is the race after it (the row gone between the two).
+    const nearby = t.app.get(NearbyTasks);
+    const search = { radiusMeters: 5000, minPayoutCents: 0, sort: 'payment_desc' as const, limit: 20 };
+    const empty = spot();
+    const w = await createWorker(t);
+    // An existing worker with nothing around: an empty page, not an error.
+    await expect(nearby.search(w.id, { ...search, position: empty })).resolves.toMatchObject({
+      rows: [],
+      total: 0,
+    });
+    // Tasks around: found in the one statement, with the worker's own skills and reputation applied.
+    const skilled = await createTask(t, agent, { location: empty, requirements: { skills: ['ladder'] } });
+    const open = await createTask(t, agent, { location: offset(empty, 300) });
+    const found = await nearby.search(w.id, { ...search, position: empty });
+    expect(found.rows.map((r) => r.id)).toEqual([open]);
+    expect(found.rows.map((r) => r.id)).not.toContain(skilled);
+    const gone = randomUUID();
+    for (const position of [empty, undefined]) {
+      await expect(nearby.search(gone, { ...search, position })).rejects.toMatchObject({
+        code: 'invalid_token',
+      });
+    }
   });
 
   it('open slots: a task leaves the search when its slots are taken and returns when one frees up', async () => {

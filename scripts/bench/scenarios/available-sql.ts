@@ -41,17 +41,17 @@ export async function seedBaselinePoints(
   );
 }
 /**
- * What one listing sends: the JWT account lookup, the worker's skills/reputation/position
- * (src/matching/services/nearby-tasks.ts) and the nearby query itself, taken from nearbyTasksQuery so the baseline
- * always runs the server's current SQL. Its parameters become pgbench variables: a random worker at one of the
+ * What one listing sends: the JWT account lookup (the API answers it from AuthCache after a worker's first request;
+ * the baseline runs it every time) and the nearby query itself, which reads the worker's skills and reputation in
+ * the same statement (src/matching/services/nearby-tasks.ts), taken from nearbyTasksQuery so the baseline always
+ * runs the server's current SQL. Its parameters become pgbench variables: a random worker at one of the
  * BASELINE_POINTS (within about 20 km of a city centre, with the cells of its circle), 5 km radius, 20 results,
  * highest payment first.
  */
 export function availableTasksScript(): string {
   const { sql } = nearbyTasksQuery({
     workerId: 'w',
-    skills: [],
-    reputation: 4,
+    worker: { skills: [], reputation: 4 },
     now: new Date(),
     position: { latitude: 0, longitude: 0 },
     radiusMeters: 5000,
@@ -59,12 +59,9 @@ export function availableTasksScript(): string {
     sort: 'payment_desc',
     limit: 20,
   });
-  // $1 now, $2 skills, $3 reputation, $4 min payout, $5 worker, $6 limit, $7 lat, $8 lng, $9 radius, $10 cells,
-  // $11 the total's cap.
+  // $1 now, $2 min payout, $3 worker, $4 limit, $5 lat, $6 lng, $7 radius, $8 cells, $9 the total's cap.
   const vars = [
     'now()',
-    ':skills',
-    ':reputation',
     '0',
     ':worker_id',
     '20',
@@ -84,7 +81,6 @@ export function availableTasksScript(): string {
 SELECT worker_id FROM bench_available_workers WHERE n = :w \\gset
 SELECT lat AS qlat, lon AS qlon, cells FROM bench_points WHERE k = :k \\gset
 SELECT account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day FROM workers WHERE id = :worker_id;
-SELECT w.skills, w.reputation, av.latitude, av.longitude FROM workers w LEFT JOIN worker_availability av ON av.worker_id = w.id WHERE w.id = :worker_id \\gset
 ${query};
 `;
 }

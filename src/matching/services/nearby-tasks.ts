@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { preparedRows } from '../../database/sql';
 import type { LatLng } from '../../common/geo';
-import { nearbyTasksQuery, NearbySort, NearbyTaskRow } from '../nearby-tasks.query';
+import { NearbyQuery, nearbyTasksQuery, NearbySort, NearbyTaskRow } from '../nearby-tasks.query';
 
 export interface NearbySearch {
   position?: LatLng;
@@ -35,43 +35,77 @@ export class NearbyTasks {
   ) {}
 
   async search(workerId: string, s: NearbySearch): Promise<NearbyResult> {
-    const rows = await preparedRows<{
-      skills: string[];
-      reputation: string;
-      latitude: number | null;
-      longitude: number | null;
-    }>(
-      this.ds,
-      `SELECT w.skills, w.reputation, av.latitude, av.longitude
-         FROM workers w LEFT JOIN worker_availability av ON av.worker_id = w.id WHERE w.id = $1`,
-      [workerId],
-    );
-    if (!rows.length) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
-    const worker = rows[0];
+    const search = {
+      workerId,
+      now: this.clock.now(),
+      radiusMeters: s.radiusMeters,
+      minPayoutCents: s.minPayoutCents,
+      sort: s.sort,
+      limit: s.limit,
+    };
+    // Around the position the app sends, the per-cell search reads the worker's skills and reputation itself: one
+    // statement, where reading the worker first cost every listing a second round trip.
+    const direct = s.position ? nearbyTasksQuery({ ...search, position: s.position }) : null;
+    if (direct) {
+      const tasks = await this.run(direct);
+      // Nothing matches a worker whose row is gone either: only an empty page needs telling the two apart.
+      if (!tasks.length && !(await this.worker(workerId))) throw accountGone();
+      return result(tasks, s.position!, 'query');
+    }
+    const worker = await this.worker(workerId);
+    if (!worker) throw accountGone();
     const lastKnown =
       worker.latitude === null || worker.longitude === null
         ? null
         : { latitude: worker.latitude, longitude: worker.longitude };
     const position = s.position ?? lastKnown;
-    const { sql, params } = nearbyTasksQuery({
-      workerId,
-      skills: worker.skills,
-      reputation: Number(worker.reputation),
-      now: this.clock.now(),
+    const query = nearbyTasksQuery({
+      ...search,
       position,
-      radiusMeters: s.radiusMeters,
-      minPayoutCents: s.minPayoutCents,
-      sort: s.sort,
-      limit: s.limit,
+      worker: { skills: worker.skills, reputation: Number(worker.reputation) },
     });
-    // Prepared: planning this query cost more than running it (preparedRows).
-    const tasks = await preparedRows<NearbyTaskRow>(this.ds, sql, params);
-    return {
-      rows: tasks,
-      total: tasks.length ? Number(tasks[0].total) : 0,
-      totalIsEstimate: tasks.length > 0 && tasks[0].total_is_estimate === true,
-      position,
-      positionSource: s.position ? 'query' : lastKnown ? 'last_known' : null,
-    };
+    const tasks = await this.run(query);
+    return result(tasks, position, s.position ? 'query' : lastKnown ? 'last_known' : null);
   }
+
+  /** Prepared: planning the search cost more than running it (preparedRows). */
+  private run(query: NearbyQuery): Promise<NearbyTaskRow[]> {
+    return preparedRows<NearbyTaskRow>(this.ds, query.sql, query.params);
+  }
+
+  /** The worker's skills, reputation and last reported position; null when the account no longer exists. */
+  private async worker(workerId: string): Promise<WorkerFacts | null> {
+    const rows = await preparedRows<WorkerFacts>(
+      this.ds,
+      `SELECT w.skills, w.reputation, av.latitude, av.longitude
+         FROM workers w LEFT JOIN worker_availability av ON av.worker_id = w.id WHERE w.id = $1`,
+      [workerId],
+    );
+    return rows[0] ?? null;
+  }
+}
+
+interface WorkerFacts {
+  skills: string[];
+  reputation: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+function accountGone(): ApiError {
+  return new ApiError('invalid_token', 'The account of this token no longer exists.');
+}
+
+function result(
+  tasks: NearbyTaskRow[],
+  position: LatLng | null,
+  positionSource: NearbyResult['positionSource'],
+): NearbyResult {
+  return {
+    rows: tasks,
+    total: tasks.length ? Number(tasks[0].total) : 0,
+    totalIsEstimate: tasks.length > 0 && tasks[0].total_is_estimate === true,
+    position,
+    positionSource,
+  };
 }
