@@ -1,4 +1,4 @@
-import { AlipaySdk, type AlipaySdkCommonResult } from 'alipay-sdk';
+import type { AlipaySdk, AlipaySdkCommonResult } from 'alipay-sdk';
 import type { AlipaySettings } from '../../config/payment-config';
 import { alipayAck, verifyAlipayNotification } from './alipay.notifications';
 import { checkAmount, checkId, ORDER_ID, ProviderError, REFUND_ID, TRANSFER_ID } from './provider-error';
@@ -41,23 +41,37 @@ const PRODUCT_CODES = { page: 'FAST_INSTANT_TRADE_PAY', wap: 'QUICK_WAP_WAY' } a
 export class AlipayProvider implements PaymentProvider {
   readonly name = 'alipay' as const;
   readonly checkoutKinds: readonly CheckoutKind[] = ['qr', 'page', 'wap'];
-  private readonly sdk: AlipaySdk;
+  private client: AlipaySdk | null = null;
 
   constructor(
     private readonly settings: AlipaySettings,
-    timeoutMs: number,
-  ) {
-    this.sdk = new AlipaySdk({
-      appId: settings.appId,
-      privateKey: settings.appPrivateKeyPem,
-      keyType: 'PKCS8',
-      alipayPublicKey: settings.alipayPublicKeyPem,
-      gateway: settings.gatewayUrl,
-      endpoint: new URL(settings.gatewayUrl).origin,
-      signType: 'RSA2',
-      camelcase: false,
-      timeout: timeoutMs,
-    });
+    private readonly timeoutMs: number,
+  ) {}
+
+  /**
+   * The SDK client, built on first use, not at start-up: alipay-sdk and what it loads (urllib, undici, crypto-js)
+   * hold about 8.5 MiB of heap, which a process that has not talked to Alipay yet need not carry (the API at rest,
+   * docs/scaling.md). The keys were checked when the configuration was loaded (payment-config.ts), so nothing that
+   * start-up would have caught waits for the first payment.
+   */
+  private get sdk(): AlipaySdk {
+    if (!this.client) {
+      // require, not import(): jest runs the e2e suite as CommonJS without VM modules, where import() fails.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { AlipaySdk } = require('alipay-sdk') as typeof import('alipay-sdk');
+      this.client = new AlipaySdk({
+        appId: this.settings.appId,
+        privateKey: this.settings.appPrivateKeyPem,
+        keyType: 'PKCS8',
+        alipayPublicKey: this.settings.alipayPublicKeyPem,
+        gateway: this.settings.gatewayUrl,
+        endpoint: new URL(this.settings.gatewayUrl).origin,
+        signType: 'RSA2',
+        camelcase: false,
+        timeout: this.timeoutMs,
+      });
+    }
+    return this.client;
   }
 
   async createOrder(kind: CheckoutKind, input: CreateOrderInput): Promise<CreatedOrder> {

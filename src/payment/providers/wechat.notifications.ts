@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { Aes, Formatter, Rsa } from 'wechatpay-axios-plugin';
 import type { WechatPaySettings } from '../../config/payment-config';
 import { checkAge, checkExpected, failure, headerValue, rawText } from './notification-checks';
 import { fromRfc3339 } from './provider-formats';
+import { wechatpaySdk } from './wechatpay-sdk';
 import type {
   ExpectedAmount,
   NotificationAck,
@@ -81,6 +81,7 @@ export async function verifyWechatNotification(
     );
   }
   const body = rawText(input.rawBody);
+  const { Aes, Formatter, Rsa } = wechatpaySdk();
   let verified = false;
   try {
     verified = Rsa.verify(Formatter.response(timestamp, nonce, body), signature, publicKey);

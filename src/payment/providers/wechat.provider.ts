@@ -1,8 +1,9 @@
-import type { KeyObject } from 'node:crypto';
-import { Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import type { Wechatpay } from 'wechatpay-axios-plugin';
 import type { WechatPaySettings } from '../../config/payment-config';
 import { checkAmount, checkId, ORDER_ID, ProviderError, REFUND_ID, TRANSFER_ID } from './provider-error';
 import { fromRfc3339, toRfc3339Beijing } from './provider-formats';
+import { wechatpaySdk } from './wechatpay-sdk';
 import type {
   CheckoutKind,
   CreatedOrder,
@@ -39,24 +40,33 @@ const REFUND_STATUS: Record<string, RefundState['status']> = {
 export class WechatPayProvider implements PaymentProvider {
   readonly name = 'wechat' as const;
   readonly checkoutKinds: readonly CheckoutKind[] = ['native', 'jsapi', 'h5'];
-  private readonly wxpay: Wechatpay;
+  private client: Wechatpay | null = null;
   private readonly merchantKey: KeyObject;
   private readonly platformKey: KeyObject;
 
   constructor(
     private readonly settings: WechatPaySettings,
-    timeoutMs: number,
+    private readonly timeoutMs: number,
   ) {
-    this.merchantKey = Rsa.from(settings.merchantPrivateKeyPem, Rsa.KEY_TYPE_PRIVATE);
-    this.platformKey = Rsa.from(settings.platformPublicKeyPem, Rsa.KEY_TYPE_PUBLIC);
-    this.wxpay = new Wechatpay({
-      mchid: settings.mchId,
-      serial: settings.merchantSerial,
-      privateKey: settings.merchantPrivateKeyPem,
-      certs: { [settings.platformPublicKeyId]: settings.platformPublicKeyPem },
-      baseURL: settings.baseUrl,
-      timeout: timeoutMs,
-    });
+    // PKCS#8 and SPKI PEM, as payment-config.ts normalised them.
+    this.merchantKey = createPrivateKey(settings.merchantPrivateKeyPem);
+    this.platformKey = createPublicKey(settings.platformPublicKeyPem);
+  }
+
+  /** The SDK client, built on first use (wechatpay-sdk.ts). */
+  private get wxpay(): Wechatpay {
+    if (!this.client) {
+      const { Wechatpay } = wechatpaySdk();
+      this.client = new Wechatpay({
+        mchid: this.settings.mchId,
+        serial: this.settings.merchantSerial,
+        privateKey: this.settings.merchantPrivateKeyPem,
+        certs: { [this.settings.platformPublicKeyId]: this.settings.platformPublicKeyPem },
+        baseURL: this.settings.baseUrl,
+        timeout: this.timeoutMs,
+      });
+    }
+    return this.client;
   }
 
   async createOrder(kind: CheckoutKind, input: CreateOrderInput): Promise<CreatedOrder> {
@@ -99,6 +109,7 @@ export class WechatPayProvider implements PaymentProvider {
   /** What wx.requestPayment needs: signed "appId\ntimeStamp\nnonceStr\npackage\n" with the merchant key. */
   jsapiParams(prepayId: string): JsapiParams {
     const appId = this.settings.appId;
+    const { Formatter, Rsa } = wechatpaySdk();
     const timeStamp = String(Formatter.timestamp());
     const nonceStr = Formatter.nonce();
     const pkg = `prepay_id=${prepayId}`;
@@ -192,7 +203,7 @@ export class WechatPayProvider implements PaymentProvider {
     const headers: Record<string, string> = {};
     if (input.payeeName) {
       // Sensitive fields travel RSA-OAEP encrypted to the WeChat Pay public key named in Wechatpay-Serial.
-      body.user_name = Rsa.encrypt(input.payeeName, this.platformKey);
+      body.user_name = wechatpaySdk().Rsa.encrypt(input.payeeName, this.platformKey);
       headers['Wechatpay-Serial'] = this.settings.platformPublicKeyId;
     }
     const bills = this.wxpay.v3.fundApp.mchTransfer.transferBills;
