@@ -1,5 +1,5 @@
 import autocannon, { Request } from 'autocannon';
-import type { ServerProcess } from './server';
+import type { ServerProcess, ThreadTimes } from './server';
 import { LatencySummary, round, Samples } from './stats';
 
 export interface LoadResult extends LatencySummary {
@@ -16,6 +16,13 @@ export interface LoadResult extends LatencySummary {
   cpu_ms_per_request?: number;
   /** Server process CPU time over the run's wall time (1.0 = one core busy the whole run). */
   cpu_cores?: number;
+  /**
+   * The server's main thread (the event loop) runnable but waiting for a CPU, per request (ServerProcess.mainThread):
+   * time in which it had work and another process held both cores.
+   */
+  cpu_wait_ms_per_request?: number;
+  /** The main thread on a CPU or waiting for one, over the run's wall time: 1.0 = it never idled. */
+  main_thread_busy?: number;
   /** Open-loop runs: the rate requests (sequences) were started at. */
   offered_rate?: number;
 }
@@ -70,6 +77,7 @@ export async function load(
   }, 250);
   const started = Date.now();
   const cpuAtStart = run.server.cpuMs();
+  const threadAtStart = run.server.mainThread();
   const instance = autocannon({
     url: run.server.baseUrl,
     connections: run.connections,
@@ -96,6 +104,7 @@ export async function load(
   clearInterval(sampler);
   const seconds = (Date.now() - started) / 1000;
   const cpu = run.server.cpuMs() - cpuAtStart;
+  const thread = run.server.mainThread();
   const summary = all.summary();
   return {
     total: {
@@ -107,20 +116,29 @@ export async function load(
       statuses,
       rss_max_mib: rssMax,
       rss_end_mib: run.server.rssMiB(),
-      ...cpuFigures(cpu, summary.count, seconds),
+      ...cpuFigures(cpu, summary.count, seconds, threadAtStart, thread),
     },
     byKind: Object.fromEntries([...kinds].map(([k, s]) => [k, s.summary()])),
   };
 }
 
-/** CPU per request and cores busy, from the server's CPU time over a run (see ServerProcess.cpuMs). */
+/**
+ * CPU per request and cores busy, from the server's CPU time over a run (see ServerProcess.cpuMs), and what its main
+ * thread spent waiting for a CPU (ServerProcess.mainThread, read at the start and the end of the run).
+ */
 export function cpuFigures(
   cpuMs: number,
   requests: number,
   seconds: number,
-): Pick<LoadResult, 'cpu_ms_per_request' | 'cpu_cores'> {
+  threadAtStart: ThreadTimes,
+  threadAtEnd: ThreadTimes,
+): Pick<LoadResult, 'cpu_ms_per_request' | 'cpu_cores' | 'cpu_wait_ms_per_request' | 'main_thread_busy'> {
+  const waitMs = threadAtEnd.waitMs - threadAtStart.waitMs;
+  const busyMs = threadAtEnd.cpuMs - threadAtStart.cpuMs + waitMs;
   return {
     cpu_ms_per_request: requests > 0 ? round(cpuMs / requests, 2) : undefined,
     cpu_cores: seconds > 0 ? round(cpuMs / 1000 / seconds, 2) : undefined,
+    cpu_wait_ms_per_request: requests > 0 ? round(waitMs / requests, 2) : undefined,
+    main_thread_busy: seconds > 0 ? round(busyMs / 1000 / seconds, 2) : undefined,
   };
 }

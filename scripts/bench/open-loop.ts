@@ -125,6 +125,7 @@ export async function openLoop(
   const begun = performance.now();
   let started = begun;
   let cpuAtStart = run.server.cpuMs();
+  let threadAtStart = run.server.mainThread();
   const inflight: Promise<void>[] = [];
   for (let i = 0; i < count && !run.done?.(); i++) {
     const dueAt = begun + (i * 1000) / run.rate;
@@ -133,6 +134,7 @@ export async function openLoop(
     if (i === warmup) {
       started = dueAt;
       cpuAtStart = run.server.cpuMs();
+      threadAtStart = run.server.mainThread();
     }
     inflight.push(sequence(dueAt, i >= warmup));
   }
@@ -141,6 +143,7 @@ export async function openLoop(
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   const cpu = run.server.cpuMs() - cpuAtStart;
+  const thread = run.server.mainThread();
   const summary = all.summary();
   return {
     total: {
@@ -152,7 +155,7 @@ export async function openLoop(
       statuses,
       rss_max_mib: rssMax,
       rss_end_mib: run.server.rssMiB(),
-      ...cpuFigures(cpu, summary.count, seconds),
+      ...cpuFigures(cpu, summary.count, seconds, threadAtStart, thread),
       offered_rate: round(run.rate),
     },
     byKind: Object.fromEntries([...kinds].map(([k, s]) => [k, s.summary()])),

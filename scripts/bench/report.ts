@@ -79,21 +79,21 @@ export function markdown(r: BenchReport): string {
     '',
     '## Results',
     '',
-    "Server CPU: the API process's CPU time (user + system, /proc/<pid>/stat) over the run divided by its requests; less sensitive to a busy machine than throughput. Open-loop runs start requests at a fixed rate (half of the closed-loop throughput) and measure latency from when each was due; where such a row has DB-only figures, they are pgbench at the same rate (-R), its latency also counted from when each transaction was due.",
+    "Server CPU: the API process's CPU time (user + system, /proc/<pid>/stat) over the run divided by its requests; less sensitive to a busy machine than throughput. CPU wait: the time the server's main thread (the event loop) was runnable but waiting for a CPU (/proc/<pid>/task/<pid>/schedstat), divided by the requests; main thread busy: its time on a CPU plus that wait, over the run (1.0: it never idled, so the event loop bounds the rate). Open-loop runs start requests at a fixed rate (half of the closed-loop throughput) and measure latency from when each was due; where such a row has DB-only figures, they are pgbench at the same rate (-R), its latency also counted from when each transaction was due.",
     '',
-    '| Scenario | Run | API req/s | p50 ms | p95 ms | p99 ms | errors | server RSS max MiB | server CPU ms/req | DB-only tps | DB p50 / p99 ms | API / DB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | Run | API req/s | p50 ms | p95 ms | p99 ms | errors | server RSS max MiB | server CPU ms/req | CPU wait ms/req | main thread busy | DB-only tps | DB p50 / p99 ms | API / DB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of r.scenarios) {
     if (s.status !== 'ok' || s.runs.length === 0) {
-      lines.push(`| ${s.title} | **${s.status}** | | | | | | | | | | ${s.reason ?? ''} |`);
+      lines.push(`| ${s.title} | **${s.status}** | | | | | | | | | | | | ${s.reason ?? ''} |`);
       continue;
     }
     for (const run of s.runs) {
       if (run.events) continue;
       const b = run.baseline;
       lines.push(
-        `| ${s.title} | ${run.label} | ${n(run.api.rps)} | ${n(run.api.p50)} | ${n(run.api.p95)} | ${n(run.api.p99)} | ${run.api.errors} | ${n(run.api.rss_max_mib)} | ${n(run.api.cpu_ms_per_request, 2)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
+        `| ${s.title} | ${run.label} | ${n(run.api.rps)} | ${n(run.api.p50)} | ${n(run.api.p95)} | ${n(run.api.p99)} | ${run.api.errors} | ${n(run.api.rss_max_mib)} | ${n(run.api.cpu_ms_per_request, 2)} | ${n(run.api.cpu_wait_ms_per_request, 2)} | ${n(run.api.main_thread_busy, 2)} | ${b ? n(b.tps) : '–'} | ${b ? `${n(b.p50)} / ${n(b.p99)}` : '–'} | ${run.fraction === undefined ? '–' : `${Math.round(run.fraction * 100)} %`} |`,
       );
     }
   }

@@ -3,6 +3,11 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
+export interface ThreadTimes {
+  cpuMs: number;
+  waitMs: number;
+}
+
 /** USER_HZ, the unit of utime and stime in /proc/<pid>/stat (100 on Linux on every common architecture). */
 const CLOCK_TICKS = 100;
 
@@ -175,6 +180,22 @@ export class ServerProcess {
     // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  }
+
+  /**
+   * The main thread's (the event loop's) time on a CPU and its time runnable but waiting for one, in ms, from
+   * /proc/<pid>/task/<pid>/schedstat (nanoseconds). The wait is what the thread loses to the other processes on
+   * the machine (PostgreSQL's backends, the load generator) while it has work to do.
+   */
+  mainThread(): ThreadTimes {
+    const [onCpu, waiting] = readFileSync(
+      join('/proc', String(this.pid), 'task', String(this.pid), 'schedstat'),
+      'utf8',
+    )
+      .trim()
+      .split(' ')
+      .map(Number);
+    return { cpuMs: onCpu / 1e6, waitMs: waiting / 1e6 };
   }
 
   /** Resident set size of the server process in MiB (VmRSS). */

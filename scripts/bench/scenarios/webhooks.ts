@@ -26,6 +26,8 @@ const STEADY_RATE = 100;
 const WARMUP = 200;
 /** Pending deliveries the drain run starts with. */
 const DRAIN = 10_000;
+/** How long the runner may take to record the results of the deliveries still in flight at the last receipt. */
+const SETTLE_MS = 10_000;
 
 /** What the harness's receiver saw, per run. */
 class Receipts {
@@ -312,6 +314,7 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
     receiver.receipts = new Receipts();
     const drainRss = rssSampler(ctx);
     const drainCpu = ctx.server.cpuMs();
+    const drainThread = ctx.server.mainThread();
     const drainStarted = Date.now();
     await seedPendingDeliveries(ctx.db, endpoints, DRAIN);
     const d = receiver.receipts;
@@ -330,11 +333,30 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
       statuses: {},
       rss_max_mib: drainRss(),
       rss_end_mib: ctx.server.rssMiB(),
-      ...cpuFigures(ctx.server.cpuMs() - drainCpu, d.unique, drainSeconds),
+      ...cpuFigures(
+        ctx.server.cpuMs() - drainCpu,
+        d.unique,
+        drainSeconds,
+        drainThread,
+        ctx.server.mainThread(),
+      ),
     };
     const drain = { total: drainTotal, r: d, expected: DRAIN };
     ctx.log(`webhooks: drain ${summaryLine(drain.total, drain.r, drain.expected)}`);
 
+    // The receiver has every body before the runner records the last results (up to 32 deliveries in flight): let
+    // those commit before reading the statuses, for at most SETTLE_MS (a row still pending then fails the check).
+    const unsettled = async () =>
+      (
+        await ctx.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM webhook_deliveries
+            WHERE endpoint_id = ANY($1::uuid[]) AND status <> 'delivered'`,
+          [endpoints],
+        )
+      ).rows[0].n;
+    for (const giveUpAt = Date.now() + SETTLE_MS; (await unsettled()) > 0 && Date.now() < giveUpAt;) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const { rows } = await ctx.db.query<{ status: string; n: number; max_attempts: number }>(
       `SELECT status, count(*)::int AS n, max(attempts)::int AS max_attempts FROM webhook_deliveries
         WHERE endpoint_id = ANY($1::uuid[]) GROUP BY status`,
