@@ -138,6 +138,12 @@ const ORDER: Record<NearbySort, (p: string) => string> = {
   deadline_asc: (p) => `${p}deadline_at ASC, ${p}payout_cents DESC, ${p}id`,
 };
 
+/** A search's SQL and its parameters, for preparedRows. */
+export interface NearbyQuery {
+  sql: string;
+  params: unknown[];
+}
+
 /**
  * The available-tasks query. Three shapes, one answer (the same rows in the same order):
  *
@@ -148,15 +154,10 @@ const ORDER: Record<NearbySort, (p: string) => string> = {
  *   ll_to_earth finds every task in the circle, counted exactly.
  * - Without a position: every eligible task, counted exactly.
  *
- * The last two take the worker's skills and reputation from `f.worker`: without it they are null (the caller reads
- * the worker first). The worker's own tasks (any assignment, whatever became of it) are excluded everywhere; the
+ * The last two take the worker's skills and reputation from `f.worker`; without it the answer is null (the caller
+ * reads the worker first, then asks again). The worker's own tasks (any assignment, whatever became of it) are excluded everywhere; the
  * agent's rating is joined after the limit, so it costs one lookup per returned row.
  */
-export interface NearbyQuery {
-  sql: string;
-  params: unknown[];
-}
-
 export function nearbyTasksQuery(f: NearbyTasksFilter & { worker: NearbyWorker }): NearbyQuery;
 export function nearbyTasksQuery(f: NearbyTasksFilter): NearbyQuery | null;
 export function nearbyTasksQuery(f: NearbyTasksFilter): NearbyQuery | null {
