@@ -354,9 +354,8 @@ export async function webhooksScenario(ctx: BenchContext, baselineDb: Pool): Pro
           [endpoints],
         )
       ).rows[0].n;
-    for (const giveUpAt = Date.now() + SETTLE_MS; (await unsettled()) > 0 && Date.now() < giveUpAt;) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const giveUpAt = Date.now() + SETTLE_MS;
+    while ((await unsettled()) > 0 && Date.now() < giveUpAt) await new Promise((r) => setTimeout(r, 100));
     const { rows } = await ctx.db.query<{ status: string; n: number; max_attempts: number }>(
       `SELECT status, count(*)::int AS n, max(attempts)::int AS max_attempts FROM webhook_deliveries
         WHERE endpoint_id = ANY($1::uuid[]) GROUP BY status`,

@@ -45,12 +45,14 @@ export class NearbyTasks {
     };
     // Around the position the app sends, the per-cell search reads the worker's skills and reputation itself: one
     // statement, where reading the worker first cost every listing a second round trip.
-    const direct = s.position && nearbyTasksQuery({ ...search, position: s.position });
-    if (s.position && direct) {
-      const tasks = await this.run(direct);
-      // Nothing matches a worker whose row is gone either: only an empty page needs telling the two apart.
-      if (!tasks.length && !(await this.worker(workerId))) throw accountGone();
-      return result(tasks, s.position, 'query');
+    if (s.position) {
+      const direct = nearbyTasksQuery({ ...search, position: s.position });
+      if (direct) {
+        const tasks = await this.run(direct);
+        // Nothing matches a worker whose row is gone either: only an empty page needs telling the two apart.
+        if (!tasks.length && !(await this.worker(workerId))) throw accountGone();
+        return result(tasks, s.position, 'query');
+      }
     }
     const worker = await this.worker(workerId);
     if (!worker) throw accountGone();
