@@ -264,9 +264,10 @@ describe('worker SMS endpoints: per-IP limit', () => {
   it('public worker auth routes share a per-IP budget (AUTH_RATE_LIMIT_PER_MINUTE)', async () => {
     // The budget is a fixed one-minute window on the application clock. The clock is held 1 ms before a minute
     // turns over, so all four requests fall in the same window however slowly the machine answers, and the last
-    // millisecond of a window is where a boundary would otherwise split them.
-    t.clock.advance(60_000 - (t.clock.now().getTime() % 60_000) - 1);
+    // millisecond of a window is where a boundary would otherwise split them. Held first, then moved: measured on
+    // a running clock, the distance to the boundary goes stale before the hold and can land past it.
     t.clock.hold();
+    t.clock.advance(60_000 - (t.clock.now().getTime() % 60_000) - 1);
     try {
       const windowEnd = Math.ceil(t.clock.now().getTime() / 60_000) * 60;
       const answers = [
