@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AgentRepository } from '../../src/agent/agent.repository';
@@ -31,6 +32,7 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
   application_name: 'legwork-bare-bench',
+  pipeline: true,
 });
 const clock = new Clock();
 const ledger = new Ledger(clock);
@@ -84,11 +86,17 @@ async function create(req: IncomingMessage, raw: string): Promise<[number, unkno
   };
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
     const em = asDb(client);
     const now = clock.now();
     const deadline = new Date(dto.deadline_at);
-    const agent = (await AgentRepository.lockForTaskCreation(em, agentId))!;
+    // BEGIN in the same write as the agent lock, as inTransaction sends them (the pool is in pipeline mode).
+    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    socket.cork();
+    const begun = client.query('BEGIN');
+    const locked = AgentRepository.lockForTaskCreation(em, agentId);
+    socket.uncork();
+    const [, agentRow] = await Promise.all([begun, locked]);
+    const agent = agentRow!;
     const maxWorkers = dto.max_workers ?? 1;
     const feeBps = agent.fee_bps ?? 1000;
     const cost = taskCost(dto.budget_cents, maxWorkers, feeBps);

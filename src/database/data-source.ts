@@ -32,6 +32,10 @@ export function dataSourceOptions(
       application_name: applicationName,
       // Transactions rely on READ COMMITTED (see inTransaction); fixed per connection whatever the server default.
       options: '-c default_transaction_isolation=read\\ committed',
+      // pg sends a query without waiting for the answer to the one before, so inTransaction can send BEGIN and
+      // COMMIT in the same write as the statements next to them (transaction.ts). Code that awaits each query, as
+      // all other code here does, sees no difference.
+      pipeline: true,
       // A connection cut while checked out (server restart, pg_terminate_backend, network) can emit 'error' more
       // than once; TypeORM listens only until its first one, and an 'error' event without a listener would kill the
       // process. The failure itself still reaches the query that was running and the pool discards the client.

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { sqlExec } from '../database/sql';
-import { beforeCommit } from '../database/transaction';
+import { beforeCommit, type Statement } from '../database/transaction';
 import type { EventData, OutboxEventName } from './event-catalog';
 
 /** One event for the outbox; `data` is typed by `name` (see EventData). */
@@ -23,9 +23,9 @@ const pending = new WeakMap<EntityManager, NewEvent<OutboxEventName>[]>();
  * event exists exactly when that change committed; delivery (webhooks, WebSocket, the events list) reads the
  * outbox after commit. Imported by task and payment, so it imports only the database helpers and the catalogue.
  *
- * Inside inTransaction the events wait and are inserted in one multi-row INSERT just before COMMIT, in the order
- * they were written (their seq follows it): an accept or a submit writes two events, one round trip. Nothing reads
- * the outbox inside the transaction that writes it. Elsewhere (a bare EntityManager) the event is inserted at once.
+ * Inside inTransaction the events wait and are inserted in one multi-row INSERT sent with COMMIT, in the order
+ * they were written (their seq follows it): an accept or a submit writes two events and pays no round trip for
+ * them. Nothing reads the outbox inside the transaction that writes it. Elsewhere (a bare EntityManager) the event is inserted at once.
  */
 export async function writeEvent<N extends OutboxEventName>(
   em: EntityManager,
@@ -37,14 +37,16 @@ export async function writeEvent<N extends OutboxEventName>(
     return;
   }
   const batch: NewEvent<OutboxEventName>[] = [event];
-  if (beforeCommit(em, pending, (tx) => insertEvents(tx, batch))) {
+  if (beforeCommit(em, pending, () => insertEvents(batch))) {
     pending.set(em, batch);
     return;
   }
-  await insertEvents(em, batch);
+  const { sql, params } = insertEvents(batch);
+  await sqlExec(em, sql, params);
 }
 
-async function insertEvents(em: EntityManager, events: NewEvent<OutboxEventName>[]): Promise<void> {
+/** One multi-row INSERT of the events, in their order. */
+function insertEvents(events: NewEvent<OutboxEventName>[]): Statement {
   const params: unknown[] = [];
   const rows = events.map((e) => {
     const n = params.length;
@@ -58,9 +60,8 @@ async function insertEvents(em: EntityManager, events: NewEvent<OutboxEventName>
     );
     return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6})`;
   });
-  await sqlExec(
-    em,
-    `INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ${rows.join(', ')}`,
+  return {
+    sql: `INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ${rows.join(', ')}`,
     params,
-  );
+  };
 }
