@@ -15,33 +15,39 @@ const WORKERS = 200;
  * The statements of one accept and, when it wins, the submit that follows (as scripts/bench/trace-statements.ts
  * lists them; the worker's account is known to the API's AuthCache after its first request, so no lookup) (src/task/services/task-accept.service.ts and
  * assignment.service.ts, with TaskSettlement.reconcileTask), for a random worker on a random one of the baseline's own
- * 1,000 tasks. The database does not stop at three slots here (nothing counts them in SQL), and a repeated
- * (task, worker) pair inserts nothing: the script measures the statements, not the rules.
+ * 1,000 tasks, in the same writes as the API sends them: BEGIN with the transaction's first read, and the events'
+ * INSERT with COMMIT (inTransaction), which pgbench sends as pipelines. The database does not stop at three slots
+ * here (nothing counts them in SQL), and a repeated (task, worker) pair inserts nothing: the script measures the
+ * statements, not the rules.
  */
 const ACCEPT_SUBMIT_SQL = `
 \\set w random(1, :workers)
 \\set t random(1, :tasks)
 SELECT worker_id FROM bench_workers WHERE n = :w \\gset
 SELECT task_id FROM bench_race_tasks WHERE n = :t \\gset
+\\startpipeline
 BEGIN;
 SELECT * FROM tasks WHERE id = :task_id FOR UPDATE;
+\\endpipeline
 SELECT skills, reputation FROM workers WHERE id = :worker_id FOR NO KEY UPDATE;
-SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
-SELECT count(*)::int AS live FROM assignments WHERE worker_id = :worker_id AND status IN ('accepted', 'in_progress');
+SELECT live.n AS worker_live, a.* FROM (SELECT count(*)::int AS n FROM assignments WHERE worker_id = :worker_id AND status IN ('accepted', 'in_progress')) live LEFT JOIN assignments a ON a.task_id = :task_id ORDER BY a.created_at, a.id;
 INSERT INTO assignments (task_id, worker_id, status, accepted_at, created_at, updated_at) VALUES (:task_id, :worker_id, 'accepted', now(), now(), now()) ON CONFLICT (task_id, worker_id) DO UPDATE SET updated_at = now() RETURNING *, id AS assignment_id \\gset
-INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.accepted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"accepted","payment_cents":4500}', now());
-UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
-INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('task.assigned', NULL, NULL, :task_id, '{"status":"assigned","previous_status":"pending"}', now());
+UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, open_slots = 2, updated_at = now() WHERE id = :task_id;
+\\startpipeline
+INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.accepted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"accepted","payment_cents":4500}', now()), ('task.assigned', NULL, NULL, :task_id, '{"status":"assigned","previous_status":"pending"}', now());
 COMMIT;
+\\endpipeline
+\\startpipeline
 BEGIN;
 SELECT t.* FROM tasks t WHERE t.id = (SELECT task_id FROM assignments WHERE id = :assignment_id) FOR UPDATE OF t;
-SELECT * FROM assignments WHERE id = :assignment_id;
-UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]', device_location = NULL WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
-INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now());
+\\endpipeline
 SELECT * FROM assignments WHERE task_id = :task_id ORDER BY created_at, id;
-UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, updated_at = now() WHERE id = :task_id;
-INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('task.submitted', NULL, NULL, :task_id, '{"status":"assigned","previous_status":"assigned"}', now());
+UPDATE assignments SET status = 'accepted', updated_at = now(), submitted_at = now(), result_data = '{"open": true}', worker_notes = NULL, photos = '[]', device_location = NULL WHERE id = :assignment_id AND status = ANY('{accepted,in_progress}'::text[]) RETURNING *;
+UPDATE tasks SET status = 'assigned', closed_slots = 0, intake_closed_at = NULL, cancelled_at = NULL, deadline_processed_at = COALESCE(deadline_processed_at, NULL), completed_at = completed_at, open_slots = 2, updated_at = now() WHERE id = :task_id;
+\\startpipeline
+INSERT INTO events (name, agent_id, worker_id, task_id, data, created_at) VALUES ('assignment.submitted', NULL, :worker_id, :task_id, '{"assignment_id":"00000000-0000-4000-8000-000000000000","status":"submitted"}', now()), ('task.submitted', NULL, NULL, :task_id, '{"status":"assigned","previous_status":"assigned"}', now());
 COMMIT;
+\\endpipeline
 `;
 
 interface RaceState {
