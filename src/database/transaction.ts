@@ -47,7 +47,7 @@ const READ_ONLY = /^\s*SELECT\b/i;
  * PostgreSQL runs them in order, each on its own, as if they had come one by one (the pool's connections are in
  * pg's pipeline mode, which sends a query without waiting for the answer to the one before). On this 2-core bench
  * machine each write to PostgreSQL also wakes a backend that takes the event loop's core for a while: in a
- * saturated creation run, a third of the event loop's time went to writes (bench/results/before-after.md).
+ * saturated creation run, a quarter to a third of the event loop's time went to writes (docs/scaling.md).
  */
 async function runTransaction<T>(ds: DataSource, work: (em: EntityManager) => Promise<T>): Promise<T> {
   const runner = ds.createQueryRunner();

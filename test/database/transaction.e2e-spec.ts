@@ -1,5 +1,7 @@
 import { Socket } from 'node:net';
-import type { EntityManager } from 'typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { JOBS_DATA_SOURCE } from '../../src/database/data-source';
 import { beforeCommit, inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 
@@ -117,5 +119,25 @@ describe('inTransaction', () => {
     expect(await probe()).toEqual([3]);
     await expect(inTransaction(t.db, async () => 'nothing')).resolves.toBe('nothing');
     await noneLeftOpen();
+  });
+});
+
+describe('connection settings', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const setting = async (ds: DataSource, name: string): Promise<string> =>
+    (await ds.query<Record<string, string>[]>(`SHOW ${name}`))[0][name];
+
+  it('requests (money) commit synchronously; the at-least-once jobs pool does not wait for the WAL flush', async () => {
+    const jobs = t.app.get<DataSource>(getDataSourceToken(JOBS_DATA_SOURCE));
+    expect(await setting(t.db, 'synchronous_commit')).toBe('on');
+    expect(await setting(jobs, 'synchronous_commit')).toBe('off');
+    for (const ds of [t.db, jobs]) {
+      expect(await setting(ds, 'default_transaction_isolation')).toBe('read committed');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { JOBS_SESSION_SETTINGS } from '../../../src/database/data-source';
 import type { BenchContext } from '../context';
 
 /** The schema the events baselines run in (see cloneSchema). */
@@ -53,11 +54,12 @@ export async function cloneSchema(ctx: BenchContext): Promise<Pool> {
   return db;
 }
 
+/** The delivery baseline's pool: the runner's statements on the copies, with the jobs pool's session settings. */
 export function baselinePool(ctx: BenchContext, max = ctx.poolSize): Pool {
   return new Pool({
     connectionString: ctx.databaseUrl,
     max,
     application_name: 'legwork-bench-baseline',
-    options: `-c search_path=${BASELINE_SCHEMA},public`,
+    options: `-c search_path=${BASELINE_SCHEMA},public ${JOBS_SESSION_SETTINGS}`,
   });
 }
