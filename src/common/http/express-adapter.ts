@@ -16,11 +16,17 @@ import type { Express } from 'express';
  * prototype, `Object.setPrototypeOf` changes nothing, and the objects die young as they should
  * (docs/scaling.md, "What one machine carries").
  *
- * HTTPS and forceCloseConnections keep Nest's own server: this service uses neither (TLS ends at the ingress).
+ * HTTPS and forceCloseConnections keep Nest's own server: this service uses neither (TLS ends at the ingress). So
+ * would a Node whose IncomingMessage or ServerResponse were classes (see subclassWithPrototype).
  */
 export class LegworkExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
-    if (options?.httpsOptions || options?.forceCloseConnections) {
+    if (
+      options?.httpsOptions ||
+      options?.forceCloseConnections ||
+      isClass(http.IncomingMessage) ||
+      isClass(http.ServerResponse)
+    ) {
       super.initHttpServer(options);
       return;
     }
@@ -41,11 +47,24 @@ export class LegworkExpressAdapter extends ExpressAdapter {
 /**
  * A constructor that builds `base` objects (same arguments, same initialisation) whose prototype is `prototype`,
  * which must itself descend from `base.prototype` (Express's request and response objects do).
+ *
+ * `base` runs as a function on the object `new Built` made: Node's IncomingMessage and ServerResponse are ES5-style
+ * constructors, which initialise `this` when called so (initHttpServer checks that they are). Building it with
+ * `Reflect.construct(base, args, Built)` instead gave every request and response a hidden class of its own in V8
+ * (Node 20), and every property set on them another one. Hidden classes live in the old generation: 140,000 of them
+ * were garbage at each mark-compact under steady load (--trace-gc-object-stats), and a mark-compact ran every 1.5
+ * to 3 s (bench/results/before-after.md).
  */
 function subclassWithPrototype<T extends new (...args: never[]) => object>(base: T, prototype: object): T {
-  function Built(this: unknown, ...args: unknown[]): object {
-    return Reflect.construct(base, args, Built) as object;
+  const init = base as unknown as (this: object, ...args: unknown[]) => void;
+  function Built(this: object, ...args: unknown[]): void {
+    init.apply(this, args);
   }
   Built.prototype = prototype;
   return Built as unknown as T;
+}
+
+/** A constructor written as a class cannot be called on an object of ours (see subclassWithPrototype). */
+function isClass(fn: unknown): boolean {
+  return typeof fn === 'function' && /^class\b/.test(Function.prototype.toString.call(fn));
 }
