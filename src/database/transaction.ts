@@ -57,39 +57,40 @@ async function runTransaction<T>(ds: DataSource, work: (em: EntityManager) => Pr
     runner.query.bind(runner);
   let begun = false;
   let ended = false;
+  // Set at once, before anything is awaited, so that a statement the work sends meanwhile goes after BEGIN.
   const markBegun = (): void => {
     begun = true;
     (runner as { isTransactionActive: boolean }).isTransactionActive = true;
   };
+  const beginAlone = async (): Promise<void> => {
+    markBegun();
+    await query(BEGIN.sql);
+  };
   runner.query = (async (sql: string, params?: unknown[], structured?: boolean) => {
     if (!begun) {
-      markBegun();
       if (!structured && READ_ONLY.test(sql)) {
+        markBegun();
         const [, first] = await together(client, [BEGIN, { sql, params: params ?? [] }]);
         return first.rows as unknown[];
       }
-      await query(BEGIN.sql);
+      await beginAlone();
     }
     return query(sql, params, structured);
   }) as QueryRunner['query'];
   try {
-    const result = await openTransaction.run(true, async () => {
+    return await openTransaction.run(true, async () => {
       const hooks = new Map<object, CommitHook>();
       commitHooks.set(runner.manager, hooks);
       const result = await work(runner.manager);
       const last = [...hooks.values()].map((hook) => hook());
       if (!begun && last.length === 0) return result; // the work ran no statement: nothing to commit
-      if (!begun) {
-        markBegun();
-        await query(BEGIN.sql);
-      }
+      if (!begun) await beginAlone();
       ended = true; // from here on PostgreSQL ends the transaction, whatever the answers
       const answers = await together(client, [...last, COMMIT]);
       const commit = answers[answers.length - 1].command;
       if (commit !== 'COMMIT') throw new Error(`COMMIT was answered with ${commit}: nothing was committed`);
       return result;
     });
-    return result;
   } catch (err) {
     if (begun && !ended) await query('ROLLBACK').catch(() => undefined);
     throw err;

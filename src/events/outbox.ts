@@ -25,7 +25,8 @@ const pending = new WeakMap<EntityManager, NewEvent<OutboxEventName>[]>();
  *
  * Inside inTransaction the events wait and are inserted in one multi-row INSERT sent with COMMIT, in the order
  * they were written (their seq follows it): an accept or a submit writes two events and pays no round trip for
- * them. Nothing reads the outbox inside the transaction that writes it. Elsewhere (a bare EntityManager) the event is inserted at once.
+ * them. Nothing reads the outbox inside the transaction that writes it. Elsewhere (a bare EntityManager) the event
+ * is inserted at once.
  */
 export async function writeEvent<N extends OutboxEventName>(
   em: EntityManager,

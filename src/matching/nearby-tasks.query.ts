@@ -155,8 +155,8 @@ export interface NearbyQuery {
  * - Without a position: every eligible task, counted exactly.
  *
  * The last two take the worker's skills and reputation from `f.worker`; without it the answer is null (the caller
- * reads the worker first, then asks again). The worker's own tasks (any assignment, whatever became of it) are excluded everywhere; the
- * agent's rating is joined after the limit, so it costs one lookup per returned row.
+ * reads the worker first, then asks again). The worker's own tasks (any assignment, whatever became of it) are
+ * excluded everywhere; the agent's rating is joined after the limit, so it costs one lookup per returned row.
  */
 export function nearbyTasksQuery(f: NearbyTasksFilter & { worker: NearbyWorker }): NearbyQuery;
 export function nearbyTasksQuery(f: NearbyTasksFilter): NearbyQuery | null;
