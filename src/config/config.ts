@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -8,6 +8,7 @@ import {
   type PaymentSettings,
   type ProviderSandboxSettings,
 } from './payment-config';
+import { createOnce, replaceWhole } from './write-once';
 
 /**
  * The one validated configuration object. Nothing else in the codebase reads process.env:
@@ -187,18 +188,29 @@ function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 
+/** The secrets sandbox mode generates when they are unset (loadConfig's `secret`). */
+const SANDBOX_SECRETS = ['JWT_ACCESS_SECRET', 'JWT_REFRESH_SECRET', 'WEBHOOK_SECRET_KEY'] as const;
+
 /**
- * In sandbox mode unset JWT secrets are generated once and kept under the data directory, so tokens survive a
- * restart without any set-up. Live mode never generates secrets: they must be configured.
+ * In sandbox mode unset secrets are generated once and kept under the data directory, so tokens survive a restart
+ * without any set-up. Live mode never generates secrets: they must be configured.
+ *
+ * The file is created with every one of them at once and atomically (createOnce): two instances starting side by
+ * side in one checkout read the same secrets, where each writing its own had one read the other's file half written
+ * (`Unexpected end of JSON input`) or keep a secret the other then overwrote. A data directory from before a secret
+ * existed gets it added in one rename.
  */
 function sandboxSecret(dataDir: string, name: string): string {
   const file = join(dataDir, 'secrets.json');
-  let secrets: Record<string, string> = {};
-  if (existsSync(file)) secrets = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  const generate = (): string => randomBytes(48).toString('base64url');
+  if (!existsSync(file)) {
+    const all = Object.fromEntries([...new Set([...SANDBOX_SECRETS, name])].map((n) => [n, generate()]));
+    createOnce(file, JSON.stringify(all, null, 2));
+  }
+  const secrets = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
   if (!secrets[name]) {
-    secrets[name] = randomBytes(48).toString('base64url');
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    secrets[name] = generate();
+    replaceWhole(file, JSON.stringify(secrets, null, 2));
   }
   return secrets[name];
 }

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createOnce } from './write-once';
 
 /**
  * The identities and keys shared by the provider sandbox and the service in sandbox mode. The sandbox plays both
@@ -100,16 +100,6 @@ function parse(file: string): SandboxCredentials {
  * then hard-link it into place): when several processes start at once, exactly one file wins and everyone reads it.
  */
 export function loadOrCreateSandboxCredentials(file: string): SandboxCredentials {
-  if (existsSync(file)) return parse(file);
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(tmp, JSON.stringify(generateSandboxCredentials(), null, 2), { mode: 0o600 });
-  try {
-    linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    unlinkSync(tmp);
-  }
+  if (!existsSync(file)) createOnce(file, JSON.stringify(generateSandboxCredentials(), null, 2));
   return parse(file);
 }
