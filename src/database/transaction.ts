@@ -77,20 +77,21 @@ async function runTransaction<T>(ds: DataSource, work: (em: EntityManager) => Pr
     }
     return query(sql, params, structured);
   }) as QueryRunner['query'];
+  const unit = async (): Promise<T> => {
+    const hooks = new Map<object, CommitHook>();
+    commitHooks.set(runner.manager, hooks);
+    const result = await work(runner.manager);
+    const last = [...hooks.values()].map((hook) => hook());
+    if (!begun && last.length === 0) return result; // the work ran no statement: nothing to commit
+    if (!begun) await beginAlone();
+    ended = true; // from here on PostgreSQL ends the transaction, whatever the answers
+    const answers = await together(client, [...last, COMMIT]);
+    const commit = answers[answers.length - 1].command;
+    if (commit !== 'COMMIT') throw new Error(`COMMIT was answered with ${commit}: nothing was committed`);
+    return result;
+  };
   try {
-    return await openTransaction.run(true, async () => {
-      const hooks = new Map<object, CommitHook>();
-      commitHooks.set(runner.manager, hooks);
-      const result = await work(runner.manager);
-      const last = [...hooks.values()].map((hook) => hook());
-      if (!begun && last.length === 0) return result; // the work ran no statement: nothing to commit
-      if (!begun) await beginAlone();
-      ended = true; // from here on PostgreSQL ends the transaction, whatever the answers
-      const answers = await together(client, [...last, COMMIT]);
-      const commit = answers[answers.length - 1].command;
-      if (commit !== 'COMMIT') throw new Error(`COMMIT was answered with ${commit}: nothing was committed`);
-      return result;
-    });
+    return await (openTransaction ? openTransaction.run(true, unit) : unit());
   } catch (err) {
     if (begun && !ended) await query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -147,18 +148,24 @@ export function beforeCommit(em: EntityManager, key: object, hook: CommitHook): 
   return true;
 }
 
-/** Set while a unit of work of inTransaction runs (and in everything it awaits). */
-const openTransaction = new AsyncLocalStorage<true>();
+/**
+ * Set while a unit of work of inTransaction runs (and in everything it awaits), outside production only. In Node 20
+ * an AsyncLocalStorage that has run once makes every promise of the process call async hooks (init, before, after):
+ * with this one in every transaction, task creation cost the API 7 % more CPU at 32 connections and 26 % at 128
+ * (bench/results/before-after.md). The check finds a programming error, which the test suite (NODE_ENV=test) and
+ * development runs reach; production (NODE_ENV=production: the Dockerfile, docker-compose.yml, deploy/) skips it.
+ */
+const openTransaction = process.env.NODE_ENV === 'production' ? undefined : new AsyncLocalStorage<true>();
 
 /**
  * Work inside a transaction holds one pooled connection; asking the pool for another (a query on the DataSource
  * instead of the EntityManager, or a nested transaction) waits for a connection while holding one. Twenty
  * concurrent requests doing that hold all twenty and wait for each other until the pool's timeout, and every other
  * request, /health included, waits with them (a storm of duplicate payment notifications did exactly that). So it
- * is refused at once, in every environment, and any test that reaches such code fails.
+ * is refused at once, and any test that reaches such code fails (outside production: see openTransaction).
  */
 export function assertNoOpenTransaction(what: string): void {
-  if (openTransaction.getStore()) {
+  if (openTransaction?.getStore()) {
     throw new Error(
       `${what} on the pool inside a transaction would hold one connection while waiting for another: ` +
         `use the transaction's EntityManager`,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { renderError } from '../common/errors/all-exceptions.filter';
 import { ApiError } from '../common/errors/api-error';
-import { IdempotencyClaim, KeyRef, withClaim } from './idempotency-context';
+import { IdempotencyClaim, KeyRef } from './idempotency-context';
 import { IdempotencyStore, StoredKey } from './idempotency.store';
 
 /** How long a repeat waits for the first request with its key to finish before answering 409. */
@@ -51,7 +51,7 @@ const WITHHELD = { withheld: 'The original response carried a credential shown o
  * IDEMPOTENCY_WAIT_MS. The same key for a different request is 409 at once. A claim left in progress by a dead
  * process is taken over by the next repeat (IdempotencyStore.claim).
  *
- * The request runs holding the claim, so the handler's idempotentTransaction stores the answer with the effect.
+ * `execute` gets the claim; handed to the handler's idempotentTransaction, it stores the answer with the effect.
  * Otherwise (a request that moves no money) the answer is stored here once it is known; a 5xx, or a refusal when
  * the spec does not keep refusals, releases the key so a retry runs again.
  */
@@ -59,13 +59,13 @@ const WITHHELD = { withheld: 'The original response carried a credential shown o
 export class IdempotencyKeys {
   constructor(private readonly store: IdempotencyStore) {}
 
-  async run<T>(spec: KeySpec, execute: () => Promise<T>): Promise<KeyOutcome<T>> {
+  async run<T>(spec: KeySpec, execute: (claim: IdempotencyClaim) => Promise<T>): Promise<KeyOutcome<T>> {
     const start = await this.start(spec);
     if ('replay' in start) return { replayed: true, status: start.status, body: start.body };
     const claim: IdempotencyClaim = { ref: spec.ref, token: start.token, successStatus: spec.successStatus };
     let body: T;
     try {
-      body = await withClaim(claim, execute);
+      body = await execute(claim);
     } catch (err) {
       await this.refused(claim, spec, err);
       throw err;

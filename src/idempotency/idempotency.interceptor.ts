@@ -13,7 +13,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * repeats replay the stored status and body with `Idempotent-Replayed: true`; the same key with a different method,
  * path or body is 409 idempotency_conflict. 2xx and 4xx answers are stored for 24 hours; a 5xx releases the key so
  * a retry runs again. Handlers that move money store their answer inside their own transaction
- * (idempotentTransaction), which finds the claim this request holds.
+ * (idempotentTransaction), with the claim this request holds (`req.idempotencyClaims`, read by @Claims()).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor<unknown, unknown> {
@@ -41,8 +41,12 @@ export class IdempotencyInterceptor implements NestInterceptor<unknown, unknown>
           'This Idempotency-Key was already used for a different request (method, path or body).',
         ),
     };
-    // The handler runs when subscribed, which happens inside the claim's context (IdempotencyKeys.run).
-    const run = this.keys.run(spec, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
+    // The handler runs when subscribed, holding the claim: a handler that moves money passes it (@Claims()) to its
+    // idempotentTransaction, which stores the answer with the effect.
+    const run = this.keys.run(spec, (claim) => {
+      req.idempotencyClaims = [claim];
+      return lastValueFrom(next.handle(), { defaultValue: undefined });
+    });
     return from(run).pipe(
       map((outcome) => {
         if (outcome.replayed) {

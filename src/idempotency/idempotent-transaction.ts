@@ -1,13 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '../database/transaction';
-import { heldClaims } from './idempotency-context';
+import type { HeldClaims } from './idempotency-context';
 import { storable } from './idempotency-keys';
 import { recordAnswer } from './idempotency.store';
 
 /**
  * The one shape of a request that moves money: its effect runs in one transaction (inTransaction, with its retries)
- * and, when the request holds idempotency key claims (the Idempotency-Key header, a body key), the answer is stored
- * under each of them in that same transaction. The effect and its answer then commit together or not at all: a
+ * and, when the request holds idempotency key claims (`claims`: the Idempotency-Key header's, a body key's), the
+ * answer is stored under each of them in that same transaction. The effect and its answer then commit together or not at all: a
  * process killed after the commit leaves an answer that a retry replays, never an effect that a retry repeats; a
  * claim taken over meanwhile refuses the transaction (token fencing), so one of two racing attempts commits.
  *
@@ -17,10 +17,10 @@ import { recordAnswer } from './idempotency.store';
  */
 export async function idempotentTransaction<T>(
   ds: DataSource,
+  claims: HeldClaims,
   work: (em: EntityManager) => Promise<T>,
   answer: (result: T) => unknown = (result) => result,
 ): Promise<T> {
-  const claims = heldClaims();
   if (claims.some((c) => c.recorded)) {
     throw new Error('idempotentTransaction runs once per request: its answer is stored already');
   }

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { AgentActor } from '../../src/common/actor';
 import { PERMISSIONS } from '../../src/common/actor';
-import { type KeyRef, withClaim } from '../../src/idempotency/idempotency-context';
+import type { KeyRef } from '../../src/idempotency/idempotency-context';
 import { requestHash } from '../../src/idempotency/canonical-json';
 import { CLAIM_LEASE_MS, IdempotencyStore } from '../../src/idempotency/idempotency.store';
 import type { CreateTaskRequest } from '../../src/task/dtos/create-task.dto';
@@ -177,9 +177,7 @@ describe('idempotency claims after a crash', () => {
     };
     const claim = { ref: ref(agent, key), token: (original as { token: string }).token, successStatus: 201 };
     await expect(
-      withClaim(claim, () =>
-        t.app.get(TaskCreationService).create(actor, body as unknown as CreateTaskRequest),
-      ),
+      t.app.get(TaskCreationService).create(actor, body as unknown as CreateTaskRequest, [claim]),
     ).rejects.toMatchObject({ code: 'idempotency_conflict' });
     expect(await tasksOf(agent)).toBe(0);
     expect(await agentBalance(t, agent.id)).toBe(20_000);

@@ -7,7 +7,7 @@ import { createAgent, createWorker, fundAgent, TestAgent, uniqueKey } from '../s
 import { createTestApp, TestApp } from '../support/app';
 import { agentBalance } from '../support/balances';
 import { expectError } from '../support/errors';
-import { accept, HOUR, SURFACES, taskBody } from '../support/tasks';
+import { accept, createTask, feedback, HOUR, submit, SURFACES, taskBody } from '../support/tasks';
 
 /** Body idempotency_key on creation and the Idempotency-Key header on every agent write. */
 describe('idempotency', () => {
@@ -23,6 +23,16 @@ describe('idempotency', () => {
       [agent.id],
     );
     return n;
+  }
+
+  /** Whether the header key's stored answer was written by the transaction that last wrote `table`'s row `id`. */
+  async function committedWith(agent: TestAgent, key: string, table: string, id: string): Promise<boolean> {
+    const [row]: { same_tx: boolean }[] = await t.db.query(
+      `SELECT k.xmin = r.xmin AS same_tx FROM idempotency_keys k, ${table} r
+        WHERE k.agent_id = $1 AND k.scope = 'request' AND k.key = $2 AND r.id = $3`,
+      [agent.id, key, id],
+    );
+    return row.same_tx;
   }
 
   async function holdCount(agent: TestAgent): Promise<number> {
@@ -317,7 +327,25 @@ describe('idempotency', () => {
         expect(again.body).toEqual(first.body);
         expect(again.headers['idempotent-replayed']).toBe('true');
         expect(await agentBalance(t, agent.id)).toBe(5000);
+        expect(await committedWith(agent, key, 'tasks', taskId)).toBe(true);
       }
+    });
+
+    it('a review commits its answer with its effect (the handler passes the claim on)', async () => {
+      const agent = await createAgent(t, { balanceCents: 5000 });
+      const worker = await createWorker(t);
+      const taskId = await createTask(t, agent);
+      expect((await submit(t, worker, await accept(t, worker, taskId))).status).toBe(200);
+      const key = uniqueKey();
+      const first = await feedback(t, agent, taskId, { accept_result: true })
+        .set('Idempotency-Key', key)
+        .expect(200);
+      expect(await committedWith(agent, key, 'task_feedback', first.body.feedback_id as string)).toBe(true);
+      const again = await feedback(t, agent, taskId, { accept_result: true })
+        .set('Idempotency-Key', key)
+        .expect(200);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
     });
 
     it('50 identical concurrent creations with one header key: one task, one hold', async () => {

@@ -1,3 +1,4 @@
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 import type { Actor } from '../actor';
 
 declare global {
@@ -7,6 +8,8 @@ declare global {
       rawBody?: Buffer;
       /** Who is calling: set by the global AuthGuard (passport writes it here instead of req.user). */
       actor?: Actor;
+      /** The Idempotency-Key header's claim, once IdempotencyInterceptor holds it (see @Claims()). */
+      idempotencyClaims?: HeldClaims;
     }
   }
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { requestHash } from '../../idempotency/canonical-json';
 import { IdempotencyKeys } from '../../idempotency/idempotency-keys';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { AdminCreditRequest, AdminCreditResponse } from '../dtos/admin-credit.dto';
 import { toAdminCredit, type AdminCreditRow } from '../ledger.rows';
@@ -52,7 +53,7 @@ export class AdminCreditService {
     const agents = await sqlRows(this.ds, `SELECT 1 FROM agents WHERE id = $1`, [agentId]);
     if (agents.length === 0) throw new ApiError('not_found', 'No agent with this id.');
     if (idempotencyKey === undefined) {
-      return { body: await this.post(adminId, agentId, dto, null), replayed: false };
+      return { body: await this.post(adminId, agentId, dto, null, []), replayed: false };
     }
     const outcome = await this.keys.run(
       {
@@ -67,7 +68,7 @@ export class AdminCreditService {
             'This Idempotency-Key was already used for a credit with a different amount or reason.',
           ),
       },
-      () => this.post(adminId, agentId, dto, idempotencyKey),
+      (claim) => this.post(adminId, agentId, dto, idempotencyKey, [claim]),
     );
     return { body: outcome.body as AdminCreditResponse, replayed: outcome.replayed };
   }
@@ -77,8 +78,9 @@ export class AdminCreditService {
     agentId: string,
     dto: AdminCreditRequest,
     idempotencyKey: string | null,
+    claims: HeldClaims,
   ): Promise<AdminCreditResponse> {
-    return idempotentTransaction(this.ds, async (em) => {
+    return idempotentTransaction(this.ds, claims, async (em) => {
       const { journalId } = await this.ledger.manualCredit(em, {
         agentId,
         amountCents: dto.amount_cents,

@@ -14,6 +14,8 @@ import {
 } from '../dtos/payment-v1.dto';
 import { PaymentOrdersService } from '../services/payment-orders.service';
 import { RefundService } from '../services/refund.service';
+import { Claims } from '../../idempotency/claims.decorator';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 
 /** Machine-readable payment surface (`/v1/payment`): recharge, create, query, refund. */
 @ApiTags('payments')
@@ -92,7 +94,11 @@ export class PaymentV1Controller {
     402: ['insufficient_balance'],
     404: ['order_not_found'],
   })
-  refund(@CurrentActor() actor: AgentActor, @Body() dto: RefundRequest): Promise<RefundResponse> {
-    return this.refunds.refundV1(actor.id, dto);
+  refund(
+    @CurrentActor() actor: AgentActor,
+    @Body() dto: RefundRequest,
+    @Claims() claims: HeldClaims,
+  ): Promise<RefundResponse> {
+    return this.refunds.refundV1(actor.id, dto, claims);
   }
 }

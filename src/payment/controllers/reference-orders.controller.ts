@@ -13,6 +13,8 @@ import {
 } from '../dtos/payment-reference.dto';
 import { ReferencePaymentsService } from '../services/reference-payments.service';
 import { RefundService } from '../services/refund.service';
+import { Claims } from '../../idempotency/claims.decorator';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 
 /**
  * The reference payment surface's orders (`/api/v1/payment/create`, `/query`, `/refund`): bearer credential plus
@@ -84,7 +86,8 @@ export class ReferenceOrdersController {
   refund(
     @CurrentActor() actor: AgentActor,
     @Body() dto: ReferenceRefundRequest,
+    @Claims() claims: HeldClaims,
   ): Promise<ReferenceRefundResponse> {
-    return this.refunds.refundReference(actor.id, dto);
+    return this.refunds.refundReference(actor.id, dto, claims);
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
 import { Ledger } from '../../escrow/services/ledger';
@@ -55,7 +56,7 @@ export class RefundService {
   ) {}
 
   /** POST /v1/payment/refund */
-  refundV1(agentId: string, dto: RefundRequest): Promise<RefundResponse> {
+  refundV1(agentId: string, dto: RefundRequest, claims: HeldClaims): Promise<RefundResponse> {
     const input = {
       orderId: dto.order_id,
       amount: dto.refund_amount_cents,
@@ -63,11 +64,15 @@ export class RefundService {
       paymentMethod: dto.payment_method,
       amountField: 'refund_amount_cents',
     };
-    return this.refund(agentId, input, refundView);
+    return this.refund(agentId, input, refundView, claims);
   }
 
   /** POST /api/v1/payment/refund. A completed order's money is already balance: refund_method balance is refused. */
-  async refundReference(agentId: string, dto: ReferenceRefundRequest): Promise<ReferenceRefundResponse> {
+  async refundReference(
+    agentId: string,
+    dto: ReferenceRefundRequest,
+    claims: HeldClaims,
+  ): Promise<ReferenceRefundResponse> {
     if (dto.refund_method === 'balance') {
       throw new ApiError(
         'refund_not_allowed',
@@ -75,7 +80,7 @@ export class RefundService {
       );
     }
     const input = { orderId: dto.order_id, amount: dto.amount, reason: dto.reason, amountField: 'amount' };
-    return this.refund(agentId, input, referenceRefundView);
+    return this.refund(agentId, input, referenceRefundView, claims);
   }
 
   /**
@@ -87,9 +92,11 @@ export class RefundService {
     agentId: string,
     input: RefundInput,
     view: (o: OrderRow, r: RefundRow) => V,
+    claims: HeldClaims,
   ): Promise<V> {
     const { order, refund } = await idempotentTransaction(
       this.ds,
+      claims,
       (em) => this.reserve(em, agentId, input),
       (reserved) => view(reserved.order, reserved.refund),
     );

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
-import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
 import { Ledger } from '../../escrow/services/ledger';
 import type {
   AdminWithdrawalListResponse,
@@ -46,7 +46,7 @@ export class WithdrawalService {
     if (!ALIPAY_USER_ID.test(dto.alipay_account) && !dto.real_name) {
       throw ApiError.field('real_name', 'is required unless alipay_account is an Alipay user id (2088...)');
     }
-    const w = await idempotentTransaction(this.ds, (em) => this.record(em, workerId, dto), withdrawalView);
+    const w = await inTransaction(this.ds, (em) => this.record(em, workerId, dto));
     if (w.status === 'processing') await this.settlement.transfer(w);
     return withdrawalView((await findWithdrawal(this.ds, w.id))!);
   }
@@ -146,48 +146,40 @@ export class WithdrawalService {
 
   /** The approval commits, then the transfer is sent (WithdrawalSettlement, which posts what the provider says). */
   async approve(adminId: string, id: string): Promise<AdminWithdrawalResponse> {
-    const approved = await idempotentTransaction(
-      this.ds,
-      async (em) => {
-        const rows = await sqlRows(
-          em,
-          `UPDATE withdrawals SET status = 'processing', reviewed_by = $2, reviewed_at = $3, updated_at = $3
+    const approved = await inTransaction(this.ds, async (em) => {
+      const rows = await sqlRows(
+        em,
+        `UPDATE withdrawals SET status = 'processing', reviewed_by = $2, reviewed_at = $3, updated_at = $3
             WHERE id = $1 AND status = 'pending_review' RETURNING *`,
-          [id, adminId, this.clock.now()],
-        );
-        if (rows.length === 0) throw await this.notReviewable(em, id);
-        return toWithdrawal(rows[0]);
-      },
-      adminWithdrawalView,
-    );
+        [id, adminId, this.clock.now()],
+      );
+      if (rows.length === 0) throw await this.notReviewable(em, id);
+      return toWithdrawal(rows[0]);
+    });
     await this.settlement.transfer(approved);
     return adminWithdrawalView((await findWithdrawal(this.ds, id))!);
   }
 
   async reject(adminId: string, id: string, reason: string): Promise<AdminWithdrawalResponse> {
-    const w = await idempotentTransaction(
-      this.ds,
-      async (em) => {
-        const now = this.clock.now();
-        const rows = await sqlRows(
-          em,
-          `UPDATE withdrawals SET status = 'rejected', rejection_reason = $4, reviewed_by = $2, reviewed_at = $3,
+    const w = await inTransaction(this.ds, async (em) => {
+      const now = this.clock.now();
+      const rows = await sqlRows(
+        em,
+        `UPDATE withdrawals SET status = 'rejected', rejection_reason = $4, reviewed_by = $2, reviewed_at = $3,
                 updated_at = $3
           WHERE id = $1 AND status = 'pending_review' RETURNING *`,
-          [id, adminId, now, reason],
-        );
-        if (rows.length === 0) throw await this.notReviewable(em, id);
-        const rejected = toWithdrawal(rows[0]);
-        await this.ledger.failWithdrawal(em, {
-          workerId: rejected.worker_id,
-          withdrawalId: rejected.id,
-          amountCents: rejected.amount_cents,
-          description: `Withdrawal ${rejected.id} rejected in review; returned to the balance`,
-        });
-        return rejected;
-      },
-      adminWithdrawalView,
-    );
+        [id, adminId, now, reason],
+      );
+      if (rows.length === 0) throw await this.notReviewable(em, id);
+      const rejected = toWithdrawal(rows[0]);
+      await this.ledger.failWithdrawal(em, {
+        workerId: rejected.worker_id,
+        withdrawalId: rejected.id,
+        amountCents: rejected.amount_cents,
+        description: `Withdrawal ${rejected.id} rejected in review; returned to the balance`,
+      });
+      return rejected;
+    });
     return adminWithdrawalView(w);
   }
 

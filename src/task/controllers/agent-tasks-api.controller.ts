@@ -9,6 +9,8 @@ import { TaskCreationService } from '../services/task-creation.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { CancelTaskDocs, CreateTaskDocs, markReplay } from './agent-task-docs';
 import { UuidParam } from '../../common/http/uuid-param';
+import { Claims } from '../../idempotency/claims.decorator';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 
 /** Reference surface: POST /api/v1/tasks and DELETE /api/v1/tasks/{task_id}. */
 @ApiTags('tasks')
@@ -25,9 +27,10 @@ export class AgentTasksApiController {
   async create(
     @CurrentActor() actor: AgentActor,
     @Body() dto: CreateTaskRequest,
+    @Claims() claims: HeldClaims,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TaskResponse> {
-    const { body, replayed } = await this.creation.create(actor, dto);
+    const { body, replayed } = await this.creation.create(actor, dto, claims);
     markReplay(res, replayed);
     return body;
   }
@@ -38,7 +41,8 @@ export class AgentTasksApiController {
   cancel(
     @CurrentActor() actor: AgentActor,
     @UuidParam('task_id') taskId: string,
+    @Claims() claims: HeldClaims,
   ): Promise<CancelTaskResponse> {
-    return this.review.cancel(actor, taskId);
+    return this.review.cancel(actor, taskId, claims);
   }
 }

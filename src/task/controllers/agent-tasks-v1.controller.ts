@@ -9,6 +9,8 @@ import { TaskCreationService } from '../services/task-creation.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { CancelTaskDocs, CreateTaskDocs, markReplay } from './agent-task-docs';
 import { UuidParam } from '../../common/http/uuid-param';
+import { Claims } from '../../idempotency/claims.decorator';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 
 /** Machine-readable surface: POST /v1/tasks/create and POST /v1/tasks/{task_id}/cancel. */
 @ApiTags('tasks')
@@ -25,9 +27,10 @@ export class AgentTasksV1Controller {
   async create(
     @CurrentActor() actor: AgentActor,
     @Body() dto: CreateTaskRequest,
+    @Claims() claims: HeldClaims,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TaskResponse> {
-    const { body, replayed } = await this.creation.create(actor, dto);
+    const { body, replayed } = await this.creation.create(actor, dto, claims);
     markReplay(res, replayed);
     return body;
   }
@@ -39,7 +42,8 @@ export class AgentTasksV1Controller {
   cancel(
     @CurrentActor() actor: AgentActor,
     @UuidParam('task_id') taskId: string,
+    @Claims() claims: HeldClaims,
   ): Promise<CancelTaskResponse> {
-    return this.review.cancel(actor, taskId);
+    return this.review.cancel(actor, taskId, claims);
   }
 }

@@ -17,6 +17,8 @@ import { TaskQuoteService } from '../services/task-quote.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { UuidParam } from '../../common/http/uuid-param';
 import { CreateTaskBody, FeedbackBody } from './agent-task-docs';
+import { Claims } from '../../idempotency/claims.decorator';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 
 /** Agent task operations that are identical on both surfaces. */
 @ApiTags('tasks')
@@ -104,7 +106,8 @@ export class AgentTasksController {
     @CurrentActor() actor: AgentActor,
     @UuidParam('task_id') taskId: string,
     @Body() dto: TaskFeedbackRequest,
+    @Claims() claims: HeldClaims,
   ): Promise<FeedbackResponse> {
-    return this.review.feedback(actor, taskId, dto);
+    return this.review.feedback(actor, taskId, dto, claims);
   }
 }

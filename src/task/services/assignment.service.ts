@@ -5,7 +5,7 @@ import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { AssignmentEventName } from '../../events/event-catalog';
-import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
+import { inTransaction } from '../../database/transaction';
 import type {
   AssignmentResponse,
   TaskSubmissionRequest,
@@ -203,8 +203,9 @@ export class AssignmentService {
     changes: TaskChanges = {},
     movesOnlyIt = false,
   ): Promise<AssignmentResponse> {
-    // A slot freed once the task takes no more workers is refunded (settle): money, so idempotentTransaction.
-    return idempotentTransaction(this.ds, async (em) => {
+    // One transaction, since a slot freed once the task takes no more workers is refunded (settle). A worker's
+    // request holds no idempotency claim (the Idempotency-Key header is the agents'), so no answer is stored with it.
+    return inTransaction(this.ds, async (em) => {
       // Lock the assignment's task first, then read the task's assignments under that lock (their current state).
       const task = await TaskRepository.lockByAssignment(em, assignmentId);
       const assignments = task ? await TaskRepository.assignments(em, task.id) : [];

@@ -8,6 +8,7 @@ import { atTime, Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { requestHash } from '../../idempotency/canonical-json';
 import { IdempotencyKeys } from '../../idempotency/idempotency-keys';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -53,23 +54,25 @@ export class TaskCreationService {
   async create(
     actor: AgentActor,
     dto: CreateTaskRequest,
+    claims: HeldClaims,
   ): Promise<{ body: TaskResponse; replayed: boolean }> {
-    if (dto.test_clock === undefined) return this.createNow(actor, dto);
+    if (dto.test_clock === undefined) return this.createNow(actor, dto, claims);
     // A task on a sandbox test clock is created at the clock's time (product-decisions §12).
     if (this.config.paymentMode !== 'sandbox') {
       throw ApiError.field('test_clock', 'test clocks exist only in sandbox mode');
     }
     const clock = await TestClocks.findOwned(this.ds, actor.id, dto.test_clock);
     if (!clock) throw new ApiError('test_clock_not_found', 'No such test clock.');
-    return atTime(clock.frozen_time, () => this.createNow(actor, dto));
+    return atTime(clock.frozen_time, () => this.createNow(actor, dto, claims));
   }
 
   private async createNow(
     actor: AgentActor,
     dto: CreateTaskRequest,
+    claims: HeldClaims,
   ): Promise<{ body: TaskResponse; replayed: boolean }> {
     const key = dto.idempotency_key;
-    if (key === undefined) return { body: await this.createTask(actor, dto), replayed: false };
+    if (key === undefined) return { body: await this.createTask(actor, dto, claims), replayed: false };
     const outcome = await this.keys.run(
       {
         ref: { agentId: actor.id, scope: 'task', key },
@@ -84,16 +87,20 @@ export class TaskCreationService {
             taskOf(stored.response),
           ),
       },
-      () => this.createTask(actor, dto),
+      (claim) => this.createTask(actor, dto, [...claims, claim]),
     );
     return { body: outcome.body as TaskResponse, replayed: outcome.replayed };
   }
 
   /** Checked after the key: a repeat of an earlier creation replays it even once its deadline has passed. */
-  private async createTask(actor: AgentActor, dto: CreateTaskRequest): Promise<TaskResponse> {
+  private async createTask(
+    actor: AgentActor,
+    dto: CreateTaskRequest,
+    claims: HeldClaims,
+  ): Promise<TaskResponse> {
     const now = this.clock.now();
     const deadline = checkDeadline(dto.deadline_at, now);
-    return idempotentTransaction(this.ds, async (em) => {
+    return idempotentTransaction(this.ds, claims, async (em) => {
       const agent = await this.lockAgent(em, actor.id);
       // The insert counts the agent's live tasks itself (under the agent lock, so the count is current).
       const task = await this.insert(em, actor.id, dto, agent, now, deadline);

@@ -5,6 +5,7 @@ import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
+import type { HeldClaims } from '../../idempotency/idempotency-context';
 import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
@@ -31,8 +32,13 @@ export class TaskReviewService {
    * Accepting pays each approved slot (payout to the worker, fee to the platform) and stops the task taking
    * workers (open slots are refunded); rejecting refunds the slot, which is not reopened.
    */
-  async feedback(actor: AgentActor, taskId: string, dto: TaskFeedbackRequest): Promise<FeedbackResponse> {
-    return idempotentTransaction(this.ds, async (em) => {
+  async feedback(
+    actor: AgentActor,
+    taskId: string,
+    dto: TaskFeedbackRequest,
+    claims: HeldClaims,
+  ): Promise<FeedbackResponse> {
+    return idempotentTransaction(this.ds, claims, async (em) => {
       const task = await this.lockOwned(em, actor, taskId);
       const now = this.clock.now();
       const targets = pickTargets(task, await TaskRepository.assignments(em, task.id), dto.assignment_id);
@@ -80,8 +86,8 @@ export class TaskReviewService {
    * it first). Open slots refund 100 %, accepted slots 70/30 (agent/worker), pending offers are withdrawn (their
    * slots refund 100 %); slots already approved or rejected stay as they were.
    */
-  async cancel(actor: AgentActor, taskId: string): Promise<CancelTaskResponse> {
-    return idempotentTransaction(this.ds, async (em) => {
+  async cancel(actor: AgentActor, taskId: string, claims: HeldClaims): Promise<CancelTaskResponse> {
+    return idempotentTransaction(this.ds, claims, async (em) => {
       const task = await this.lockOwned(em, actor, taskId);
       const now = this.clock.now();
       const assignments = await TaskRepository.assignments(em, task.id);
