@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError, FieldProblem } from '../errors/api-error';
+import { keepValidationLookups } from './validation-metadata';
 
 /** Flattens nested class-validator errors into [{field: 'location.latitude', message}]. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {
@@ -16,9 +17,11 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 
 /**
  * Whitelisting, refusal of unknown fields and explicit conversion only: implicit conversion would turn 'false'
- * into true. Failures become 400 validation_error with details [{field, message}].
+ * into true. Failures become 400 validation_error with details [{field, message}]. class-validator's lookups of a
+ * class's rules are kept (keepValidationLookups).
  */
 export function createValidationPipe(): ValidationPipe {
+  keepValidationLookups();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
