@@ -50,7 +50,7 @@ export async function availableTasksScenario(ctx: BenchContext, sizes: number[])
     status: 'ok',
     runs: [],
     notes: [
-      'Open tasks seeded with set-based SQL: task rows plus, per task, its escrow account and a balanced `task:<id>:hold` journal (agent available -> task escrow), exactly what a creation posts; the run ends with the ledger check over all of it.',
+      'Open tasks seeded with set-based SQL: task rows plus, per task, its escrow account and a balanced `task:<id>:hold` journal (agent available -> task escrow), exactly what a creation posts; then VACUUM ANALYZE and a CHECKPOINT, so the write-back of the seed is not in the measured runs; the run ends with the ledger check over all of it.',
       `Query version: ${await availableQueryVersion(ctx.db)}.`,
       `${CONNECTIONS} connections, ${WORKERS} workers round-robin; baseline: pgbench replays the worker lookup and the listing query, prepared as the server prepares them.`,
     ],
