@@ -1,4 +1,3 @@
-import type { HeldClaims } from '../../idempotency/idempotency-context';
 import type { Actor } from '../actor';
 
 declare global {
@@ -8,8 +7,6 @@ declare global {
       rawBody?: Buffer;
       /** Who is calling: set by the global AuthGuard (passport writes it here instead of req.user). */
       actor?: Actor;
-      /** The Idempotency-Key header's claim, once IdempotencyInterceptor holds it (see @Claims()). */
-      idempotencyClaims?: HeldClaims;
     }
   }
 }
