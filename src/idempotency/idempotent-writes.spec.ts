@@ -15,6 +15,7 @@ import {
 } from '@nestjs/common';
 import { INTERCEPTORS_METADATA } from '@nestjs/common/constants';
 import type { Observable } from 'rxjs';
+import { Auth } from '../auth/auth.decorators';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { interceptWrites } from './idempotent-writes';
 
@@ -46,6 +47,31 @@ class ThingsController {
   upload(): void {}
 }
 
+@Controller('people')
+class PeopleController {
+  @Post('agents')
+  @Auth({ actors: ['agent', 'admin'] })
+  agents(): void {}
+
+  @Post('workers')
+  @Auth({ actors: ['worker'] })
+  workers(): void {}
+
+  @Post('public')
+  open(): void {}
+}
+
+@Controller('operators')
+@Auth({ actors: ['admin'] })
+class OperatorsController {
+  @Post()
+  write(): void {}
+
+  @Post('agents')
+  @Auth({ actors: ['agent'] })
+  agents(): void {}
+}
+
 @Controller('deep')
 class DeepController {
   @Post()
@@ -61,7 +87,10 @@ class DynamicController {
 @Module({ controllers: [DeepController] })
 class DeepModule {}
 
-@Module({ imports: [forwardRef(() => DeepModule)], controllers: [ThingsController] })
+@Module({
+  imports: [forwardRef(() => DeepModule)],
+  controllers: [ThingsController, PeopleController, OperatorsController],
+})
 class ThingsModule {}
 
 class DynamicHost {}
@@ -83,6 +112,14 @@ describe('interceptWrites', () => {
     ]) {
       expect(interceptorsOf(handler)).toEqual([IdempotencyInterceptor]);
     }
+  });
+
+  it("leaves out write routes that no agent may call (by the route's @Auth rule, else its controller's)", () => {
+    expect(interceptorsOf(PeopleController.prototype.agents)).toEqual([IdempotencyInterceptor]);
+    expect(interceptorsOf(PeopleController.prototype.open)).toEqual([IdempotencyInterceptor]);
+    expect(interceptorsOf(PeopleController.prototype.workers)).toEqual([]);
+    expect(interceptorsOf(OperatorsController.prototype.write)).toEqual([]);
+    expect(interceptorsOf(OperatorsController.prototype.agents)).toEqual([IdempotencyInterceptor]);
   });
 
   it('leaves reads without any interceptor', () => {

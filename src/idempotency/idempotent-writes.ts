@@ -1,5 +1,6 @@
 import { RequestMethod, type DynamicModule, type ForwardReference, type Type } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA, MODULE_METADATA } from '@nestjs/common/constants';
+import { AUTH_RULE, type AuthRule } from '../auth/auth.decorators';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 type ModuleEntry = Type | DynamicModule | ForwardReference | Promise<DynamicModule> | undefined;
@@ -22,7 +23,9 @@ const WRITES = new Set<RequestMethod>([
  * AsyncResource.bind closures. On the worker's listing that was 14 % of the API's CPU per request, and the bound
  * closures kept the request's objects alive into the old generation (a mark-compact every 1.5 s under steady load,
  * with the requests behind it waiting: the listing's p99). On writes it runs as before: first, ahead of a route's
- * own interceptors (multipart uploads), as global interceptors do.
+ * own interceptors (multipart uploads), as global interceptors do. Routes whose @Auth rule admits no agent (the
+ * worker's and the operator's) do not get it: the interceptor lets every other caller through untouched, and the
+ * chain alone was several per cent of the CPU of a worker's accept and submit.
  */
 export function interceptWrites(modules: ModuleEntry[]): void {
   const seen = new Set<unknown>();
@@ -53,6 +56,10 @@ function interceptControllerWrites(controller: Type): void {
     if (typeof handler !== 'function') continue;
     const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
     if (method === undefined || !WRITES.has(method)) continue;
+    // The route's rule, else its controller's (as AuthGuard reads them); a public route has none.
+    const rule = (Reflect.getMetadata(AUTH_RULE, handler) ?? Reflect.getMetadata(AUTH_RULE, controller)) as
+      AuthRule | undefined;
+    if (rule && !rule.actors.includes('agent')) continue;
     const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [];
     // AppModule.register runs once per app; the test suite builds many apps in one process.
     if (own.includes(IdempotencyInterceptor)) continue;
