@@ -12,6 +12,13 @@ const sameHiddenClass = runInThisContext('(function (a, b) { return %HaveSameMap
   b: object,
 ) => boolean;
 
+/** How many distinct hidden classes the objects have. */
+function hiddenClasses(objects: object[]): number {
+  const representatives: object[] = [];
+  for (const o of objects) if (!representatives.some((r) => sameHiddenClass(r, o))) representatives.push(o);
+  return representatives.length;
+}
+
 describe('LegworkExpressAdapter', () => {
   let server: Server;
   let app: express.Express;
@@ -32,7 +39,7 @@ describe('LegworkExpressAdapter', () => {
 
   it("builds requests and responses on Express's prototypes, each request like the one before it", async () => {
     const { port } = server.address() as AddressInfo;
-    for (let i = 1; i <= 12; i++) {
+    for (let i = 1; i <= 20; i++) {
       const res = await fetch(`http://127.0.0.1:${port}/seen`);
       expect(res.status).toBe(201);
       expect(await res.json()).toEqual({ n: i });
@@ -41,10 +48,11 @@ describe('LegworkExpressAdapter', () => {
       expect(Object.getPrototypeOf(req)).toBe(app.request);
       expect(Object.getPrototypeOf(res)).toBe(app.response);
     }
-    // Past V8's first constructions, every request and response has the hidden class of the one before: none is
-    // made per request (which would fill the old generation with garbage hidden classes).
-    const [[req10, res10], [req11, res11]] = seen.slice(10);
-    expect(sameHiddenClass(req10, req11)).toBe(true);
-    expect(sameHiddenClass(res10, res11)).toBe(true);
+    // Past V8's first constructions, requests and responses share their hidden classes: none is made per request
+    // (which would fill the old generation with garbage hidden classes; the old adapter gave each of the ten its
+    // own). At most two: V8 may generalize a field's representation once, which replaces the class for later objects.
+    const last = seen.slice(10);
+    expect(hiddenClasses(last.map(([req]) => req))).toBeLessThanOrEqual(2);
+    expect(hiddenClasses(last.map(([, res]) => res))).toBeLessThanOrEqual(2);
   });
 });
