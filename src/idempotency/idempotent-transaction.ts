@@ -7,9 +7,10 @@ import { recordAnswer } from './idempotency.store';
 /**
  * The one shape of a request that moves money: its effect runs in one transaction (inTransaction, with its retries)
  * and, when the request holds idempotency key claims (`claims`: the Idempotency-Key header's, a body key's), the
- * answer is stored under each of them in that same transaction. The effect and its answer then commit together or not at all: a
- * process killed after the commit leaves an answer that a retry replays, never an effect that a retry repeats; a
- * claim taken over meanwhile refuses the transaction (token fencing), so one of two racing attempts commits.
+ * answer is stored under each of them in that same transaction. The effect and its answer then commit together or
+ * not at all: a process killed after the commit leaves an answer that a retry replays, never an effect that a retry
+ * repeats; a claim taken over meanwhile refuses the transaction (token fencing), so one of two racing attempts
+ * commits.
  *
  * `answer` turns the work's result into the response body (by default the result itself). A request that goes on
  * after the commit (a refund asks the provider) stores its final answer over this one when it ends
