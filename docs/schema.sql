@@ -30,6 +30,18 @@ CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public;
 COMMENT ON EXTENSION earthdistance IS 'calculate great-circle distances on the surface of the Earth';
 
 --
+-- Name: assignments_take_task_deadline(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.assignments_take_task_deadline() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        NEW.task_deadline_at := (SELECT deadline_at FROM tasks WHERE id = NEW.task_id);
+        RETURN NEW;
+      END $$;
+
+--
 -- Name: ledger_append_only(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -99,6 +111,18 @@ CREATE FUNCTION public.legwork_notify_events() RETURNS trigger
 CREATE FUNCTION public.nearby_cell(latitude double precision, longitude double precision) RETURNS integer
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT (floor((latitude + 90) * 40) * 14401 + floor((longitude + 180) * 40))::integer $$;
+
+--
+-- Name: tasks_deadline_to_assignments(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.tasks_deadline_to_assignments() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        UPDATE assignments SET task_deadline_at = NEW.deadline_at WHERE task_id = NEW.id;
+        RETURN NULL;
+      END $$;
 
 --
 -- Name: admin_credits; Type: TABLE; Schema: public; Owner: -
@@ -257,6 +281,7 @@ CREATE TABLE public.assignments (
     slot_settlement text,
     rejection_reason_code text,
     device_location jsonb,
+    task_deadline_at timestamp with time zone NOT NULL,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
@@ -1244,6 +1269,12 @@ CREATE INDEX assignments_submitted_idx ON public.assignments USING btree (submit
 CREATE INDEX assignments_task_idx ON public.assignments USING btree (task_id);
 
 --
+-- Name: assignments_worker_deadline_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_worker_deadline_idx ON public.assignments USING btree (worker_id, task_deadline_at) INCLUDE (task_id);
+
+--
 -- Name: assignments_worker_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1580,6 +1611,12 @@ CREATE TRIGGER api_keys_delete_notify_auth AFTER DELETE ON public.api_keys FOR E
 CREATE TRIGGER api_keys_notify_auth AFTER UPDATE ON public.api_keys FOR EACH ROW WHEN (((old.key_hash IS DISTINCT FROM new.key_hash) OR (old.is_active IS DISTINCT FROM new.is_active) OR (old.permissions IS DISTINCT FROM new.permissions) OR (old.agent_id IS DISTINCT FROM new.agent_id))) EXECUTE FUNCTION public.legwork_notify_auth();
 
 --
+-- Name: assignments assignments_task_deadline; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER assignments_task_deadline BEFORE INSERT ON public.assignments FOR EACH ROW EXECUTE FUNCTION public.assignments_take_task_deadline();
+
+--
 -- Name: events events_notify; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1602,6 +1639,12 @@ CREATE TRIGGER ledger_postings_append_only BEFORE DELETE OR UPDATE ON public.led
 --
 
 CREATE CONSTRAINT TRIGGER ledger_postings_balance AFTER INSERT ON public.ledger_postings DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ledger_journal_balances();
+
+--
+-- Name: tasks tasks_deadline_to_assignments; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tasks_deadline_to_assignments AFTER UPDATE OF deadline_at ON public.tasks FOR EACH ROW WHEN ((new.deadline_at IS DISTINCT FROM old.deadline_at)) EXECUTE FUNCTION public.tasks_deadline_to_assignments();
 
 --
 -- Name: webhook_deliveries webhook_deliveries_notify; Type: TRIGGER; Schema: public; Owner: -

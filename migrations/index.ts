@@ -17,6 +17,7 @@ import { TestClocks1732200070000 } from './1732200070000-test-clocks';
 import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify';
 import { ReviewFeedback1732200090000 } from './1732200090000-review-feedback';
 import { LocationProof1732200091000 } from './1732200091000-location-proof';
+import { AssignmentDeadline1732200092000 } from './1732200092000-assignment-deadline';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AuthCacheNotify1732200080000,
   ReviewFeedback1732200090000,
   LocationProof1732200091000,
+  AssignmentDeadline1732200092000,
 ];

@@ -114,21 +114,28 @@ const TAKING_WORKERS = `t.intake_closed_at IS NULL AND t.open_slots > 0
      AND t.status IN ('pending', 'assigned', 'in_progress', 'submitted')`;
 
 /**
- * Everything but the place: deadline ahead, skills held, reputation, payment, not already the worker's task. The
- * arguments are the SQL of each value: a parameter, or a read of the worker's row.
+ * `mine`: the worker's own tasks that a search could list, those of its assignments (whatever became of them) whose
+ * task's deadline is ahead, read once from one index range (migration 1732200092000). A task past its deadline is
+ * never listed, so the rest of the worker's history cannot matter, and this set is bounded by what the worker took
+ * recently, not by its history or the backlog. Each scan excludes them through a hash of this set; a `NOT EXISTS`
+ * probed assignments once per candidate row instead, about 600 probes in a dense search at a million open tasks
+ * (bench/results/nearby-explain.md).
  */
-function eligible(v: {
-  now: string;
-  skills: string;
-  reputation: string;
-  minPayout: string;
-  worker: string;
-}): string {
+function mine(now: string, worker: string): string {
+  return `mine AS MATERIALIZED (
+    SELECT task_id FROM assignments WHERE worker_id = ${worker} AND task_deadline_at > ${now})`;
+}
+
+/**
+ * Everything but the place: deadline ahead, skills held, reputation, payment, not already the worker's task (the
+ * query's `mine`). The arguments are the SQL of each value: a parameter, or a read of the worker's row.
+ */
+function eligible(v: { now: string; skills: string; reputation: string; minPayout: string }): string {
   return `t.deadline_at > ${v.now}
        AND t.required_skills <@ ${v.skills}
        AND COALESCE(t.min_reputation, 0) <= ${v.reputation}
        AND t.payout_cents >= ${v.minPayout}
-       AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.worker_id = ${v.worker})`;
+       AND t.id NOT IN (SELECT task_id FROM mine)`;
 }
 
 /** Sort keys, with a table prefix for the outer query (the inner one sorts by its own output columns). */
@@ -179,12 +186,13 @@ function wholeCircleQuery(f: NearbyTasksFilter, worker: NearbyWorker): NearbyQue
      AND ${distance} <= $9::float8`;
   }
   const sql = `
-  WITH page AS (
+  WITH ${mine('$1', '$5::uuid')},
+  page AS (
     SELECT t.id, t.payout_cents, t.deadline_at, ${distance} AS distance, count(*) OVER () AS total
       FROM tasks t
      WHERE ${TAKING_WORKERS}
      ${within}
-       AND ${eligible({ now: '$1', skills: '$2::text[]', reputation: '$3::numeric', minPayout: '$4', worker: '$5' })}
+       AND ${eligible({ now: '$1', skills: '$2::text[]', reputation: '$3::numeric', minPayout: '$4' })}
      ORDER BY ${ORDER[f.sort]('')}
      LIMIT $6)
   SELECT ${LISTED}, page.distance, page.total, false AS total_is_estimate,
@@ -200,8 +208,10 @@ function wholeCircleQuery(f: NearbyTasksFilter, worker: NearbyWorker): NearbyQue
  * The circle through its cells, in steps:
  *
  * 0. `me`: the worker's skills and reputation, read here rather than by a statement before this one (a missing
- *    worker reads as null: nothing matches).
- * 1. `hits`: matches cell by cell, nearest cells first, stopping at cap + 1 (index-only on a covering index).
+ *    worker reads as null: nothing matches); `mine`: the worker's own tasks that could be listed.
+ * 1. `hits`: matches cell by cell, nearest cells first, stopping at cap + 1 (index-only on a covering index). Its
+ *    `OFFSET 0` keeps it a scan per cell: without it the planner may flatten it into a join and, on a small table,
+ *    prefer one pass over every task (test/matching/nearby.e2e-spec.ts checks the plan).
  * 2. Sparse (at most cap matches): hits is every match; the page is hits sorted, the total its size.
  * 3. Dense: the limit-th best of hits bounds the page, since hits are matches: at least `limit` matches are that
  *    good. By payment (deadline), each cell's index scan starts at the best rows and stops at that payment
@@ -236,7 +246,6 @@ function nearbyCellsQuery(f: NearbyTasksFilter, at: LatLng, cells: NearbyCell[])
          skills: '(SELECT skills FROM me)',
          reputation: '(SELECT reputation FROM me)',
          minPayout: '$2',
-         worker: '$3::uuid',
        })}
        AND ${distance} <= $7::float8`;
   const dense = `(SELECT n FROM counted) > $9`;
@@ -259,13 +268,15 @@ function nearbyCellsQuery(f: NearbyTasksFilter, at: LatLng, cells: NearbyCell[])
                          ELSE fine.n * ${fine.scale} END`;
   const sql = `
   WITH me AS MATERIALIZED (SELECT skills, reputation FROM workers WHERE id = $3::uuid),
+  ${mine('$1', '$3::uuid')},
   hits AS MATERIALIZED (
     SELECT x.* FROM unnest($8::int[]) AS c(cell)
      CROSS JOIN LATERAL (
       SELECT t.id, t.payout_cents, t.deadline_at, ${distance} AS distance
         FROM tasks t
        WHERE nearby_cell(t.latitude, t.longitude) = c.cell
-         AND ${match}) x
+         AND ${match}
+      OFFSET 0) x
      LIMIT $9 + 1),
   counted AS (SELECT count(*)::int AS n FROM hits),
   edge AS (SELECT * FROM hits WHERE ${dense} ORDER BY ${ORDER[f.sort]('')} OFFSET $4 - 1 LIMIT 1),

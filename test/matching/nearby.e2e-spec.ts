@@ -126,6 +126,54 @@ describe('nearby task search', () => {
     }
   });
 
+  it('a task the worker ever held stays out of its search, whatever became of the assignment', async () => {
+    // The search reads the worker's own tasks from assignments.task_deadline_at, a copy of the task's deadline that
+    // triggers keep (migration 1732200092000); both search shapes exclude them.
+    const here = spot();
+    const skill = `skill-${randomUUID()}`;
+    const quitter = await createWorker(t, { skills: [skill] });
+    const other = await createWorker(t, { skills: [skill] });
+    // Paid well above every other test's task, so the search without a position finds it on its first page.
+    const taskId = await createTask(t, agent, {
+      location: here,
+      budget_cents: 500_000,
+      requirements: { skills: [skill] },
+    });
+    const assignmentId = await accept(t, quitter, taskId);
+    await t.http
+      .post(`/v1/worker/assignments/${assignmentId}/abandon`)
+      .set('Authorization', quitter.bearer)
+      .expect(200);
+    const listed = async (w: typeof quitter, path: string) =>
+      ((await t.http.get(path).set('Authorization', w.bearer).expect(200)).body.tasks as Item[]).map(
+        (x) => x.task_id,
+      );
+    const rich = '&min_payment_cents=400000';
+    const anywhere = `/v1/worker/tasks/available?sort_by=distance_asc${rich}`; // no position: the whole table
+    for (const path of [near(here, rich), anywhere]) {
+      expect(await listed(other, path)).toContain(taskId);
+      expect(await listed(quitter, path)).not.toContain(taskId);
+    }
+    const copy = async (): Promise<{ copied: Date; deadline: Date }> =>
+      (
+        await t.db.query(
+          `SELECT a.task_deadline_at AS copied, t.deadline_at AS deadline
+             FROM assignments a JOIN tasks t ON t.id = a.task_id WHERE a.id = $1`,
+          [assignmentId],
+        )
+      )[0];
+    const taken = await copy();
+    expect(taken.copied).toEqual(taken.deadline);
+    // No code path moves a deadline today; if one ever does, the copy follows it.
+    await t.db.query(`UPDATE tasks SET deadline_at = deadline_at + interval '1 hour' WHERE id = $1`, [
+      taskId,
+    ]);
+    const moved = await copy();
+    expect(moved.copied).toEqual(moved.deadline);
+    expect(moved.deadline.getTime() - taken.deadline.getTime()).toBe(3_600_000);
+    expect(await listed(quitter, near(here))).not.toContain(taskId);
+  });
+
   it('open slots: a task leaves the search when its slots are taken and returns when one frees up', async () => {
     const here = spot();
     const looker = await createWorker(t);
