@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
+import { BossDb } from './boss-db';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
@@ -37,6 +38,7 @@ export interface ScheduledJob {
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private boss: PgBoss | null = null;
+  private bossDb: BossDb | null = null;
   private stopping = false;
   private readonly queues: JobQueue[] = [];
 
@@ -75,9 +77,13 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     const boss = this.boss;
+    const db = this.bossDb;
     this.boss = null;
-    // Before the DataSource closes (onApplicationShutdown): running handlers finish first.
-    await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
+    this.bossDb = null;
+    // Before the DataSource closes (onApplicationShutdown): running handlers finish first. pg-boss leaves the
+    // connections to us (see BossDb): they close once the workers' last polls have returned.
+    await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+    await db?.close();
   }
 
   get running(): boolean {
@@ -109,9 +115,28 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.boss) return;
     const url = (this.ds.options as { url?: string }).url;
     if (!url) throw new Error('the job runner needs the database URL of the DataSource');
-    const boss = new PgBoss({ connectionString: url, max: 3, application_name: 'legwork-jobs' });
-    boss.on('error', (err) => this.logger.error({ err, component: 'jobs' }, 'pg-boss error'));
-    await boss.start();
+    const logError = (err: Error) => this.logger.error({ err, component: 'jobs' }, 'pg-boss error');
+    const db = new BossDb(url, logError);
+    const boss = new PgBoss({ db });
+    boss.on('error', logError);
+    try {
+      await boss.start();
+      await this.addWorkers(boss);
+    } catch (err) {
+      // What had started polls on a timer: stop it, or it outlives the failed boot.
+      await boss.stop({ graceful: false, close: false }).catch(() => undefined);
+      await db.close();
+      throw err;
+    }
+    this.boss = boss;
+    this.bossDb = db;
+    this.logger.info(
+      { jobs: this.jobs().map((j) => j.name), queues: this.queues.map((q) => q.name) },
+      'background jobs started',
+    );
+  }
+
+  private async addWorkers(boss: PgBoss): Promise<void> {
     for (const job of this.jobs()) {
       await boss.createQueue(job.name, { name: job.name, policy: 'stately', expireInSeconds: 600 });
       await boss.schedule(job.name, job.cron, {}, { singletonKey: job.name });
@@ -145,10 +170,5 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
         },
       );
     }
-    this.boss = boss;
-    this.logger.info(
-      { jobs: this.jobs().map((j) => j.name), queues: this.queues.map((q) => q.name) },
-      'background jobs started',
-    );
   }
 }

@@ -1,7 +1,10 @@
 import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
+import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { Logger } from '../../src/common/logging/logger';
 import { loadConfig } from '../../src/config/config';
+import { BossDb } from '../../src/jobs/boss-db';
 import { JobRunner } from '../../src/jobs/job-runner';
 import { JobsRunnerModule } from '../../src/jobs/jobs-runner.module';
 import { TaskTimers } from '../../src/task/services/task-timers';
@@ -48,6 +51,41 @@ describe('job-runner process', () => {
       expect(t.app.get(JobRunner).running).toBe(false);
     } finally {
       await t.close();
+    }
+  });
+
+  it('stopping while the workers wait for a connection strands no poll', async () => {
+    const name = await createTestDatabase();
+    const url = databaseUrl(name);
+    const errors: Error[] = [];
+    const db = new BossDb(url, (err) => errors.push(err));
+    const boss = new PgBoss({ db });
+    boss.on('error', (err) => errors.push(err));
+    const locker = new Client({ connectionString: url });
+    try {
+      await boss.start();
+      for (let i = 0; i < 8; i++) {
+        await boss.createQueue(`q${i}`);
+        await boss.work(`q${i}`, { pollingIntervalSeconds: 0.5 }, async () => undefined);
+      }
+      // Block every poll in PostgreSQL: three hold the pool's connections, the others queue for one.
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE pgboss.job IN ACCESS EXCLUSIVE MODE');
+      for (let i = 0; i < 50 && db.counts.waiting === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(db.counts.waiting).toBeGreaterThan(0);
+
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+      const closed = db.close();
+      await locker.query('COMMIT');
+      await closed;
+      // pg-boss's own pool would end with those polls still queued, and their workers would never stop.
+      expect(db.counts).toEqual({ open: 0, waiting: 0 });
+      await expect(db.executeSql('SELECT 1')).rejects.toThrow('the job runner is stopping');
+    } finally {
+      await locker.end().catch(() => undefined);
+      await db.close();
+      await dropDatabase(name);
     }
   });
 });
