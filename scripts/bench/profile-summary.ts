@@ -35,12 +35,11 @@ function args(): { file: string; window?: [number, number]; callers?: RegExp } {
     return i >= 0 ? rest[i + 1] : undefined;
   };
   const w = opt('--window')?.split('-').map(Number);
+  if (w && !(w.length === 2 && w.every(Number.isFinite) && w[0] < w[1])) {
+    throw new Error(`--window wants FROM-TO in seconds of the profile, e.g. 20-40`);
+  }
   const c = opt('--callers');
-  return {
-    file,
-    window: w && w.length === 2 && w.every(Number.isFinite) ? [w[0], w[1]] : undefined,
-    callers: c ? new RegExp(c) : undefined,
-  };
+  return { file, window: w && [w[0], w[1]], callers: c ? new RegExp(c) : undefined };
 }
 
 /** node_modules package, Node's own module, or the app's file under dist/. */

@@ -11,7 +11,7 @@ import { Pool } from 'pg';
  */
 export class BossDb {
   private readonly pool: Pool;
-  private closing = false;
+  private closed: Promise<void> | null = null;
   private running = 0;
   private drained: (() => void) | null = null;
 
@@ -22,7 +22,7 @@ export class BossDb {
   }
 
   async executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
-    if (this.closing) throw new Error('the job runner is stopping');
+    if (this.closed) throw new Error('the job runner is stopping');
     this.running++;
     try {
       return await this.pool.query(text, values);
@@ -33,11 +33,12 @@ export class BossDb {
   }
 
   /** Waits for the queries already started (queued ones included), then closes every connection. */
-  async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
-    if (this.running > 0) await new Promise<void>((resolve) => (this.drained = resolve));
-    await this.pool.end();
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      if (this.running > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+      await this.pool.end();
+    })();
+    return this.closed;
   }
 
   /** Connections open and queries waiting for one, for tests. */

@@ -82,6 +82,8 @@ describe('job-runner process', () => {
       // pg-boss's own pool would end with those polls still queued, and their workers would never stop.
       expect(db.counts).toEqual({ open: 0, waiting: 0 });
       await expect(db.executeSql('SELECT 1')).rejects.toThrow('the job runner is stopping');
+      // Every poll returned normally: none failed on a closed pool.
+      expect(errors).toEqual([]);
     } finally {
       await locker.end().catch(() => undefined);
       await db.close();
