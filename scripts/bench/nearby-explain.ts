@@ -47,23 +47,24 @@ async function main(): Promise<void> {
     console.log(`5 km radius, 20 results, ${SEARCHES} searches one after another from one connection.\n`);
     console.log('| Sort | prepared ms/search | unnamed ms/search | mean total_eligible |');
     console.log('|---|---:|---:|---:|');
+    /** SEARCHES searches one after another after 20 to warm up; `name` prepares the statement under that name. */
+    const time = async (sort: NearbySort, name?: string, workerId?: string) => {
+      let total = 0;
+      let started = 0n;
+      for (let i = -20; i < SEARCHES; i++) {
+        if (i === 0) started = process.hrtime.bigint();
+        const { sql, params } = search(sort, i + 20, workerId);
+        const r = await db.query<{ total: string }>(
+          name ? { name, text: sql, values: params } : { text: sql, values: params },
+        );
+        if (i >= 0) total += Number(r.rows[0]?.total ?? 0);
+      }
+      const ms = Number(process.hrtime.bigint() - started) / 1e6 / SEARCHES;
+      return { ms: ms.toFixed(2), total: Math.round(total / SEARCHES) };
+    };
     for (const sort of ['payment_desc', 'distance_asc', 'deadline_asc'] as const) {
-      const time = async (prepared: boolean) => {
-        let total = 0;
-        let started = 0n;
-        for (let i = -20; i < SEARCHES; i++) {
-          if (i === 0) started = process.hrtime.bigint();
-          const { sql, params } = search(sort, i + 20);
-          const r = await db.query<{ total: string }>(
-            prepared ? { name: `explain_${sort}`, text: sql, values: params } : { text: sql, values: params },
-          );
-          if (i >= 0) total += Number(r.rows[0]?.total ?? 0);
-        }
-        const ms = Number(process.hrtime.bigint() - started) / 1e6 / SEARCHES;
-        return { ms: ms.toFixed(2), total: Math.round(total / SEARCHES) };
-      };
-      const prepared = await time(true);
-      const unnamed = await time(false);
+      const prepared = await time(sort, `explain_${sort}`);
+      const unnamed = await time(sort);
       console.log(`| ${sort} | ${prepared.ms} | ${unnamed.ms} | ${prepared.total} |`);
     }
     const veteran = await historyWorker(db);
@@ -78,18 +79,8 @@ async function main(): Promise<void> {
       ["the benchmark's workers", undefined],
       ['the veteran', veteran],
     ] as const) {
-      for (let i = -20; i < 0; i++) {
-        const q = search('payment_desc', i + 20, id);
-        await db.query({ name: `history_${label}`, text: q.sql, values: q.params });
-      }
-      const started = process.hrtime.bigint();
-      for (let i = 0; i < SEARCHES; i++) {
-        const q = search('payment_desc', i + 20, id);
-        await db.query({ name: `history_${label}`, text: q.sql, values: q.params });
-      }
-      console.log(
-        `| ${label} | ${(Number(process.hrtime.bigint() - started) / 1e6 / SEARCHES).toFixed(2)} |`,
-      );
+      const { ms } = await time('payment_desc', `history_${label}`, id);
+      console.log(`| ${label} | ${ms} |`);
     }
     // The plan a pooled connection runs after its first searches: PostgreSQL's generic plan for the statement.
     const { sql, params } = search('payment_desc', 7);
