@@ -13,7 +13,9 @@ import { createTestApp, TestApp } from '../support/app';
 describe('inTransaction', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // No background jobs: their own transactions (the outbox and delivery loops, the scheduled sweeps) are idle in
+    // transaction between statements, which noneLeftOpen would see at random; only these tests' units use the database.
+    t = await createTestApp({ JOBS_IN_PROCESS: 'false' });
     await t.db.query(`CREATE TABLE tx_probe (id int PRIMARY KEY, note text NOT NULL)`);
   });
   afterAll(() => t.close());
