@@ -8,11 +8,13 @@ import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
 import { UploadModule } from '../upload/upload.module';
 import { SandboxBalanceController } from './controllers/sandbox-balance.controller';
+import { SandboxSmsController } from './controllers/sandbox-sms.controller';
 import { SandboxWorkersController } from './controllers/sandbox-workers.controller';
 import { TestClocksController } from './controllers/test-clocks.controller';
 import { ClockAdvance } from './services/clock-advance';
 import { ProviderSandboxClient } from './services/provider-sandbox-client';
 import { SandboxFundingService } from './services/sandbox-funding.service';
+import { SandboxSmsService } from './services/sandbox-sms.service';
 import { SandboxWorkersService } from './services/sandbox-workers.service';
 import { SimulationQueue } from './services/simulation-queue';
 import { TestClocksService } from './services/test-clocks.service';
@@ -20,7 +22,7 @@ import { WorkerSimulator } from './services/worker-simulator';
 
 /**
  * The sandbox that runs by itself (product-decisions §12): instant test funding, simulated workers and test clocks, for
- * agents on `lw_test_` keys. Loaded in sandbox mode only: in live mode nothing of it exists, so its routes answer 404
+ * agents on `lw_test_` keys, and the SMS outbox workers read (product-decisions §16). Loaded in sandbox mode only: in live mode nothing of it exists, so its routes answer 404
  * like any unknown path. (`src/sandbox` is the other sandbox: the payment providers' simulators, a separate server.)
  * The job-runner process loads it too (jobs.main.ts), so simulated workers act wherever jobs run.
  */
@@ -39,8 +41,14 @@ export class SimulationModule {
         UploadModule,
         JobsModule,
       ],
-      controllers: [SandboxBalanceController, SandboxWorkersController, TestClocksController],
+      controllers: [
+        SandboxBalanceController,
+        SandboxWorkersController,
+        TestClocksController,
+        SandboxSmsController,
+      ],
       providers: [
+        SandboxSmsService,
         ProviderSandboxClient,
         SandboxFundingService,
         SimulationQueue,
