@@ -46,6 +46,9 @@ export interface AppConfig {
   readonly rateLimits: {
     readonly authPerMinutePerIp: number;
     readonly workerPerMinute: number;
+    /** Task quotes per agent, besides the agent's general budget (product-decisions §16, quote privacy). */
+    readonly quotePerMinute: number;
+    readonly quotePerDay: number;
   };
   readonly webhooks: {
     /** Master key from which the key that encrypts webhook signing secrets at rest is derived (AES-256-GCM). */
@@ -271,6 +274,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimits: {
       authPerMinutePerIp: r.int('AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 100000),
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
+      quotePerMinute: r.int('QUOTE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
+      quotePerDay: r.int('QUOTE_RATE_LIMIT_PER_DAY', 500, 1, 10_000_000),
     },
     // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
     webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },

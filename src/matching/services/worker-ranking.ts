@@ -39,8 +39,8 @@ const CANDIDATE_LIMIT = 200;
  * min_reputation, not a simulated worker of another sandbox agent (each agent's simulated workers serve only its
  * own tasks, and stay online until their agent takes them offline or deletes them; `$11` is the agent), and never
  * involved with this task before (so nobody is offered the same task twice; `$7` is null for a task not created yet,
- * as in a quote). Shared by the offer ranking and the quote's count, so the number a
- * quote shows is the pool the offers are drawn from.
+ * as in a quote). Shared by the offer ranking and the quote's count, so a quote counts the workers the offers are
+ * drawn from (over its own snapped, wider area: task/domain/quote-privacy.ts).
  */
 const ELIGIBLE_FROM = `
     FROM worker_availability av
@@ -85,6 +85,16 @@ const COUNT_SQL = `
   SELECT count(*)::int AS eligible, (count(*) FILTER (WHERE ${FREE_NOW}))::int AS free
   ${ELIGIBLE_FROM}`;
 
+/**
+ * Which workers a count includes: people (no simulated worker), or only the target agent's own simulated workers.
+ * A quote reports the two apart, people coarsely and the agent's own simulated workers exactly (product-decisions §16).
+ */
+export type ReachPool = 'people' | 'simulated';
+const POOL_FILTER: Record<ReachPool, string> = {
+  people: 'AND w.simulated_by_agent_id IS NULL',
+  simulated: 'AND w.simulated_by_agent_id IS NOT NULL',
+};
+
 /** How many workers a task would reach now: eligible online within its radius, and of those, free to be offered. */
 export interface ReachCount {
   eligibleOnline: number;
@@ -109,10 +119,10 @@ export class WorkerRanking {
     return rankCandidates(candidates, target.maxDistanceMeters);
   }
 
-  async count(db: SqlRunner, target: OfferTarget, now: Date): Promise<ReachCount> {
+  async count(db: SqlRunner, target: OfferTarget, now: Date, pool: ReachPool): Promise<ReachCount> {
     const [row] = await sqlRows<{ eligible: number; free: number }>(
       db,
-      COUNT_SQL,
+      `${COUNT_SQL} ${POOL_FILTER[pool]}`,
       eligibilityParams(target, now),
     );
     return { eligibleOnline: row.eligible, freeNow: row.free };

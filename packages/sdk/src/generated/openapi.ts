@@ -1085,7 +1085,11 @@ export interface paths {
         put?: never;
         /**
          * Price a task without creating it
-         * @description Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and how many eligible workers are online within the radius. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.
+         * @description Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and roughly how many eligible workers are online nearby. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.
+         *
+         *     **Workers nearby are coarse on purpose**, so that quotes cannot locate anyone: people are counted around the centre of the 500 m grid cell holding the point, within `location.max_distance_meters` or 2,000 m, whichever is larger (`workers.radius_meters` says which), and `eligible_online` and `available_now` are the lower bound of a bucket: 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99), 100 (100 and more). In sandbox mode `workers.simulated_online` counts your own simulated workers exactly, as the offers would reach them.
+         *
+         *     **Quotes have a budget of their own**: 20 a minute and 500 a day per agent by default (`QUOTE_RATE_LIMIT_PER_MINUTE`, `QUOTE_RATE_LIMIT_PER_DAY`), counted besides your general budget; the `X-RateLimit-*` headers of a quote report the quote budget per minute. Beyond it: 429 rate_limit_exceeded with `Retry-After`.
          */
         post: operations["AgentTasks_quote"];
         delete?: never;
@@ -3310,20 +3314,27 @@ export interface components {
         };
         QuoteWorkers: {
             /**
-             * @description Of those, how many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap).
-             * @example 2
+             * @description Of those, at least this many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap), in the same buckets.
+             * @example 1
+             * @enum {integer}
              */
-            available_now: number;
+            available_now: 0 | 1 | 5 | 20 | 100;
             /**
-             * @description Workers online now within the radius who could take the task: active, holding every required skill, reputation at least min_reputation.
-             * @example 3
+             * @description At least this many people online within radius_meters who could take the task (active, holding every required skill, reputation at least min_reputation): the lower bound of a bucket, 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99) or 100 (100 and more). Simulated workers are not in it.
+             * @example 5
+             * @enum {integer}
              */
-            eligible_online: number;
+            eligible_online: 0 | 1 | 5 | 20 | 100;
             /**
-             * @description location.max_distance_meters (default 1000).
-             * @example 1000
+             * @description The radius people were counted within: location.max_distance_meters (default 1000) or 2000, whichever is larger, around the centre of the 500 m grid cell holding the task's point (rows 500 m tall from the equator, each cut into 500 m columns along its middle parallel, on the sphere distances are measured on). Any point of the same cell gives the same figures.
+             * @example 2000
              */
             radius_meters: number;
+            /**
+             * @description Sandbox: your own simulated workers online who could take the task, counted exactly at the task's point within location.max_distance_meters (the ones the offers would reach). Always 0 in live mode.
+             * @example 0
+             */
+            simulated_online: number;
         };
         ReadinessResponse: {
             /** @example up */
