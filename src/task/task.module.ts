@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { WorkerPseudonyms } from './domain/worker-pseudonym';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
@@ -44,6 +47,11 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     WorkerTaskQueryService,
     TaskTimers,
     TaskOffers,
+    {
+      provide: WorkerPseudonyms,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new WorkerPseudonyms(config.webhooks.secretKey),
+    },
   ],
   // The timers for the job runner; the worker-side services and TaskOffers for the sandbox's simulated workers,
   // which act through exactly the services real workers' requests reach.

@@ -11,6 +11,7 @@ import type {
   TaskStatusResponse,
 } from './dtos/task-response.dto';
 import type { AssignmentRow, TaskRow } from './task.repository';
+import { shownWorker, type WorkerPseudonyms } from './domain/worker-pseudonym';
 
 /** Row-to-response mapping, so both surfaces and every service answer with identical shapes. */
 export function costBreakdown(t: TaskRow): CostBreakdown {
@@ -49,6 +50,7 @@ export function taskStatusResponse(
   t: TaskRow,
   assignments: AssignmentRow[],
   reputations: Map<string, number>,
+  pseudonyms: WorkerPseudonyms,
 ): TaskStatusResponse {
   const slots = countSlots(
     t.max_workers,
@@ -78,7 +80,7 @@ export function taskStatusResponse(
       max_workers: t.max_workers,
       estimated_completion_at: t.estimated_completion_at.toISOString(),
     },
-    assignments: assignments.map((a) => assignmentView(a, reputations)),
+    assignments: assignments.map((a) => assignmentView(a, reputations, pseudonyms)),
     created_at: t.created_at.toISOString(),
     deadline_at: t.deadline_at.toISOString(),
     completed_at: iso(t.completed_at),
@@ -86,11 +88,15 @@ export function taskStatusResponse(
   };
 }
 
-function assignmentView(a: AssignmentRow, reputations: Map<string, number>): TaskAssignmentView {
+/** A worker who has not accepted (an offer) is named by a pseudonym until they do (product-decisions §16). */
+function assignmentView(
+  a: AssignmentRow,
+  reputations: Map<string, number>,
+  pseudonyms: WorkerPseudonyms,
+): TaskAssignmentView {
   return {
     assignment_id: a.id,
-    worker_id: a.worker_id,
-    worker_reputation: reputations.get(a.worker_id) ?? 0,
+    ...shownWorker(a, reputations.get(a.worker_id) ?? 0, pseudonyms),
     assigned_at: (a.accepted_at ?? a.offered_at ?? a.created_at).toISOString(),
     status: a.status,
     submitted_at: iso(a.submitted_at),

@@ -3849,9 +3849,15 @@ export interface components {
             submission: components["schemas"]["TaskResult"] | null;
             /** Format: date-time */
             submitted_at: string | null;
-            /** Format: uuid */
+            /**
+             * @description The worker's id (a uuid) once they have accepted the slot. Before that (an offer waiting for the worker's answer, or one declined, lapsed or withdrawn) a pseudonym, `anon_` and 16 hex characters: the same for that worker throughout this task, unrelated to their name in any other task, and leading back to no one, so an offer never tells you who is near.
+             * @example 9b2f6c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b
+             */
             worker_id: string;
-            /** @example 4 */
+            /**
+             * @description The worker's reputation, 0 to 5; while worker_id is a pseudonym, cut to one decimal (the precision of min_reputation).
+             * @example 4
+             */
             worker_reputation: number;
         };
         /** @description You cancelled the task. */
