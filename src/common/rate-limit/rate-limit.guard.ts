@@ -31,8 +31,8 @@ interface Limit {
 /**
  * Runs after the AuthGuard. Agents: per-minute and per-day budgets by tier, shared by the API key and the agent's
  * JWT sessions, reported in X-RateLimit-* headers on every response; a route with a budget of its own (the quote)
- * counts against both and reports its own. Workers: a flat per-minute budget. Public auth
- * routes: per-IP. Over a budget the request is 429 rate_limit_exceeded with Retry-After.
+ * counts against both and reports its own. Workers: a flat per-minute budget. Public auth routes: per-IP. Over a
+ * budget the request is 429 rate_limit_exceeded with Retry-After.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
