@@ -71,24 +71,34 @@ export interface TaskForWorker {
  * the nearer task, then to the lower id.
  */
 export function rankTasksForWorker(tasks: TaskForWorker[]): TaskForWorker[] {
-  const scored = tasks.map((t) => ({ t, p: proximity(t.distanceMeters, t.maxDistanceMeters) }));
-  scored.sort(
-    (a, b) =>
-      b.p - a.p ||
-      a.t.distanceMeters - b.t.distanceMeters ||
-      (a.t.taskId < b.t.taskId ? -1 : a.t.taskId > b.t.taskId ? 1 : 0),
+  return bestFirst(
+    tasks,
+    (t) => proximity(t.distanceMeters, t.maxDistanceMeters),
+    (t) => t.taskId,
   );
-  return scored.map((s) => s.t);
 }
 
 /** Best first; ties go to the nearer worker, then to the lower id (a stable order). */
 export function rankCandidates(candidates: OfferCandidate[], maxDistanceMeters: number): OfferCandidate[] {
-  const scored = candidates.map((c) => ({ c, score: offerScore(c, maxDistanceMeters) }));
+  return bestFirst(
+    candidates,
+    (c) => offerScore(c, maxDistanceMeters),
+    (c) => c.workerId,
+  );
+}
+
+/** Highest score first; ties go to the nearer, then to the lower id: a total order, whatever the input's order. */
+function bestFirst<T extends { distanceMeters: number }>(
+  items: T[],
+  score: (x: T) => number,
+  id: (x: T) => string,
+): T[] {
+  const scored = items.map((x) => ({ x, score: score(x), id: id(x) }));
   scored.sort(
     (a, b) =>
       b.score - a.score ||
-      a.c.distanceMeters - b.c.distanceMeters ||
-      (a.c.workerId < b.c.workerId ? -1 : a.c.workerId > b.c.workerId ? 1 : 0),
+      a.x.distanceMeters - b.x.distanceMeters ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
-  return scored.map((s) => s.c);
+  return scored.map((s) => s.x);
 }

@@ -60,6 +60,15 @@ describe('on call and presence', () => {
         last_seen_at: null,
       });
     }
+    // A position of nulls is no position: going on call needs one.
+    expectError(
+      await t.http
+        .put('/v1/worker/availability')
+        .set('Authorization', w.bearer)
+        .send({ online: true, latitude: null, longitude: null }),
+      400,
+      'validation_error',
+    );
     const here = spot();
     const on = await t.http
       .put('/api/v1/worker/availability')

@@ -45,8 +45,11 @@ export class AvailabilityService {
   }
 
   async update(actor: WorkerActor, dto: UpdateAvailabilityRequest): Promise<AvailabilityResponse> {
-    const hasLat = dto.latitude !== undefined;
-    if (hasLat !== (dto.longitude !== undefined)) {
+    // null is absent, as for every optional field (product-decisions §16).
+    const latitude = dto.latitude ?? null;
+    const longitude = dto.longitude ?? null;
+    const hasLat = latitude !== null;
+    if (hasLat !== (longitude !== null)) {
       throw ApiError.field(
         hasLat ? 'longitude' : 'latitude',
         'latitude and longitude must be given together',
@@ -76,7 +79,7 @@ export class AvailabilityService {
            position_at = COALESCE(EXCLUDED.position_at, worker_availability.position_at),
            last_seen_at = EXCLUDED.last_seen_at
          RETURNING ${COLUMNS}`,
-        [actor.id, dto.online, onCallUntil, dto.latitude ?? null, dto.longitude ?? null, now],
+        [actor.id, dto.online, onCallUntil, latitude, longitude, now],
       );
       await this.announce(em, actor.id, before ?? null, after, now);
       return after;
