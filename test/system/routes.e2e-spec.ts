@@ -95,7 +95,9 @@ const EXPECTED = [
   'POST /v1/admin/payments/:order_id/confirm-bank-transfer',
   'GET /v1/admin/payments/health',
   // matching and trust: availability, offers, photo proof, ratings, earnings, uploads
+  ...both('GET', '/worker/availability'),
   ...both('PUT', '/worker/availability'),
+  ...both('GET', '/worker/offers'),
   ...both('POST', '/worker/assignments/:assignment_id/decline'),
   ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
   ...both('POST', '/worker/tasks/:task_id/rate'),
