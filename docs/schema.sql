@@ -282,8 +282,15 @@ CREATE TABLE public.assignments (
     rejection_reason_code text,
     device_location jsonb,
     task_deadline_at timestamp with time zone NOT NULL,
+    offer_ended_at timestamp with time zone,
+    offer_distance_meters integer,
+    offer_reputation numeric(3,2),
+    offer_response numeric(4,3),
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
+    CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
+    CONSTRAINT assignments_offer_reputation_check CHECK (((offer_reputation >= (0)::numeric) AND (offer_reputation <= (5)::numeric))),
+    CONSTRAINT assignments_offer_response_check CHECK (((offer_response >= (0)::numeric) AND (offer_response <= (1)::numeric))),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
@@ -436,6 +443,24 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 --
 
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
+
+--
+-- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.offer_deliveries (
+    assignment_id uuid NOT NULL,
+    channel text NOT NULL,
+    status text NOT NULL,
+    sent_at timestamp with time zone NOT NULL,
+    detail text,
+    attempts integer DEFAULT 1 NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT offer_deliveries_attempts_check CHECK ((attempts >= 1)),
+    CONSTRAINT offer_deliveries_channel_check CHECK ((channel = ANY (ARRAY['socket'::text, 'push'::text, 'sms'::text]))),
+    CONSTRAINT offer_deliveries_detail_check CHECK ((char_length(detail) <= 200)),
+    CONSTRAINT offer_deliveries_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'no_connection'::text, 'failed'::text, 'skipped'::text])))
+);
 
 --
 -- Name: payment_orders; Type: TABLE; Schema: public; Owner: -
@@ -894,8 +919,10 @@ CREATE TABLE public.worker_availability (
     longitude double precision,
     position_at timestamp with time zone,
     last_seen_at timestamp with time zone NOT NULL,
+    on_call_until timestamp with time zone,
     CONSTRAINT worker_availability_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
     CONSTRAINT worker_availability_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT worker_availability_on_call CHECK ((online = (on_call_until IS NOT NULL))),
     CONSTRAINT worker_availability_online_position CHECK (((NOT online) OR (latitude IS NOT NULL))),
     CONSTRAINT worker_availability_position CHECK ((((latitude IS NULL) = (longitude IS NULL)) AND ((latitude IS NULL) = (position_at IS NULL))))
 );
@@ -1107,6 +1134,13 @@ ALTER TABLE ONLY public.ledger_journals
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
+
+--
+-- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.offer_deliveries
+    ADD CONSTRAINT offer_deliveries_pkey PRIMARY KEY (assignment_id, channel);
 
 --
 -- Name: payment_orders payment_orders_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1328,7 +1362,7 @@ CREATE INDEX assignments_task_idx ON public.assignments USING btree (task_id);
 -- Name: assignments_worker_deadline_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX assignments_worker_deadline_idx ON public.assignments USING btree (worker_id, task_deadline_at) INCLUDE (task_id);
+CREATE INDEX assignments_worker_deadline_idx ON public.assignments USING btree (worker_id, task_deadline_at) INCLUDE (task_id, status);
 
 --
 -- Name: assignments_worker_idx; Type: INDEX; Schema: public; Owner: -
@@ -1842,6 +1876,13 @@ ALTER TABLE ONLY public.ledger_postings
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.offer_deliveries
+    ADD CONSTRAINT offer_deliveries_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id) ON DELETE CASCADE;
 
 --
 -- Name: payment_orders payment_orders_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

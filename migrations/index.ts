@@ -18,6 +18,7 @@ import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify'
 import { ReviewFeedback1732200090000 } from './1732200090000-review-feedback';
 import { LocationProof1732200091000 } from './1732200091000-location-proof';
 import { AssignmentDeadline1732200092000 } from './1732200092000-assignment-deadline';
+import { OnCallOffers1732200140000 } from './1732200140000-on-call-offers';
 import { SandboxSms1732200150000 } from './1732200150000-sandbox-sms';
 import { PushSubscriptions1732200151000 } from './1732200151000-push-subscriptions';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   ReviewFeedback1732200090000,
   LocationProof1732200091000,
   AssignmentDeadline1732200092000,
+  OnCallOffers1732200140000,
   SandboxSms1732200150000,
   PushSubscriptions1732200151000,
 ];

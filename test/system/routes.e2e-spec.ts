@@ -95,7 +95,9 @@ const EXPECTED = [
   'POST /v1/admin/payments/:order_id/confirm-bank-transfer',
   'GET /v1/admin/payments/health',
   // matching and trust: availability, offers, photo proof, ratings, earnings, uploads
+  ...both('GET', '/worker/availability'),
   ...both('PUT', '/worker/availability'),
+  ...both('GET', '/worker/offers'),
   // offers that reach a closed app: Web Push subscriptions and the worker's notification settings
   ...both('POST', '/worker/push-subscriptions'),
   ...both('DELETE', '/worker/push-subscriptions'),

@@ -188,7 +188,7 @@ export class AssignmentService {
         ['pending'],
         'declined',
         now,
-        { closed_at: now },
+        { closed_at: now, offer_ended_at: now },
         'assignment.declined',
       );
       await this.dispatch.offerOpenSlots(em, task, now);

@@ -127,6 +127,7 @@ export class TaskReviewService {
   private async withdrawOffer(em: EntityManager, a: AssignmentRow, now: Date): Promise<void> {
     const moved = await TaskRepository.moveAssignment(em, a.id, ['pending'], 'cancelled', now, {
       closed_at: now,
+      offer_ended_at: now,
     });
     if (moved) await this.events.assignment(em, 'assignment.cancelled', moved, now);
   }

@@ -1105,7 +1105,11 @@ export interface paths {
         put?: never;
         /**
          * Price a task without creating it
-         * @description Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and how many eligible workers are online within the radius. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.
+         * @description Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and roughly how many eligible workers are online nearby. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.
+         *
+         *     **Workers nearby are coarse on purpose**, so that quotes cannot locate anyone: people are counted around the centre of the 500 m grid cell holding the point, within `location.max_distance_meters` or 2,000 m, whichever is larger (`workers.radius_meters` says which), and `eligible_online` and `available_now` are the lower bound of a bucket: 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99), 100 (100 and more). In sandbox mode `workers.simulated_online` counts your own simulated workers exactly, as the offers would reach them.
+         *
+         *     **Quotes have a budget of their own**: 20 a minute and 500 a day per agent by default (`QUOTE_RATE_LIMIT_PER_MINUTE`, `QUOTE_RATE_LIMIT_PER_DAY`), counted besides your general budget; the `X-RateLimit-*` headers of a quote report the quote budget per minute. Beyond it: 429 rate_limit_exceeded with `Retry-After`.
          */
         post: operations["AgentTasks_quote"];
         delete?: never;
@@ -1163,7 +1167,7 @@ export interface paths {
         };
         /**
          * One of your assignments with its task, submission and verdict
-         * @description Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks) and the agent’s verdict with the rejection reason. Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.
+         * @description Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks), the agent’s verdict with the rejection reason, and, for an offer, how it was sent to you (deliveries). Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.
          */
         get: operations["WorkerTasks_one"];
         put?: never;
@@ -1281,10 +1285,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
         /**
-         * Report presence and position; online lapses 10 minutes after the last report
-         * @description Push offers go only to workers online within a task’s radius. Report `online: true` with your position while the app is open (at least every 10 minutes); `online: false` stops offers at once.
+         * Whether you are on call, until when, and whether your position is fresh enough to match
+         * @description The server’s view, which the app shows on load: on call or not, when that ends, the last position and its age.
+         */
+        get: operations["Availability_get"];
+        /**
+         * Go on call (or off) and report your position
+         * @description online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most 30 minutes old: keep reporting it while the app is open.
          */
         put: operations["Availability_update"];
         post?: never;
@@ -1391,6 +1399,26 @@ export interface paths {
          * @description Verification codes are not affected: they always come by SMS.
          */
         put: operations["NotificationSettings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers waiting for your answer, with their real time left
+         * @description Every offer still open (a slot held for you until expires_at), the soonest to expire first: the task as the available list shows it, how the offer was sent to you (deliveries per channel) and why it went to you (distance, reputation, responsiveness when it was made). The app shows these on load; new ones also arrive live as assignment.offered.
+         */
+        get: operations["WorkerTasks_offers"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1537,7 +1565,7 @@ export interface paths {
         put?: never;
         /**
          * Take a free slot of a task (or accept the offer of one made to you)
-         * @description Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached.
+         * @description Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached. An offer of the task you declined or let lapse does not stop you: if a slot is open you take it (that same assignment becomes accepted).
          */
         post: operations["WorkerTasks_accept"];
         delete?: never;
@@ -2303,20 +2331,38 @@ export interface components {
             timestamp: string;
         };
         AvailabilityResponse: {
-            /** Format: date-time */
-            last_seen_at: string;
-            /** @description Last known position. */
+            /**
+             * Format: date-time
+             * @description Your last report; null if you never reported.
+             */
+            last_seen_at: string | null;
+            /** @description Last known position (yours only). */
             latitude: number | null;
             longitude: number | null;
-            /** @description Whether offers can reach you now. */
+            /** @description Whether offers can reach you now: on call with a fresh position. */
+            matching: boolean;
+            /**
+             * Format: date-time
+             * @description When being on call ends unless you report online: true again (ON_CALL_HOURS after the last such report); null when off call.
+             */
+            on_call_until: string | null;
+            /** @description Whether you are on call now (online: true reported and not yet ended). */
             online: boolean;
             /**
              * Format: date-time
-             * @description When you go offline unless you report again (last_seen_at + 10 minutes); null when offline.
+             * @deprecated
+             * @description The same as on_call_until (its earlier name).
              */
             online_until: string | null;
-            /** Format: date-time */
+            /** @description Seconds since position_at; null without one. */
+            position_age_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description When it was reported.
+             */
             position_at: string | null;
+            /** @description Whether the position is fresh enough to match on (at most 30 minutes old). On call with a stale position, you get no offers until you report again. */
+            position_fresh: boolean;
         };
         AvailableTaskItem: {
             /** @description Workers' ratings of the agent who posted the task. */
@@ -3034,6 +3080,23 @@ export interface components {
             offer_sms: boolean;
             push: components["schemas"]["PushSettingsView"];
         };
+        OfferDeliveryItem: {
+            /**
+             * @description socket: your open app; push: Web Push to your devices; sms: a text with a link to the offer.
+             * @enum {string}
+             */
+            channel: "socket" | "push" | "sms";
+            /**
+             * Format: date-time
+             * @description When the channel was tried (the latest try).
+             */
+            sent_at: string;
+            /**
+             * @description sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off).
+             * @enum {string}
+             */
+            status: "sent" | "no_connection" | "failed" | "skipped";
+        };
         OfferedTask: {
             /** Format: date-time */
             deadline_at: string;
@@ -3061,6 +3124,20 @@ export interface components {
             longitude: number;
             /** @example 1000 */
             max_distance_meters: number;
+        };
+        OfferWhy: {
+            /** @description How far your reported position was from the task when it was offered. */
+            distance_meters: number | null;
+            /**
+             * @description Your reputation then (0 to 5).
+             * @example 4.2
+             */
+            reputation: number | null;
+            /**
+             * @description Your responsiveness then, 0 to 1: 1 minus your median time to answer your recent offers over the 120 s window (0.5 before your first offer).
+             * @example 0.8
+             */
+            response: number | null;
         };
         OrderEventData: {
             /**
@@ -3412,20 +3489,27 @@ export interface components {
         };
         QuoteWorkers: {
             /**
-             * @description Of those, how many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap).
-             * @example 2
+             * @description Of those, at least this many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap), in the same buckets.
+             * @example 1
+             * @enum {integer}
              */
-            available_now: number;
+            available_now: 0 | 1 | 5 | 20 | 100;
             /**
-             * @description Workers online now within the radius who could take the task: active, holding every required skill, reputation at least min_reputation.
-             * @example 3
+             * @description At least this many people online within radius_meters who could take the task (active, holding every required skill, reputation at least min_reputation): the lower bound of a bucket, 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99) or 100 (100 and more). Simulated workers are not in it.
+             * @example 5
+             * @enum {integer}
              */
-            eligible_online: number;
+            eligible_online: 0 | 1 | 5 | 20 | 100;
             /**
-             * @description location.max_distance_meters (default 1000).
-             * @example 1000
+             * @description The radius people were counted within: location.max_distance_meters (default 1000) or 2000, whichever is larger, around the centre of the 500 m grid cell holding the task's point (rows 500 m tall from the equator, each cut into 500 m columns along its middle parallel, on the sphere distances are measured on). Any point of the same cell gives the same figures.
+             * @example 2000
              */
             radius_meters: number;
+            /**
+             * @description Sandbox: your own simulated workers online who could take the task, counted exactly at the task's point within location.max_distance_meters (the ones the offers would reach). Always 0 in live mode.
+             * @example 0
+             */
+            simulated_online: number;
         };
         ReadinessResponse: {
             /** @example up */
@@ -3988,9 +4072,15 @@ export interface components {
             submission: components["schemas"]["TaskResult"] | null;
             /** Format: date-time */
             submitted_at: string | null;
-            /** Format: uuid */
+            /**
+             * @description The worker's id (a uuid) once they have accepted the slot. Before that (an offer waiting for the worker's answer, or one declined, lapsed or withdrawn) a pseudonym, `anon_` and 16 hex characters: the same for that worker throughout this task, unrelated to their name in any other task, and leading back to no one, so an offer never tells you who is near.
+             * @example 9b2f6c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b
+             */
             worker_id: string;
-            /** @example 4 */
+            /**
+             * @description The worker's reputation, 0 to 5; while worker_id is a pseudonym, cut to one decimal (the precision of min_reputation).
+             * @example 4
+             */
             worker_reputation: number;
         };
         /** @description You cancelled the task. */
@@ -4457,11 +4547,11 @@ export interface components {
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
         };
         UpdateAvailabilityRequest: {
-            /** @description Required when online is true; with longitude. */
+            /** @description Required when online is true; with longitude. Offers match on a position at most 30 minutes old: report it while the app is open (the worker app does every minute). */
             latitude?: number;
             /** @description Required when online is true; with latitude. */
             longitude?: number;
-            /** @description true: ready for offers near the position for the next 10 minutes (report again to stay online). */
+            /** @description true: on call, ready for offers near the position, until you send false or for ON_CALL_HOURS (8 by default) after this report; each report with true renews it. false: off call at once. */
             online: boolean;
         };
         UpdateNotificationSettingsRequest: {
@@ -4678,6 +4768,8 @@ export interface components {
             assignment_id: string;
             /** Format: date-time */
             deadline_at: string;
+            /** @description For an assignment that began as an offer: how the offer was sent to you, per channel; else []. */
+            deliveries: components["schemas"]["OfferDeliveryItem"][];
             description: string;
             location: components["schemas"]["TaskLocationView"];
             /**
@@ -4714,6 +4806,15 @@ export interface components {
             /** @enum {string} */
             task_type: "photo" | "verification" | "data_collection" | "delivery" | "other";
             title: string;
+        };
+        WorkerAvailabilityData: {
+            /**
+             * Format: date-time
+             * @description When being on call ends unless renewed; null when off call.
+             */
+            on_call_until: string | null;
+            /** @description Whether the worker is on call now. */
+            online: boolean;
         };
         WorkerBalanceResponse: {
             /**
@@ -4755,13 +4856,71 @@ export interface components {
             /** @description Paid out to you by completed withdrawals. */
             withdrawn_cents: number;
         };
-        /** @description An event about one of the worker’s assignments, sent to its socket room; `event` tells which. */
-        WorkerEvent: components["schemas"]["AssignmentOfferedEvent"] | components["schemas"]["AssignmentDeclinedEvent"] | components["schemas"]["AssignmentAcceptedEvent"] | components["schemas"]["AssignmentStartedEvent"] | components["schemas"]["AssignmentSubmittedEvent"] | components["schemas"]["AssignmentApprovedEvent"] | components["schemas"]["AssignmentRejectedEvent"] | components["schemas"]["AssignmentAbandonedEvent"] | components["schemas"]["AssignmentExpiredEvent"] | components["schemas"]["AssignmentCancelledEvent"];
+        /** @description An event about one of the worker’s assignments or its on-call state, sent to its socket room; `event` tells which. */
+        WorkerEvent: components["schemas"]["AssignmentOfferedEvent"] | components["schemas"]["AssignmentDeclinedEvent"] | components["schemas"]["AssignmentAcceptedEvent"] | components["schemas"]["AssignmentStartedEvent"] | components["schemas"]["AssignmentSubmittedEvent"] | components["schemas"]["AssignmentApprovedEvent"] | components["schemas"]["AssignmentRejectedEvent"] | components["schemas"]["AssignmentAbandonedEvent"] | components["schemas"]["AssignmentExpiredEvent"] | components["schemas"]["AssignmentCancelledEvent"] | components["schemas"]["WorkerOnCallEvent"] | components["schemas"]["WorkerOffCallEvent"];
         WorkerLogin: {
             /** Format: password */
             password: string;
             /** @example 13800138000 */
             phone_number: string;
+        };
+        /** @description The worker turned being on call off. */
+        WorkerOffCallEvent: {
+            data: components["schemas"]["WorkerAvailabilityData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "worker.off_call";
+            /**
+             * Format: uuid
+             * @description Unique per event, the same on every delivery of it: de-duplicate by it.
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+        };
+        WorkerOffer: {
+            /** Format: uuid */
+            assignment_id: string;
+            /** @description How the offer was sent to you, per channel. */
+            deliveries: components["schemas"]["OfferDeliveryItem"][];
+            /**
+             * Format: date-time
+             * @description Answer before this (accept with POST /v1/worker/tasks/{task_id}/accept, decline with POST /v1/worker/assignments/{assignment_id}/decline); then the slot goes to the next worker.
+             */
+            expires_at: string;
+            /** Format: date-time */
+            offered_at: string;
+            /** @description The task as the available list shows it; distance_meters from your last reported position. */
+            task: components["schemas"]["AvailableTaskItem"];
+            why: components["schemas"]["OfferWhy"];
+        };
+        WorkerOffersResponse: {
+            /** @description Offers still open, the soonest to expire first. */
+            offers: components["schemas"]["WorkerOffer"][];
+        };
+        /** @description The worker went on call, or reported a fresh position while on call after the last one had grown too old to match on: offers can reach them again. */
+        WorkerOnCallEvent: {
+            data: components["schemas"]["WorkerAvailabilityData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "worker.on_call";
+            /**
+             * Format: uuid
+             * @description Unique per event, the same on every delivery of it: de-duplicate by it.
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
         };
         WorkerRatingCreate: {
             comment?: string;
@@ -11374,6 +11533,76 @@ export interface operations {
             };
         };
     };
+    Availability_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Availability_update: {
         parameters: {
             query?: never;
@@ -11829,6 +12058,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerTasks_offers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerOffersResponse"];
                 };
             };
             /**
