@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { SmsModule } from '../sms/sms.module';
 import { NotificationSettingsController } from './controllers/notification-settings.controller';
 import { PushSubscriptionsController } from './controllers/push-subscriptions.controller';
 import { NotificationSettingsService } from './services/notification-settings.service';
+import { OfferLadder } from './services/offer-ladder';
+import { OfferPush } from './services/offer-push';
+import { OfferSms } from './services/offer-sms';
 import { PushSubscriptionsService } from './services/push-subscriptions.service';
 import { WebPushSender } from './services/web-push-sender';
 
@@ -12,8 +17,16 @@ import { WebPushSender } from './services/web-push-sender';
  * runner process (jobs.main.ts), since the ladder reacts where events are published and its jobs run there.
  */
 @Module({
-  imports: [EventsModule],
+  imports: [EventsModule, JobsModule, SmsModule],
   controllers: [PushSubscriptionsController, NotificationSettingsController],
-  providers: [PushSubscriptionsService, NotificationSettingsService, WebPushSender],
+  providers: [
+    PushSubscriptionsService,
+    NotificationSettingsService,
+    WebPushSender,
+    OfferPush,
+    OfferSms,
+    OfferLadder,
+  ],
+  exports: [OfferSms],
 })
 export class NotificationsModule {}

@@ -25,6 +25,8 @@ describe('offer SMS policy', () => {
     expect(smsSkipReason({ enabled: true, at: night, sentInWindow: OFFER_SMS_DAILY_CAP })).toBe(
       'quiet_hours',
     );
-    expect(smsSkipReason({ enabled: false, at: night, sentInWindow: OFFER_SMS_DAILY_CAP })).toBe('opted_out');
+    expect(smsSkipReason({ enabled: false, at: night, sentInWindow: OFFER_SMS_DAILY_CAP })).toBe(
+      'turned_off',
+    );
   });
 });

@@ -13,7 +13,7 @@ export const QUIET_UNTIL_HOUR = 8;
 const CHINA_UTC_OFFSET_HOURS = 8;
 
 /** Why an offer SMS was not sent, when it was not (recorded with the delivery). */
-export type SmsSkipReason = 'opted_out' | 'quiet_hours' | 'daily_cap' | 'budget_spent';
+export type SmsSkipReason = 'turned_off' | 'quiet_hours' | 'daily_cap' | 'budget_spent';
 
 export function isQuietHour(at: Date): boolean {
   const hour = (at.getUTCHours() + CHINA_UTC_OFFSET_HOURS) % 24;
@@ -26,7 +26,7 @@ export function smsSkipReason(input: {
   at: Date;
   sentInWindow: number;
 }): SmsSkipReason | null {
-  if (!input.enabled) return 'opted_out';
+  if (!input.enabled) return 'turned_off';
   if (isQuietHour(input.at)) return 'quiet_hours';
   if (input.sentInWindow >= OFFER_SMS_DAILY_CAP) return 'daily_cap';
   return null;

@@ -4,6 +4,7 @@ import { EscrowModule } from '../escrow/escrow.module';
 import { EventsModule } from '../events/events.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MatchingModule } from '../matching/matching.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
 import { UploadModule } from '../upload/upload.module';
@@ -40,6 +41,7 @@ export class SimulationModule {
         EventsModule,
         UploadModule,
         JobsModule,
+        NotificationsModule,
       ],
       controllers: [
         SandboxBalanceController,

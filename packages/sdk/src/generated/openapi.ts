@@ -3092,7 +3092,7 @@ export interface components {
              */
             sent_at: string;
             /**
-             * @description sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off).
+             * @description sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off, the hourly SMS budget).
              * @enum {string}
              */
             status: "sent" | "no_connection" | "failed" | "skipped";
