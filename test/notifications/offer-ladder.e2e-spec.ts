@@ -210,7 +210,7 @@ describe('offer ladder: socket, Web Push, then SMS', () => {
     expect(await deliveriesOf(t, offer.assignmentId)).toContainEqual({
       channel: 'push',
       status: 'failed',
-      detail: 'gone (HTTP 410)',
+      detail: 'http_410',
     });
     const [{ n }]: { n: number }[] = await t.db.query(
       `SELECT count(*)::int AS n FROM push_subscriptions WHERE worker_id = $1`,

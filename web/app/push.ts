@@ -42,6 +42,9 @@ export function dismissPrompt(): void {
   localStorage.setItem(DISMISSED, '1');
 }
 
+/** The locale this page load registered the subscription with: registering again is needed only when it changes. */
+let registeredWith: Locale | null = null;
+
 /**
  * Asks for the permission (this must run from the worker's tap), subscribes with the API's VAPID key and registers
  * the subscription. Also what keeps the API's copy current when permission was granted before (a new locale, a
@@ -76,7 +79,17 @@ export async function enableOfferPush(locale: Locale): Promise<PushState> {
       },
     }),
   );
+  registeredWith = locale;
   return 'on';
+}
+
+/**
+ * With permission granted before: registers this phone's subscription again, once a page load (and when the app's
+ * language changes), so the API's copy stays current (a renewed subscription, another worker on this phone before).
+ */
+export async function refreshOfferPush(locale: Locale): Promise<PushState> {
+  if (pushState() !== 'on' || registeredWith === locale) return pushState();
+  return enableOfferPush(locale);
 }
 
 /**
@@ -84,6 +97,7 @@ export async function enableOfferPush(locale: Locale): Promise<PushState> {
  * previous worker's offers (best effort, like the logout itself).
  */
 export async function forgetOfferPush(): Promise<void> {
+  registeredWith = null;
   if (!pushSupported() || Notification.permission !== 'granted') return;
   try {
     const registration = await navigator.serviceWorker.getRegistration('/app/');

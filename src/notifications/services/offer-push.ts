@@ -63,10 +63,15 @@ export class OfferPush {
   }
 }
 
+/**
+ * Why no device took the push, as reason codes (the worker sees the delivery; no address or message goes in it):
+ * each push service's status (`http_410`), or how the request failed.
+ */
 function summary(outcomes: PushOutcome[]): string {
-  return outcomes
-    .map((o) =>
-      o.result === 'failed' ? o.error : o.result === 'gone' ? `gone (HTTP ${o.statusCode})` : 'ok',
-    )
-    .join('; ');
+  const codes = outcomes.map((o) => {
+    if (o.statusCode !== null) return `http_${o.statusCode}`;
+    const error = o.result === 'failed' ? o.error : '';
+    return /^(blocked|timeout|not encrypted)/.exec(error)?.[1].replace(' ', '_') ?? 'unreachable';
+  });
+  return [...new Set(codes)].join(' ').slice(0, 200);
 }

@@ -2,7 +2,14 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useI18n } from '../../shared/i18n';
 import { ErrorNotice } from '../../shared/ui';
 import { availability } from '../availability';
-import { dismissPrompt, enableOfferPush, promptDismissed, pushState, type PushState } from '../push';
+import {
+  dismissPrompt,
+  enableOfferPush,
+  promptDismissed,
+  pushState,
+  type PushState,
+  refreshOfferPush,
+} from '../push';
 
 /**
  * Below the on-call switch: once the worker is on call, and only then, explains what notifications are for and asks
@@ -18,7 +25,7 @@ export function NotifyPrompt() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    if (online && pushState() === 'on') void enableOfferPush(locale).then(setState, () => undefined);
+    if (online) void refreshOfferPush(locale).then(setState, () => undefined);
   }, [online, locale]);
   const enable = async () => {
     setBusy(true);

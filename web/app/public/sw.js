@@ -112,8 +112,8 @@ async function openOffer(url) {
   const target = new URL(url || '/app/', self.location.origin).href;
   const windows = await self.clients.matchAll({ type: 'window' });
   const open = windows.find((w) => new URL(w.url).pathname.startsWith('/app/'));
-  if (!open) return self.clients.openWindow(target);
-  const shown = await open.navigate(target);
+  const shown = open ? await open.navigate(target).catch(() => null) : null;
+  if (!shown) return self.clients.openWindow(target);
   // Focusing needs the tap's user activation; without it the page is still on the offer.
-  return (shown || open).focus().catch(() => undefined);
+  return shown.focus().catch(() => undefined);
 }
