@@ -25,7 +25,10 @@ describe('SecretBox', () => {
       new SecretBox('another-master-key-0123456789abcdefghijk', 'unit purpose v1').open(sealed, 'owner-1'),
     ).toThrow();
     expect(() =>
-      new SecretBox('unit-master-key-0123456789abcdefghijklmnop', 'another purpose v1').open(sealed, 'owner-1'),
+      new SecretBox('unit-master-key-0123456789abcdefghijklmnop', 'another purpose v1').open(
+        sealed,
+        'owner-1',
+      ),
     ).toThrow();
     expect(() => box.open('v0.x.y.z', 'owner-1')).toThrow('unrecognised');
   });

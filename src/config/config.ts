@@ -272,7 +272,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       authPerMinutePerIp: r.int('AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 100000),
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
     },
-    // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
+    // Seals secrets at rest (webhook signing secrets, operators' TOTP secrets and recovery codes, each under a key
+    // derived for it); generated under DATA_DIR in sandbox, required in live mode.
     webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
     shutdownDrainSeconds: r.int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
