@@ -149,7 +149,12 @@ describe('operator two-factor sign-in', () => {
         'invalid_totp_code',
       );
       const late = totpCode(op.secret, new Date(t.clock.now().getTime() - 30_000));
-      await second({ challenge_token: challenge.body.challenge_token, code: late }).expect(200);
+      // null in the other field means it is absent (product-decisions §16).
+      await second({
+        challenge_token: challenge.body.challenge_token,
+        code: late,
+        recovery_code: null,
+      }).expect(200);
 
       nextStep();
       const old = await login(op.email).expect(200);
@@ -205,9 +210,11 @@ describe('operator two-factor sign-in', () => {
       const [first, second2] = op.recovery;
       const a = await login(op.email).expect(200);
       const typed = ` ${first.replace('-', '').toUpperCase()} `;
-      const used = await second({ challenge_token: a.body.challenge_token, recovery_code: typed }).expect(
-        200,
-      );
+      const used = await second({
+        challenge_token: a.body.challenge_token,
+        code: null,
+        recovery_code: typed,
+      }).expect(200);
       expect(used.body).toMatchObject({ status: 'signed_in', recovery_codes_left: 9 });
 
       const b = await login(op.email).expect(200);

@@ -34,7 +34,7 @@ export class SecondFactor {
 
   /** An enrolled operator's code or recovery code; throws 401 invalid_totp_code (or 429 account_locked). */
   async verify(adminId: string, proof: CodeProof): Promise<SecondFactorMethod> {
-    const method: SecondFactorMethod = proof.recovery_code !== undefined ? 'recovery_code' : 'totp';
+    const method: SecondFactorMethod = proof.recovery_code != null ? 'recovery_code' : 'totp';
     const ok = await this.throttle.attempt('admin', adminId, () =>
       method === 'totp'
         ? this.useCode(adminId, proof.code ?? '')
