@@ -93,11 +93,14 @@ export class Authenticator {
    */
   private async operator(id: string, sessionId: string | null): Promise<Actor> {
     if (!sessionId) throw new ApiError('invalid_token', 'This operator token has no session: sign in again.');
+    // A session is live while its family has tokens of this operator and none revoked: an unknown family counts
+    // as ended, so every live operator token has a session row to read its start from.
     const rows = await sqlRows<AdminSessionRow>(
       this.ds,
       `SELECT (a.totp_required AND a.totp_enabled_at IS NULL) AS needs_enrolment,
-              EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family_id = $2 AND r.revoked_at IS NOT NULL) AS ended
-         FROM admins a WHERE a.id = $1`,
+              (count(r.id) = 0 OR bool_or(r.revoked_at IS NOT NULL)) AS ended
+         FROM admins a LEFT JOIN refresh_tokens r ON r.family_id = $2 AND r.subject_id = a.id
+        WHERE a.id = $1 GROUP BY a.id`,
       [id, sessionId],
     );
     const row = rows[0];

@@ -73,6 +73,15 @@ describe('operator sessions', () => {
       await t.http.post('/v1/agent/refresh').send({ refresh_token: agent.refreshToken }).expect(200);
     });
 
+    it('an access token whose session has no record is refused', async () => {
+      const op = await createOperator(t);
+      const session = await signIn(op.email);
+      const claims = JSON.parse(Buffer.from(session.access.split('.')[1], 'base64url').toString());
+      await t.http.get('/v1/admin/me').set(bearer(session.access)).expect(200);
+      await t.db.query(`DELETE FROM refresh_tokens WHERE family_id = $1`, [claims.sid]);
+      expectError(await t.http.get('/v1/admin/me').set(bearer(session.access)), 401, 'invalid_token');
+    });
+
     it('a new password from admin:create ends every session of the operator, access tokens included', async () => {
       const op = await createOperator(t);
       const session = await signIn(op.email);
