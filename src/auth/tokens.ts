@@ -31,7 +31,8 @@ const ALGORITHM = 'HS256' as const;
 
 /**
  * How long a session may last from its sign-in, whatever the activity, for the kinds that have a limit (operators:
- * 12 hours, product-decisions §16). Refreshing keeps the sign-in time; neither token of a pair reaches past the end.
+ * 12 hours, product-decisions §16). Refreshing keeps the sign-in time; no access token reaches past the end, and a
+ * refresh past it is refused (session_expired).
  */
 export const SESSION_MAX_SECONDS: Partial<Record<ActorKind, number>> = { admin: 12 * 3600 };
 
@@ -81,8 +82,8 @@ export class Tokens {
 
   /**
    * Signs a pair and records its refresh token: a new session (sign-in), or the next pair of `opts.session`. The
-   * access token carries the session id (`sid`); where the kind has a session limit, both tokens expire by the
-   * session's end at the latest.
+   * access token carries the session id (`sid`) and, where the kind has a session limit, expires by the session's
+   * end at the latest.
    */
   async issueSession(kind: ActorKind, subjectId: string, opts: IssueOptions = {}): Promise<IssuedSession> {
     const { accessTtlSeconds, refreshTtlSeconds } = this.config.jwt;

@@ -337,6 +337,7 @@ describe('agent console pages', () => {
       .first()
       .getByText(/^from /)
       .waitFor();
+    await screenshot(page, 'console-ops-audit');
     await page.getByLabel('Action').selectOption({ label: 'Balance credited' });
     await page.getByRole('button', { name: 'Show' }).click();
     await entries.filter({ hasText: 'Two-factor turned on' }).waitFor({ state: 'detached' });

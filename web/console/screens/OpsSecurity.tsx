@@ -39,22 +39,16 @@ function MyTwoFactor({ me, onChanged }: { me: Me; onChanged: () => void }) {
     setSetup(null);
     setCode('');
     setCodes(answer.recovery_codes);
+    onChanged();
   });
   const regenerate = action.onSubmit(async () => {
     const answer = await unwrap(adminApi.POST('/v1/admin/me/recovery-codes', { body: { code } }));
     setCode('');
     setCodes(answer.recovery_codes);
+    onChanged();
   });
   if (codes) {
-    return (
-      <RecoveryCodes
-        codes={codes}
-        onDone={() => {
-          setCodes(null);
-          onChanged();
-        }}
-      />
-    );
+    return <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
   }
   return (
     <section className="card" aria-labelledby="my-2fa">
