@@ -280,7 +280,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       quotePerMinute: r.int('QUOTE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
       quotePerDay: r.int('QUOTE_RATE_LIMIT_PER_DAY', 500, 1, 10_000_000),
     },
-    // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
+    // Seals secrets at rest (webhook signing secrets, operators' TOTP secrets and recovery codes, each under a key
+    // derived for it); generated under DATA_DIR in sandbox, required in live mode.
     webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
     shutdownDrainSeconds: r.int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
