@@ -2388,9 +2388,12 @@ export interface components {
             worker_payout_cents: number;
         };
         CreateApiKeyRequest: {
-            /** @default Primary API Key */
+            /**
+             * @description null or omitted: the default name.
+             * @default Primary API Key
+             */
             name?: string | null;
-            /** @description Permissions of the new key; all of them when omitted. */
+            /** @description Permissions of the new key; all of them when null or omitted. */
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[] | null;
         };
         CreateApiKeyResponse: {
