@@ -3,9 +3,12 @@ import { createAgent, createWorker, TestAgent, TestWorker } from '../support/act
 import { createTestApp, TestApp } from '../support/app';
 import { agentBalance } from '../support/balances';
 import { expectError } from '../support/errors';
-import { SURFACES, taskBody } from '../support/tasks';
+import { jpeg } from '../support/photos';
+import { accept, act, createTask, SURFACES, taskBody } from '../support/tasks';
 
 /**
+ * No input answers 500, and each refusal names its field (400 validation_error with details [{field, message}]).
+ *
  * Product-decisions §16: null in an optional body field means the field is absent, except where the reference
  * marks the field nullable (then null keeps its documented meaning); a required field set to null is 400
  * validation_error naming it; no input answers 500. The three nulls that answered 500 are here by name; the
@@ -118,5 +121,46 @@ describe('input rules', () => {
       );
     }
     expect(await agentBalance(t, agent.id)).toBe(before);
+  });
+
+  describe('values the database cannot take are refused by validation, naming the field', () => {
+    it('text with a NUL character, anywhere in the body, free-form data included; nothing is created', async () => {
+      const before = await agentBalance(t, agent.id);
+      const res = await SURFACES.api
+        .create(t)
+        .set('Authorization', agent.key)
+        .send(taskBody(t, { title: 'a\u0000b', metadata: { note: { inner: 'x\u0000' } } }));
+      expectError(res, 400, 'validation_error');
+      expect(res.body.error.details).toEqual([
+        { field: 'title', message: 'must not contain the NUL character (\\u0000)' },
+        { field: 'metadata.note.inner', message: 'must not contain the NUL character (\\u0000)' },
+      ]);
+      expect(await agentBalance(t, agent.id)).toBe(before);
+    });
+
+    it.each([
+      ['/v1/payment/refund', { order_id: 'pay_x', refund_amount_cents: 2 ** 63, refund_reason: 'other' }],
+      ['/api/v1/payment/refund', { order_id: 'pay_x', amount: 2 ** 63, reason: 'other' }],
+    ])('%s: an amount beyond any payment (2^63) is refused before any lookup', async (path, body) => {
+      const req = t.http.post(path).set('Authorization', agent.key).set('X-API-Secret', agent.apiSecret);
+      const res = await req.send(body);
+      expectError(res, 400, 'validation_error');
+      expect(res.body.error.details[0].field).toMatch(/amount/);
+    });
+  });
+
+  it('a form: a file sent in a text field is refused naming that field', async () => {
+    const taskId = await createTask(t, agent);
+    const assignment = await accept(t, worker, taskId);
+    await act(t, worker, assignment, 'start').expect(200);
+    const photo = await jpeg({ gps: { latitude: 31.2304, longitude: 121.4737 }, gpsTime: t.clock.now() });
+    const res = await t.http
+      .post(`/v1/worker/assignments/${assignment}/submit-with-photo`)
+      .set('Authorization', worker.bearer)
+      .attach('photo', photo, 'photo.jpg')
+      .field('result_data', '{}')
+      .attach('worker_notes', photo, 'notes.jpg');
+    expectError(res, 400, 'validation_error');
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['photo', 'worker_notes']);
   });
 });

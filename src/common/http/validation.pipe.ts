@@ -2,6 +2,7 @@ import { ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { ApiError, FieldProblem } from '../errors/api-error';
 import { dropAbsentNulls } from './absent-nulls';
+import { nulCharacterErrors } from './nul-characters';
 import { keepValidationLookups } from './validation-metadata';
 
 /** Flattens nested class-validator errors into [{field: 'location.latitude', message}]. */
@@ -17,19 +18,23 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return out;
 }
 
-/** Nest's pipe, with null in an optional field read as absent (dropAbsentNulls) before the rules run. */
+/**
+ * Nest's pipe, with null in an optional field read as absent (dropAbsentNulls) before the rules run, and one rule
+ * for every text: no NUL character (nulCharacterErrors).
+ */
 class RequestValidationPipe extends ValidationPipe {
-  protected override validate(object: object, validatorOptions?: ValidatorOptions) {
+  protected override async validate(object: object, validatorOptions?: ValidatorOptions) {
     dropAbsentNulls(object);
-    return super.validate(object, validatorOptions);
+    const errors = await super.validate(object, validatorOptions);
+    return [...errors, ...nulCharacterErrors(object)];
   }
 }
 
 /**
  * Whitelisting, refusal of unknown fields and explicit conversion only: implicit conversion would turn 'false'
- * into true. Null in an optional field is absent unless the field is nullable (product-decisions §16). Failures
- * become 400 validation_error with details [{field, message}]. class-validator's lookups of a class's rules are
- * kept (keepValidationLookups).
+ * into true. Null in an optional field is absent unless the field is nullable (product-decisions §16); text may not
+ * hold the NUL character, which PostgreSQL cannot store. Failures become 400 validation_error with details
+ * [{field, message}]. class-validator's lookups of a class's rules are kept (keepValidationLookups).
  */
 export function createValidationPipe(): ValidationPipe {
   keepValidationLookups();

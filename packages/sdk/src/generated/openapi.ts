@@ -2470,7 +2470,10 @@ export interface components {
         CreatePaymentRequest: {
             /** @example 10000 */
             amount_cents: number;
-            /** @description Required for h5: the payer's IP address. */
+            /**
+             * @description Required for h5: the payer's IP address (IPv4 or IPv6).
+             * @example 203.0.113.7
+             */
             client_ip?: string;
             /** @description Required for jsapi: the payer's openid under our WeChat app. */
             openid?: string;
