@@ -1025,7 +1025,7 @@ export interface paths {
         put?: never;
         /**
          * Accept or reject submitted results
-         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
+         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code and scores optional; no reason_code is `other`) refunds the slot in full, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
          */
         post: operations["AgentTasks_feedback"];
         delete?: never;
@@ -3945,7 +3945,7 @@ export interface components {
              * @description The submitted assignment the verdict is for; without it, every submitted assignment.
              */
             assignment_id?: string;
-            /** @description Free text; on a rejection the worker sees it. */
+            /** @description Free text; on a rejection it is your note to the worker, shown with the reason. */
             feedback_text?: string;
             /**
              * @description One decimal place at most. Required to accept; optional to reject.
@@ -3955,7 +3955,7 @@ export interface components {
             /** @description Required to accept; optional to reject. */
             rating?: number;
             /**
-             * @description Required to reject, refused on an acceptance. The worker sees it with the assignment.
+             * @description Why a rejection rejects; the worker sees it with the assignment. Omitted on a rejection: `other`. Refused on an acceptance.
              * @enum {string}
              */
             reason_code?: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other";
