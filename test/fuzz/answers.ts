@@ -56,8 +56,8 @@ const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorEnvelope' };
  * Where an answer departs from the reference: not a 5xx (unless that 5xx is documented for the operation, e.g. a
  * provider being down); a status documented for the operation or a generic 4xx from the error list; JSON; for 4xx
  * the error envelope {error: {code, message, request_id, ...}} with a code from the error catalogue whose status
- * is the answer's and only context fields the error schema declares; for 2xx a body that matches the documented
- * response schema. Provider callbacks answer in the provider's protocol, so there only an unhandled error counts.
+ * is the answer's and only context fields the error schema declares, and a validation error naming at least one
+ * field; for 2xx a body that matches the documented response schema. Provider callbacks answer in the provider's protocol, so there only an unhandled error counts.
  */
 export function problems(doc: OpenApiDoc, op: Operation, res: Response): string[] {
   const out: string[] = [];
@@ -92,6 +92,10 @@ function errorProblems(doc: OpenApiDoc, res: Response, type: string): string[] {
   const code = String(error?.code);
   if (!error || typeof error.message !== 'string') return ['no {error: {code, message}} envelope'];
   const out: string[] = [];
+  // A refusal says which field: details naming none means the value got past validation to the database.
+  const details = (error as { details?: unknown }).details;
+  if (code === 'validation_error' && (!Array.isArray(details) || details.length === 0))
+    out.push('a validation error naming no field');
   if (!(code in ERRORS)) out.push(`error code ${code} is not in the error catalogue`);
   else if (ERRORS[code as ErrorCode].status !== res.status)
     out.push(`error code ${code} answered with status ${res.status}`);

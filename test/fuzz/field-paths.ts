@@ -206,13 +206,18 @@ const WRONG_TYPES: [label: string, value: unknown, fits: string[]][] = [
   ['an array', ['a'], ['array']],
 ];
 
-/** Past PostgreSQL's integer and bigint, past exact doubles, tiny, infinite, and NaN as text. */
+/**
+ * Past PostgreSQL's integer and bigint, past exact doubles, small, so small that arithmetic on it underflows (the
+ * smallest double), infinite, and NaN as text.
+ */
 const NUMBERS: [string, unknown][] = [
   ['2^31', 2 ** 31],
   ['2^63', 2 ** 63],
   ['-2^63 - 2^11', -(2 ** 63) - 2 ** 11],
   ['1e308', 1e308],
   ['1e-7', 1e-7],
+  ['1e-307', 1e-307],
+  ['-5e-324', -5e-324],
   ['1e999 (Infinity)', '\u0000+inf'],
   ['-1e999 (-Infinity)', '\u0000-inf'],
   ['"NaN"', 'NaN'],

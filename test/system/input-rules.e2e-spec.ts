@@ -138,6 +138,28 @@ describe('input rules', () => {
       expect(await agentBalance(t, agent.id)).toBe(before);
     });
 
+    it('a path parameter read as text with a NUL character', async () => {
+      const admin = await createAdmin(t);
+      const res = await t.http
+        .post('/v1/admin/withdrawals/wd%00x/approve')
+        .set('Authorization', admin.bearer);
+      expectError(res, 400, 'validation_error');
+      expect(res.body.error.details[0].field).toBe('id');
+    });
+
+    it('a number too close to 0 for float arithmetic (5e-324), in a body or a query', async () => {
+      const body = await availability({ online: true, latitude: 5e-324, longitude: 121.4 });
+      expectError(body, 400, 'validation_error');
+      expect(body.body.error.details).toEqual([
+        { field: 'latitude', message: expect.stringMatching(/send 0$/) },
+      ]);
+      const query = await t.http
+        .get('/v1/worker/tasks/available?latitude=31.2&longitude=-5e-324')
+        .set('Authorization', worker.bearer);
+      expectError(query, 400, 'validation_error');
+      expect(query.body.error.details[0].field).toBe('longitude');
+    });
+
     it.each([
       ['/v1/payment/refund', { order_id: 'pay_x', refund_amount_cents: 2 ** 63, refund_reason: 'other' }],
       ['/api/v1/payment/refund', { order_id: 'pay_x', amount: 2 ** 63, reason: 'other' }],

@@ -1,8 +1,8 @@
-import { nulCharacterErrors } from './nul-characters';
+import { databaseValueErrors } from './database-values';
 
-const fields = (value: unknown) => nulCharacterErrors(value).map((e) => e.property);
+const fields = (value: unknown) => databaseValueErrors(value).map((e) => e.property);
 
-describe('nulCharacterErrors', () => {
+describe('databaseValueErrors', () => {
   it('names each field whose text holds U+0000, nested objects and free-form data included', () => {
     expect(
       fields({
@@ -14,13 +14,27 @@ describe('nulCharacterErrors', () => {
     ).toEqual(['title', 'location.address', 'metadata.deep.note']);
   });
 
+  it('names each field holding a subnormal number, and no other number', () => {
+    expect(
+      fields({
+        location: { latitude: 5e-324, longitude: -2.2e-308 },
+        small: 2.2250738585072014e-308,
+        zero: 0,
+        negativeZero: -0,
+        big: 1e308,
+        data: { n: [1, 1e-310] },
+      }),
+    ).toEqual(['location.latitude', 'location.longitude', 'data.n']);
+    expect(databaseValueErrors({ x: 5e-324 })[0].constraints!.databaseValue).toMatch(/send 0$/);
+  });
+
   it('reports an array item on its array, once, and a key with the character on its object', () => {
     expect(fields({ skills: ['a', 'b\u0000', '\u0000'], data: { 'k\u0000': 1 } })).toEqual([
       'skills',
       'data',
     ]);
-    expect(nulCharacterErrors({ s: '\u0000' })[0].constraints).toEqual({
-      noNulCharacter: 'must not contain the NUL character (\\u0000)',
+    expect(databaseValueErrors({ s: '\u0000' })[0].constraints).toEqual({
+      databaseValue: 'must not contain the NUL character (\\u0000)',
     });
   });
 
