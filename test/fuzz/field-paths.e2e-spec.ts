@@ -6,7 +6,7 @@ import { loadOpenApi, OpenApiDoc, Operation, resolve, Schema } from '../support/
 import { PaymentRig, startPaymentRig } from '../support/payment-rig';
 import { jpeg } from '../support/photos';
 import { credentials, problems, truncate } from './answers';
-import { BodyCase, BodyContext, bodyText, fieldPaths, jsonCases } from './field-paths';
+import { BodyCase, BodyContext, bodyText, fieldPaths, jsonCases, pathName } from './field-paths';
 import { baseForm, FilePart, Form, formCases } from './form-fields';
 import { Scene } from './scene';
 
@@ -192,6 +192,19 @@ describe('deterministic pass over every field path of every request body', () =>
     expect(differences).toEqual([]);
   });
 
+  it('bounds every string, number and array of every request body in the reference', () => {
+    // Then a huge string or number never conforms, and the pass requires its refusal naming the field: nothing
+    // unbounded reaches the database.
+    const unbounded = routes
+      .filter((r) => r.type === 'application/json')
+      .flatMap((r) =>
+        fieldPaths(doc, r.schema).map((f) => ({ at: `${r.name}: ${pathName(f.path)}`, s: f.schema })),
+      )
+      .filter(({ s }) => !s.enum && !isBounded(s))
+      .map(({ at, s }) => `${at} (${s.type})`);
+    expect([...new Set(unbounded)]).toEqual([]);
+  });
+
   it('answers every change of every field path without a 5xx, refusing what the reference does not allow', async () => {
     const found: string[] = [];
     let next = 0;
@@ -231,4 +244,23 @@ function details(res: Response): { field: string; message: string }[] {
 function named(res: Response, field: string, exact: boolean): { field: string; message: string }[] {
   if (!isValidationError(res)) return [];
   return details(res).filter((d) => d.field === field || (!exact && d.field.startsWith(`${field}.`)));
+}
+
+function isBounded(s: Schema): boolean {
+  switch (s.type) {
+    case 'string':
+      return (
+        s.maxLength !== undefined ||
+        s.format === 'uuid' ||
+        s.format === 'date-time' ||
+        !!s.pattern?.endsWith('$')
+      );
+    case 'integer':
+    case 'number':
+      return s.minimum !== undefined && s.maximum !== undefined;
+    case 'array':
+      return s.maxItems !== undefined;
+    default:
+      return true;
+  }
 }
