@@ -16,8 +16,9 @@ const REVIEWED_WITHDRAWAL = 50_000;
  * The world one route of the deterministic pass runs in: its own agents, worker and operator (so one route's
  * requests cannot change another's, and the ledger of its actors is its alone), and the real things its path
  * parameters and body fields name, built on first use: a started assignment for submit, a submitted one for
- * feedback, a completed task to rate, a withdrawal waiting for review, a bank-transfer order, a test clock, a
- * simulated worker. Ids are real, so the body validation passes on to the service, which runs to its own checks.
+ * feedback, a completed task to rate, a withdrawal waiting for review, a bank-transfer order to confirm, a paid
+ * order to refund, a test clock, a simulated worker. Ids are real, so the body validation passes on to the
+ * service, which runs to its own checks.
  */
 export class Scene implements Callers {
   private readonly built = new Map<string, Promise<unknown>>();
@@ -186,35 +187,23 @@ export class Scene implements Callers {
 
   /** A completed top-up through the provider sandbox: refunds of it run to the provider. */
   private paidOrder(): Promise<string> {
-    return this.once('paid order', async () => {
-      const res = await this.t.http
-        .post('/v1/sandbox/balance')
-        .set('Authorization', this.agent.key)
-        .send({ amount_cents: 100_000 })
-        .expect(200);
-      return res.body.order_id as string;
-    });
+    return this.posted('/v1/sandbox/balance', { amount_cents: 100_000 }, 200, 'order_id');
   }
 
   private clock(): Promise<string> {
-    return this.once('clock', async () => {
-      const res = await this.t.http
-        .post('/v1/sandbox/clocks')
-        .set('Authorization', this.agent.key)
-        .send({})
-        .expect(201);
-      return res.body.clock_id as string;
-    });
+    return this.posted('/v1/sandbox/clocks', {}, 201, 'clock_id');
   }
 
   private sandboxWorker(): Promise<string> {
-    return this.once('sandbox worker', async () => {
-      const res = await this.t.http
-        .post('/v1/sandbox/workers')
-        .set('Authorization', this.agent.key)
-        .send({ location: { latitude: 31.2304, longitude: 121.4737 } })
-        .expect(201);
-      return res.body.worker_id as string;
+    const location = { latitude: 31.2304, longitude: 121.4737 };
+    return this.posted('/v1/sandbox/workers', { location }, 201, 'worker_id');
+  }
+
+  /** Something the agent creates through the API, once per scene: the id its answer names. */
+  private posted(path: string, body: object, status: number, id: string): Promise<string> {
+    return this.once(path, async () => {
+      const res = await this.t.http.post(path).set('Authorization', this.agent.key).send(body).expect(status);
+      return (res.body as Record<string, string>)[id];
     });
   }
 }
