@@ -63,6 +63,9 @@ describe('deterministic pass over every field path of every request body', () =>
     rig = await startPaymentRig({
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
       WORKER_RATE_LIMIT_PER_MINUTE: '100000',
+      // A quote route gets some 200 requests from its one agent.
+      QUOTE_RATE_LIMIT_PER_MINUTE: '100000',
+      QUOTE_RATE_LIMIT_PER_DAY: '10000000',
     });
     t = rig.t;
     http = request(rig.baseUrl);
