@@ -251,13 +251,11 @@ describe('operator API', () => {
 
     it.each([
       [{ tier: 'gold' }, 'tier'],
-      [{ tier: null }, 'tier'],
       [{ fee_bps: 5001 }, 'fee_bps'],
       [{ fee_bps: -1 }, 'fee_bps'],
       [{ fee_bps: 12.5 }, 'fee_bps'],
       [{ fee_bps: '800' }, 'fee_bps'],
       [{ account_status: 'deleted' }, 'account_status'],
-      [{ account_status: null }, 'account_status'],
       [{ balance_cents: 100 }, 'balance_cents'],
     ])('%j is 400 validation_error on %s', async (body, field) => {
       const op = await operator();

@@ -216,9 +216,9 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
       title: 'Approve or reject a result',
       description:
         'Decides on submitted work, and cannot be undone: approve (accept: true, with rating and quality_score) ' +
-        'pays the worker from escrow; reject (accept: false, with reason_code) refunds that slot to your balance ' +
-        'and the worker sees the reason. Without assignment_id it applies to every submitted assignment. Read ' +
-        'get_results first. A retried identical call is answered once.',
+        'pays the worker from escrow; reject (accept: false, best with a reason_code) refunds that slot to your ' +
+        'balance and the worker sees the reason and feedback_text. Without assignment_id it applies to every ' +
+        'submitted assignment. Read get_results first. A retried identical call is answered once.',
       inputSchema: z.object({
         task_id: uuid('The task.'),
         accept: z.boolean().describe('true approves and pays; false rejects and refunds the slot.'),
@@ -228,8 +228,8 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
         reason_code: z
           .enum(['wrong_location', 'poor_quality', 'incomplete', 'not_as_described', 'other'])
           .optional()
-          .describe('Required to reject.'),
-        feedback_text: z.string().max(2000).optional().describe('Shown to the worker on a rejection.'),
+          .describe('Why you reject; the worker sees it. Left out of a rejection: other.'),
+        feedback_text: z.string().max(500).optional().describe('Shown to the worker on a rejection.'),
       }),
       outputSchema: reviewOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

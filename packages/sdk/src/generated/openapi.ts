@@ -1205,7 +1205,7 @@ export interface paths {
         put?: never;
         /**
          * Accept or reject submitted results
-         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
+         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code and scores optional; no reason_code is `other`) refunds the slot in full, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
          */
         post: operations["AgentTasks_feedback"];
         delete?: never;
@@ -2724,9 +2724,12 @@ export interface components {
             worker_payout_cents: number;
         };
         CreateApiKeyRequest: {
-            /** @default Primary API Key */
+            /**
+             * @description null or omitted: the default name.
+             * @default Primary API Key
+             */
             name?: string | null;
-            /** @description Permissions of the new key; all of them when omitted. */
+            /** @description Permissions of the new key; all of them when null or omitted. */
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[] | null;
         };
         CreateApiKeyResponse: {
@@ -2803,7 +2806,10 @@ export interface components {
         CreatePaymentRequest: {
             /** @example 10000 */
             amount_cents: number;
-            /** @description Required for h5: the payer's IP address. */
+            /**
+             * @description Required for h5: the payer's IP address (IPv4 or IPv6).
+             * @example 203.0.113.7
+             */
             client_ip?: string;
             /** @description Required for jsapi: the payer's openid under our WeChat app. */
             openid?: string;
@@ -4342,7 +4348,7 @@ export interface components {
              * @description The submitted assignment the verdict is for; without it, every submitted assignment.
              */
             assignment_id?: string;
-            /** @description Free text; on a rejection the worker sees it. */
+            /** @description Free text; on a rejection it is your note to the worker, shown with the reason. */
             feedback_text?: string;
             /**
              * @description One decimal place at most. Required to accept; optional to reject.
@@ -4352,7 +4358,7 @@ export interface components {
             /** @description Required to accept; optional to reject. */
             rating?: number;
             /**
-             * @description Required to reject, refused on an acceptance. The worker sees it with the assignment.
+             * @description Why a rejection rejects; the worker sees it with the assignment. Omitted on a rejection: `other`. Refused on an acceptance.
              * @enum {string}
              */
             reason_code?: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other";
