@@ -140,6 +140,8 @@ const LEFT_OUT: Record<string, Record<string, string | null>> = {
   CreateSandboxWorkerRequest: { near_task: 'location' },
   UpdateSandboxWorkerRequest: { near_task: 'location' },
   AdvanceTestClockRequest: { to: 'by_seconds' },
+  // An operator's second factor is a code or a recovery code, never both.
+  AdminSecondFactorRequest: { recovery_code: 'code' },
   // A reason goes with a rejection; the base accepts.
   TaskFeedbackRequest: { reason_code: null },
   // Only URLs of the worker's own uploads are accepted.
