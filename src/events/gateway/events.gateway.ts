@@ -17,7 +17,7 @@ import { HandshakeLimit } from './handshake-limit';
 import { SocketFanout } from './socket-fanout';
 import { MessageGate, SOCKET_LIMITS } from './socket-limits';
 import { ownershipMemo, OwnershipMemo, TaskWatch } from './task-watch';
-import { OneMessagePerTurn } from './ws-engine';
+import { OneMessagePerTurn, pauseReading } from './ws-engine';
 import { WsStats } from './ws-stats';
 
 /** The codes a socket is told, in an `error` message or an ack (docs/webhooks.md lists them). */
@@ -205,6 +205,8 @@ export class EventsGateway implements OnGatewayInit, OnGatewayConnection, OnGate
           `More than ${SOCKET_LIMITS.messagesPerSecond} messages a second: this one was not processed.`,
         ),
       );
+    } else if (verdict === 'flood') {
+      pauseReading(socket, SOCKET_LIMITS.floodPauseMs);
     } else if (verdict === 'disconnect') {
       const actor = (socket.data as SocketData).actor;
       this.logger.warn({ kind: actor?.kind, account_id: actor?.id }, 'WebSocket disconnected for flooding');

@@ -8,7 +8,7 @@ function feed(
   count: number,
   wantsAnswer = true,
 ): Record<GateVerdict, number> {
-  const seen: Record<GateVerdict, number> = { pass: 0, refuse: 0, drop: 0, disconnect: 0 };
+  const seen: Record<GateVerdict, number> = { pass: 0, refuse: 0, drop: 0, flood: 0, disconnect: 0 };
   for (let i = 0; i < count; i++) seen[gate.admit(now, wantsAnswer)]++;
   return seen;
 }
@@ -54,18 +54,18 @@ describe('TokenBucket', () => {
 });
 
 describe('MessageGate (product-decisions §16: 20 a second, bursts of 40, disconnect after 3 s of flooding)', () => {
-  it('passes a burst of 40, answers the next 40 rate_limited, drops the rest unanswered', () => {
+  it('passes a burst of 40, answers the next 40 rate_limited, then calls it a flood', () => {
     const gate = new MessageGate(0);
-    expect(feed(gate, 0, 40)).toEqual({ pass: 40, refuse: 0, drop: 0, disconnect: 0 });
+    expect(feed(gate, 0, 40)).toEqual({ pass: 40, refuse: 0, drop: 0, flood: 0, disconnect: 0 });
     // 30,000 more in the same instant: none passes, 40 are answered rate_limited, the rest go unanswered.
-    expect(feed(gate, 0, 30_000)).toEqual({ pass: 0, refuse: 40, drop: 29_960, disconnect: 0 });
+    expect(feed(gate, 0, 30_000)).toEqual({ pass: 0, refuse: 40, drop: 0, flood: 29_960, disconnect: 0 });
   });
 
   it('a refusal without an ack callback is dropped, but counts against the refusals’ budget all the same', () => {
     const gate = new MessageGate(0);
     feed(gate, 0, 40);
-    expect(feed(gate, 0, 40, false)).toEqual({ pass: 0, refuse: 0, drop: 40, disconnect: 0 });
-    expect(feed(gate, 0, 10)).toEqual({ pass: 0, refuse: 0, drop: 10, disconnect: 0 });
+    expect(feed(gate, 0, 40, false)).toEqual({ pass: 0, refuse: 0, drop: 40, flood: 0, disconnect: 0 });
+    expect(feed(gate, 0, 10)).toEqual({ pass: 0, refuse: 0, drop: 0, flood: 10, disconnect: 0 });
   });
 
   it('a steady 20 a second always passes', () => {
@@ -75,10 +75,10 @@ describe('MessageGate (product-decisions §16: 20 a second, bursts of 40, discon
 
   it('a client that retries what was refused, at up to twice the rate, is refused but never disconnected', () => {
     const gate = new MessageGate(0);
-    const seen = { pass: 0, refuse: 0, drop: 0, disconnect: 0 };
+    const seen = { pass: 0, refuse: 0, drop: 0, flood: 0, disconnect: 0 };
     for (let ms = 0; ms < 60_000; ms += 25) seen[gate.admit(ms, true)]++;
     expect(seen.disconnect).toBe(0);
-    expect(seen.drop).toBe(0);
+    expect(seen.flood).toBe(0);
     expect(seen.pass).toBeGreaterThanOrEqual(1_200);
     expect(seen.refuse).toBeGreaterThan(0);
   });
@@ -88,7 +88,7 @@ describe('MessageGate (product-decisions §16: 20 a second, bursts of 40, discon
     const verdicts: GateVerdict[] = [];
     // 1,000 messages a second: past the burst and the refusals' budget after about 80 ms.
     for (let ms = 0; ms < 5_000; ms++) verdicts.push(gate.admit(ms, true));
-    const firstOverflow = verdicts.indexOf('drop');
+    const firstOverflow = verdicts.indexOf('flood');
     const firstDisconnect = verdicts.indexOf('disconnect');
     expect(firstOverflow).toBeGreaterThan(0);
     expect(firstDisconnect - firstOverflow).toBe(SOCKET_LIMITS.floodDisconnectMs);
@@ -97,11 +97,19 @@ describe('MessageGate (product-decisions §16: 20 a second, bursts of 40, discon
     expect(passed).toBeLessThanOrEqual(40 + Math.ceil((firstDisconnect * 20) / 1000));
   });
 
+  it('a flood read in bursts (the gateway pauses reading it at each overflow) is still one flood', () => {
+    const gate = new MessageGate(0);
+    const bursts = Array.from({ length: 10 }, (_, i) => feed(gate, i * SOCKET_LIMITS.floodPauseMs, 1_000));
+    const firstDisconnect = bursts.findIndex((b) => b.disconnect > 0);
+    expect(firstDisconnect * SOCKET_LIMITS.floodPauseMs).toBe(SOCKET_LIMITS.floodDisconnectMs);
+  });
+
   it('a socket that pauses for more than a second between floods starts the count afresh', () => {
     const gate = new MessageGate(0);
     // Bursts of 200 every 1.5 s: each overflows, but no flood lasts 3 s.
     for (let burst = 0; burst < 10; burst++) {
       const seen = feed(gate, burst * 1_500, 200);
+      expect(seen.flood).toBeGreaterThan(0);
       expect(seen.disconnect).toBe(0);
       expect(seen.pass).toBe(burst === 0 ? 40 : 30);
     }

@@ -13,6 +13,11 @@ export const SOCKET_LIMITS = {
   floodDisconnectMs: 3_000,
   /** A flood ends after this long without an overflow: the next one starts the count again. */
   floodQuietMs: 1_000,
+  /**
+   * How long the server stops reading a flooding socket's connection at each overflow: what it sends meanwhile waits
+   * in the kernel's buffers and on the client. Shorter than floodQuietMs, so a flood that goes on stays one flood.
+   */
+  floodPauseMs: 500,
   /** Task rooms one socket may be in. */
   taskRooms: 200,
   /** Open sockets per account (agent, worker or operator id) on one instance, API-key and JWT sockets together. */
@@ -56,16 +61,18 @@ export class TokenBucket {
 
 /**
  * What to do with one incoming message: `pass` it to its handler; `refuse` it (answer `rate_limited`: it asked for
- * an answer); `drop` it unanswered; or `disconnect` the socket, which is flooding.
+ * an answer); `drop` it unanswered; `flood`: drop it, the socket is flooding (stop reading it for a while); or
+ * `disconnect` the socket, which has been flooding for too long.
  */
-export type GateVerdict = 'pass' | 'refuse' | 'drop' | 'disconnect';
+export type GateVerdict = 'pass' | 'refuse' | 'drop' | 'flood' | 'disconnect';
 
 /**
  * The per-socket message gate: the §16 rate (20 a second, bursts of 40) and the disconnect of a socket that floods.
  * A refused message is answered (when it asks for an ack), but answering is work too (a packet written to the
  * client), so refusals have a budget of their own of the same size. A socket past both, sending more than twice its
- * rate, is flooding: the rest of its messages are dropped unanswered, and if it is still flooding 3 s later (no
- * second without an overflow in between) it is disconnected. A client that slows down when refused never gets there.
+ * rate, is flooding: the rest of its messages are dropped unanswered (and the gateway stops reading it for a
+ * moment), and if it is still flooding 3 s later (no second without an overflow in between) it is disconnected. A
+ * client that slows down when refused never gets there.
  */
 export class MessageGate {
   private readonly messages: TokenBucket;
@@ -85,6 +92,6 @@ export class MessageGate {
     if (this.floodStart === null || now - this.lastOverflow > SOCKET_LIMITS.floodQuietMs)
       this.floodStart = now;
     this.lastOverflow = now;
-    return now - this.floodStart >= SOCKET_LIMITS.floodDisconnectMs ? 'disconnect' : 'drop';
+    return now - this.floodStart >= SOCKET_LIMITS.floodDisconnectMs ? 'disconnect' : 'flood';
   }
 }
