@@ -79,6 +79,18 @@ describe('socket limits (product-decisions §16)', () => {
     }
   }
 
+  /** Subscribes `times` to a task the socket may not watch, each refused; returns the ownership queries it cost. */
+  function refusedRepeatedly(socket: Socket, taskId: string, times: number): Promise<number> {
+    return ownershipQueries(taskId, async () => {
+      for (let i = 0; i < times; i++) {
+        expect(await sendPaced(socket, 'subscribe', { task_id: taskId })).toMatchObject({
+          ok: false,
+          error: { code: 'task_not_found' },
+        });
+      }
+    });
+  }
+
   it.each([
     ['an agent', 'agent'],
     ['a worker', 'worker'],
@@ -184,15 +196,7 @@ describe('socket limits (product-decisions §16)', () => {
       }
     });
     expect(repeats).toBe(0);
-    const refusals = await ownershipQueries(theirs, async () => {
-      for (let i = 0; i < 5; i++) {
-        expect(await sendPaced(c.socket, 'subscribe', { task_id: theirs })).toMatchObject({
-          ok: false,
-          error: { code: 'task_not_found' },
-        });
-      }
-    });
-    expect(refusals).toBe(1);
+    expect(await refusedRepeatedly(c.socket, theirs, 5)).toBe(1);
   });
 
   it('a worker’s refusal is remembered until the worker is told about the task (an offer), then it is asked again', async () => {
@@ -200,15 +204,7 @@ describe('socket limits (product-decisions §16)', () => {
     const worker = await createWorker(t);
     const taskId = await insertTask(t, agent.id);
     const w = await connect(base, worker.jwt);
-    const before = await ownershipQueries(taskId, async () => {
-      for (let i = 0; i < 3; i++) {
-        expect(await sendPaced(w.socket, 'subscribe', { task_id: taskId })).toMatchObject({
-          ok: false,
-          error: { code: 'task_not_found' },
-        });
-      }
-    });
-    expect(before).toBe(1);
+    expect(await refusedRepeatedly(w.socket, taskId, 3)).toBe(1);
     await t.db.query(
       `INSERT INTO assignments (task_id, worker_id, status, created_at, updated_at) VALUES ($1, $2, 'pending', now(), now())`,
       [taskId, worker.id],
