@@ -205,11 +205,15 @@ describe('socket limits (product-decisions §16)', () => {
     const taskId = await insertTask(t, agent.id);
     const w = await connect(base, worker.jwt);
     expect(await refusedRepeatedly(w.socket, taskId, 3)).toBe(1);
-    await t.db.query(
-      `INSERT INTO assignments (task_id, worker_id, status, created_at, updated_at) VALUES ($1, $2, 'pending', now(), now())`,
+    const [{ id: assignmentId }]: { id: string }[] = await t.db.query(
+      `INSERT INTO assignments (task_id, worker_id, status, created_at, updated_at)
+       VALUES ($1, $2, 'pending', now(), now()) RETURNING id`,
       [taskId, worker.id],
     );
-    await writeAssignmentEvent(t, 'assignment.offered', worker.id, taskId, { status: 'pending' });
+    await writeAssignmentEvent(t, 'assignment.offered', worker.id, taskId, {
+      assignment_id: assignmentId,
+      status: 'pending',
+    });
     await waitFor(() => ofName(w, 'assignment.offered').length === 1, 'the offer on the worker’s socket');
     expect(await sendPaced(w.socket, 'subscribe', { task_id: taskId })).toEqual({
       ok: true,
