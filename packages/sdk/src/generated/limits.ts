@@ -80,7 +80,7 @@ export const createSandboxWorkerRequestLimits = {
 /** components["schemas"]["CreateTaskRequest"] */
 export const createTaskRequestLimits = {
     budget_cents: { minimum: 1000, maximum: 5000000 },
-    description: { maxLength: 10000 },
+    description: { minLength: 1, maxLength: 10000 },
     idempotency_key: { minLength: 1, maxLength: 255 },
     max_workers: { minimum: 1, maximum: 10 },
     title: { minLength: 1, maxLength: 200 },
