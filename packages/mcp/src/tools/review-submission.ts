@@ -18,7 +18,7 @@ export function registerReviewSubmission(server: McpServer, client: Legwork): vo
         'Decides on submitted work, and cannot be undone: approve (accept: true, with rating and quality_score) ' +
         'pays the worker from escrow; reject (accept: false, with reason_code) refunds that slot to your balance ' +
         'and the worker sees the reason. Without assignment_id it applies to every submitted assignment. Read ' +
-        'get_results first. A retried identical call is answered once.',
+        'get_results first. A retried identical call is answered once: it returns the first answer again.',
       inputSchema: z.object({
         task_id: uuid('The task.'),
         accept: z.boolean().describe('true approves and pays; false rejects and refunds the slot.'),
@@ -36,17 +36,25 @@ export function registerReviewSubmission(server: McpServer, client: Legwork): vo
     ({ task_id, accept, ...rest }) =>
       run(async () => {
         const body = { accept_result: accept, ...rest };
-        // A verdict for "every submitted assignment" names them in its key, so the same words said again after
-        // another worker submitted are a new decision, not a replay of the first.
-        const pending = rest.assignment_id
-          ? []
-          : (await client.tasks.result(task_id)).submissions
-              .filter((s) => s.status === 'submitted')
-              .map((s) => s.assignment_id)
-              .sort();
-        const key = idempotencyKeyFor('review_submission', { task_id, ...body, pending });
+        const key = idempotencyKeyFor('review_submission', {
+          task_id,
+          ...body,
+          submissions: rest.assignment_id ? [] : await submissionsOf(client, task_id),
+        });
         const review = await client.tasks.review(task_id, body, { idempotencyKey: key });
         return ok({ ...review, idempotency_key: key });
       }),
   );
+}
+
+/**
+ * What a verdict for "every submitted assignment" names in its key: every submission the task has had, whatever
+ * its status. A host retrying the call after its answer was lost sends the same words over the same submissions
+ * (now decided by the first call, none added), so it gets the same key and the API answers the first answer again;
+ * the same words after another worker submitted are a new decision, about one more submission, with a new key.
+ * (Keying on the submissions still awaiting review would give the retry an empty list, a new key, and an error.)
+ */
+async function submissionsOf(client: Legwork, taskId: string): Promise<string[]> {
+  const { submissions } = await client.tasks.result(taskId);
+  return submissions.map((s) => s.assignment_id).sort();
 }
