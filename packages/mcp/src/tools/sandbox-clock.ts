@@ -4,7 +4,7 @@ import { advanceTestClockRequestLimits, createTestClockRequestLimits } from '@le
 import * as z from 'zod';
 import { ok, run } from '../results';
 import { integer, text } from '../schemas';
-import { need } from './tool';
+import { need, SANDBOX_FIXTURES } from './tool';
 
 /** sandbox_clock: test clocks that skip time for the tasks created on them (docs/sandbox.md). */
 export function registerSandboxClock(server: McpServer, client: Legwork): void {
@@ -30,12 +30,7 @@ export function registerSandboxClock(server: McpServer, client: Legwork): void {
         clocks: z.array(z.looseObject({ clock_id: z.string() })).optional(),
         removed: z.looseObject({}).optional(),
       }),
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: SANDBOX_FIXTURES,
     },
     ({ action, clock_id, name, frozen_time, by_seconds, to }) =>
       run(async () => {

@@ -15,7 +15,7 @@ import * as z from 'zod';
 import { ok, run } from '../results';
 import { integer, number, text } from '../schemas';
 import { markUntrusted } from '../untrusted';
-import { need } from './tool';
+import { need, SANDBOX_FIXTURES } from './tool';
 
 /** Strict, as the API is: a field it does not know is refused rather than dropped. */
 const behavior = z.strictObject({
@@ -84,12 +84,7 @@ export function registerSandboxWorkers(server: McpServer, client: Legwork): void
         workers: z.array(z.looseObject({ worker_id: z.string() })).optional(),
         removed: z.looseObject({}).optional(),
       }),
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: SANDBOX_FIXTURES,
     },
     ({ action, worker_id, ...fields }) =>
       run(async () => {

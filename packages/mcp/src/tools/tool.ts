@@ -27,6 +27,14 @@ export const READ_ONLY = {
   openWorldHint: false,
 } as const;
 
+/** The annotations of a sandbox tool: it adds, changes and removes the agent's own test fixtures. */
+export const SANDBOX_FIXTURES = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
 /** A field an action of a multi-action tool needs: a validation_error tool error when it is missing. */
 export function need<T>(value: T | undefined, field: string, action: string): T {
   if (value === undefined) {
