@@ -24,6 +24,7 @@ import { TaskSettlement } from './services/task-settlement';
 import { TaskOffers } from './services/task-offers';
 import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
+import { WorkerOffersService } from './services/worker-offers.service';
 
 /**
  * Tasks and their assignments: creation with escrow, the agent's reading, review and cancellation, the worker's
@@ -45,6 +46,7 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     PhotoSubmissionService,
     PhotoVerifier,
     WorkerTaskQueryService,
+    WorkerOffersService,
     TaskTimers,
     TaskOffers,
     {
@@ -53,8 +55,8 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
       useFactory: (config: AppConfig) => new WorkerPseudonyms(config.webhooks.secretKey),
     },
   ],
-  // The timers for the job runner; the worker-side services and TaskOffers for the sandbox's simulated workers,
-  // which act through exactly the services real workers' requests reach.
+  // The timers and TaskOffers (a worker going on call) for the job runner; the worker-side services and TaskOffers
+  // for the sandbox's simulated workers, which act through exactly the services real workers' requests reach.
   exports: [TaskTimers, TaskOffers, TaskAcceptService, AssignmentService, PhotoSubmissionService],
 })
 export class TaskModule {}

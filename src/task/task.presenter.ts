@@ -12,6 +12,9 @@ import type {
 } from './dtos/task-response.dto';
 import type { AssignmentRow, TaskRow } from './task.repository';
 import { shownWorker, type WorkerPseudonyms } from './domain/worker-pseudonym';
+import type { AvailableTaskItem } from './dtos/worker-task.dto';
+import type { NearbyTaskRow } from '../matching/nearby-tasks.query';
+import { agentRatingView } from '../matching/services/agent-ratings.service';
 
 /** Row-to-response mapping, so both surfaces and every service answer with identical shapes. */
 export function costBreakdown(t: TaskRow): CostBreakdown {
@@ -41,6 +44,25 @@ export function locationView(
     longitude: t.longitude,
     address: t.address,
     max_distance_meters: t.max_distance_meters,
+  };
+}
+
+/** A task as the worker sees it in the available list (and in an offer): the listing's row, without its count. */
+export function availableTaskItem(t: Omit<NearbyTaskRow, 'total' | 'total_is_estimate'>): AvailableTaskItem {
+  return {
+    task_id: t.id,
+    title: t.title,
+    description: t.description,
+    task_type: t.task_type,
+    payment_cents: Number(t.payout_cents),
+    distance_meters: t.distance === null ? null : Math.round(Number(t.distance)),
+    deadline_at: t.deadline_at.toISOString(),
+    estimated_duration_minutes: null,
+    required_skills: t.required_skills,
+    location: locationView(t),
+    open_slots: t.open_slots,
+    location_proof: t.location_proof,
+    agent_rating: agentRatingView(t.agent_rating_count, t.agent_rating_sum),
   };
 }
 

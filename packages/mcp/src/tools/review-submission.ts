@@ -16,9 +16,10 @@ export function registerReviewSubmission(server: McpServer, client: Legwork): vo
       title: 'Approve or reject a result',
       description:
         'Decides on submitted work, and cannot be undone: approve (accept: true, with rating and quality_score) ' +
-        'pays the worker from escrow; reject (accept: false, with reason_code) refunds that slot to your balance ' +
-        'and the worker sees the reason. Without assignment_id it applies to every submitted assignment. Read ' +
-        'get_results first. A retried identical call is answered once: it returns the first answer again.',
+        'pays the worker from escrow; reject (accept: false, best with a reason_code) refunds that slot to your ' +
+        'balance and the worker sees the reason and feedback_text. Without assignment_id it applies to every ' +
+        'submitted assignment. Read get_results first. A retried identical call is answered once: it returns the ' +
+        'first answer again.',
       inputSchema: z.object({
         task_id: uuid('The task.'),
         accept: z.boolean().describe('true approves and pays; false rejects and refunds the slot.'),
@@ -27,7 +28,10 @@ export function registerReviewSubmission(server: McpServer, client: Legwork): vo
         quality_score: number(limits.quality_score)
           .optional()
           .describe('0-5, one decimal; required to approve.'),
-        reason_code: z.enum(taskFeedbackRequestReason_codeValues).optional().describe('Required to reject.'),
+        reason_code: z
+          .enum(taskFeedbackRequestReason_codeValues)
+          .optional()
+          .describe('Why you reject; the worker sees it. Left out of a rejection: other.'),
         feedback_text: text(limits.feedback_text).optional().describe('Shown to the worker on a rejection.'),
       }),
       outputSchema: reviewOutput,

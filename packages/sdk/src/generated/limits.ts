@@ -26,6 +26,13 @@ export const adminLoginRequestLimits = {
     password: { maxLength: 128 },
 } as const;
 
+/** components["schemas"]["AdminSecondFactorRequest"] */
+export const adminSecondFactorRequestLimits = {
+    challenge_token: { maxLength: 4096 },
+    code: { pattern: "^[0-9]{6}$" },
+    recovery_code: { maxLength: 20 },
+} as const;
+
 /** components["schemas"]["AdvanceTestClockRequest"] */
 export const advanceTestClockRequestLimits = {
     by_seconds: { minimum: 1, maximum: 2592000 },
@@ -66,6 +73,7 @@ export const createApiKeyRequestLimits = {
 /** components["schemas"]["CreatePaymentRequest"] */
 export const createPaymentRequestLimits = {
     amount_cents: { minimum: 1000, maximum: 5000000 },
+    client_ip: { maxLength: 45 },
     openid: { minLength: 1, maxLength: 128 },
     return_url: { minLength: 1, maxLength: 1000 },
 } as const;
@@ -93,7 +101,7 @@ export const createTestClockRequestLimits = {
 
 /** components["schemas"]["CreateWebhookRequest"] */
 export const createWebhookRequestLimits = {
-    events: { minItems: 1 },
+    events: { minItems: 1, maxItems: 15 },
     url: { maxLength: 2048 },
 } as const;
 
@@ -127,7 +135,7 @@ export const rechargeRequestLimits = {
 
 /** components["schemas"]["ReferenceCreateOrderRequest"] */
 export const referenceCreateOrderRequestLimits = {
-    amount: { minimum: 1 },
+    amount: { minimum: 1, maximum: 5000000 },
     callback_url: { minLength: 1, maxLength: 1000 },
     expires_in_seconds: { minimum: 300, maximum: 86400 },
     return_url: { minLength: 1, maxLength: 1000 },
@@ -135,7 +143,7 @@ export const referenceCreateOrderRequestLimits = {
 
 /** components["schemas"]["ReferenceRefundRequest"] */
 export const referenceRefundRequestLimits = {
-    amount: { minimum: 1 },
+    amount: { minimum: 1, maximum: 5000000 },
     order_id: { minLength: 1, maxLength: 64 },
     reason: { minLength: 1, maxLength: 500 },
 } as const;
@@ -148,7 +156,7 @@ export const refreshTokenRequestLimits = {
 /** components["schemas"]["RefundRequest"] */
 export const refundRequestLimits = {
     order_id: { minLength: 1, maxLength: 64 },
-    refund_amount_cents: { minimum: 1 },
+    refund_amount_cents: { minimum: 1, maximum: 5000000 },
     refund_reason: { minLength: 1, maxLength: 500 },
 } as const;
 
@@ -198,6 +206,11 @@ export const taskRequirementsLimits = {
 export const taskSubmissionRequestLimits = {
     photo_urls: { maxItems: 5, items: { minLength: 1, maxLength: 2048 } },
     worker_notes: { maxLength: 2000 },
+} as const;
+
+/** components["schemas"]["TotpCodeRequest"] */
+export const totpCodeRequestLimits = {
+    code: { pattern: "^[0-9]{6}$" },
 } as const;
 
 /** components["schemas"]["TransactionItem"] */
@@ -277,6 +290,13 @@ export const workerResponseLimits = {
 export const pathsV1AdminAgentsGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
     skip: { minimum: 0 },
+} as const;
+
+/** GET /v1/admin/audit-log query */
+export const pathsV1AdminAuditLogGetParametersQueryLimits = {
+    limit: { minimum: 1, maximum: 100 },
+    starting_after: { pattern: "^[1-9][0-9]{0,17}$" },
+    target_id: { maxLength: 100 },
 } as const;
 
 /** GET /v1/admin/withdrawals query */
