@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config'],
   ['common', 'sandbox'],
   ['database'],
-  ['auth', 'escrow', 'events', 'idempotency', 'sms', 'upload'],
+  ['audit', 'auth', 'escrow', 'events', 'idempotency', 'sms', 'upload'],
   ['agent', 'matching', 'worker'],
   ['payment', 'task'],
   ['admin', 'apps', 'health', 'jobs', 'mcp', 'notifications', 'openapi', 'simulation', 'stats'],

@@ -7,6 +7,7 @@ import { Authenticator } from './authenticator';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './passwords';
+import { SignInChallenges } from './sign-in-challenges';
 import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
@@ -26,7 +27,17 @@ import { UsageTracker } from './usage-tracker';
     UsageTracker,
     LoginThrottle,
     ApiSecretVerifier,
+    SignInChallenges,
   ],
-  exports: [AuthCache, Authenticator, PasswordHasher, Tokens, UsageTracker, LoginThrottle, ApiSecretVerifier],
+  exports: [
+    AuthCache,
+    Authenticator,
+    PasswordHasher,
+    Tokens,
+    UsageTracker,
+    LoginThrottle,
+    ApiSecretVerifier,
+    SignInChallenges,
+  ],
 })
 export class AuthModule {}

@@ -58,6 +58,8 @@ export interface AppConfig {
     /** Task quotes per agent, besides the agent's general budget (product-decisions §16, quote privacy). */
     readonly quotePerMinute: number;
     readonly quotePerDay: number;
+    /** socket.io handshakes on /ws per client IP per minute, refused before any credential is looked up. */
+    readonly wsHandshakesPerMinutePerIp: number;
   };
   readonly webhooks: {
     /** Master key from which the key that encrypts webhook signing secrets at rest is derived (AES-256-GCM). */
@@ -300,8 +302,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
       quotePerMinute: r.int('QUOTE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
       quotePerDay: r.int('QUOTE_RATE_LIMIT_PER_DAY', 500, 1, 10_000_000),
+      wsHandshakesPerMinutePerIp: r.int('WS_HANDSHAKES_PER_MINUTE_PER_IP', 120, 1, 100000),
     },
-    // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
+    // Seals secrets at rest (webhook signing secrets, operators' TOTP secrets and recovery codes, each under a key
+    // derived for it); generated under DATA_DIR in sandbox, required in live mode.
     webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
     shutdownDrainSeconds: r.int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),

@@ -5,7 +5,7 @@
 
 export type WebhookEndpointStatus = 'active' | 'disabled' | 'deleted';
 
-/** A webhook_endpoints row. The signing secret is stored sealed (secret-box.ts), never in the clear. */
+/** A webhook_endpoints row. The signing secret is stored sealed (common/secret-box.ts), never in the clear. */
 export interface WebhookEndpointRow {
   id: string;
   agent_id: string;

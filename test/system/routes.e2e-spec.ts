@@ -27,7 +27,16 @@ const EXPECTED = [
   ...both('DELETE', '/agent/api-keys/:key_id'),
   // operators
   'POST /v1/admin/login',
+  'POST /v1/admin/login/totp',
   'POST /v1/admin/refresh',
+  'POST /v1/admin/logout',
+  'GET /v1/admin/me',
+  'POST /v1/admin/me/totp',
+  'POST /v1/admin/me/totp/confirm',
+  'POST /v1/admin/me/recovery-codes',
+  'GET /v1/admin/operators',
+  'POST /v1/admin/operators/:id/totp/reset',
+  'GET /v1/admin/audit-log',
   'GET /v1/admin/agents',
   'PATCH /v1/admin/agents/:id',
   // ledger: credits, balances, transactions, statistics

@@ -1,4 +1,5 @@
 import type { Catalog, Locale } from '../shared/i18n';
+import { OPS_EN, OPS_ZH } from './messages-ops';
 
 /** The console's words. English is the default (product-decisions §14); Chinese is one switch away. */
 const en: Catalog = {
@@ -764,4 +765,4 @@ const zh: Catalog = {
   'ledger.summary': '{accounts} 个账户，{journals} 笔凭证，检查于 {at}',
 };
 
-export const CATALOGS: Record<Locale, Catalog> = { en, 'zh-CN': zh };
+export const CATALOGS: Record<Locale, Catalog> = { en: { ...en, ...OPS_EN }, 'zh-CN': { ...zh, ...OPS_ZH } };

@@ -97,7 +97,7 @@ export class AgentTasksController {
   @ApiOperation({
     summary: 'Accept or reject submitted results',
     description:
-      'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
+      'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code and scores optional; no reason_code is `other`) refunds the slot in full, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
   })
   @FeedbackBody()
   @ApiOkResponse({ type: FeedbackResponse })

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { workerRegisterSkillsValues as SKILLS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { LanguageSwitch, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
@@ -8,7 +9,6 @@ import { availability } from '../availability';
 import { NotificationSettings } from '../components/NotificationSettings';
 import { forgetOfferPush } from '../push';
 import { api, session } from '../session';
-import { SKILLS } from '../skills';
 
 type Skill = (typeof SKILLS)[number];
 
