@@ -608,6 +608,26 @@ CREATE TABLE public.payment_refunds (
 );
 
 --
+-- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.push_subscriptions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    endpoint text NOT NULL,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    locale text NOT NULL,
+    expires_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT push_subscriptions_auth_check CHECK ((char_length(auth) = 22)),
+    CONSTRAINT push_subscriptions_endpoint_check CHECK (((char_length(endpoint) >= 1) AND (char_length(endpoint) <= 2048))),
+    CONSTRAINT push_subscriptions_locale_check CHECK ((locale = ANY (ARRAY['zh-CN'::text, 'en'::text]))),
+    CONSTRAINT push_subscriptions_p256dh_check CHECK ((char_length(p256dh) = 87))
+);
+
+--
 -- Name: refresh_tokens; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -642,6 +662,20 @@ CREATE TABLE public.sandbox_actions (
     created_at timestamp with time zone NOT NULL,
     CONSTRAINT sandbox_actions_check CHECK (((done_at IS NULL) = (outcome IS NULL))),
     CONSTRAINT sandbox_actions_step_check CHECK ((step = ANY (ARRAY['accept'::text, 'decline'::text, 'start'::text, 'submit'::text, 'abandon'::text])))
+);
+
+--
+-- Name: sandbox_sms; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_sms (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    phone_number text NOT NULL,
+    template text NOT NULL,
+    params jsonb NOT NULL,
+    text text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT sandbox_sms_template_check CHECK ((template = ANY (ARRAY['verification_code'::text, 'offer'::text])))
 );
 
 --
@@ -984,6 +1018,7 @@ CREATE TABLE public.workers (
     median_response_seconds integer,
     reputation_updated_at timestamp with time zone,
     simulated_by_agent_id uuid,
+    offer_sms_enabled boolean DEFAULT true NOT NULL,
     CONSTRAINT workers_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
     CONSTRAINT workers_check CHECK (((approved_tasks >= 0) AND (approved_tasks <= finished_tasks))),
     CONSTRAINT workers_display_name_check CHECK (((display_name IS NULL) OR ((char_length(display_name) >= 1) AND (char_length(display_name) <= 50)))),
@@ -1203,6 +1238,20 @@ ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_pkey PRIMARY KEY (id);
 
 --
+-- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.push_subscriptions
+    ADD CONSTRAINT push_subscriptions_endpoint_key UNIQUE (endpoint);
+
+--
+-- Name: push_subscriptions push_subscriptions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.push_subscriptions
+    ADD CONSTRAINT push_subscriptions_pkey PRIMARY KEY (id);
+
+--
 -- Name: refresh_tokens refresh_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1229,6 +1278,13 @@ ALTER TABLE ONLY public.sandbox_actions
 
 ALTER TABLE ONLY public.sandbox_actions
     ADD CONSTRAINT sandbox_actions_pkey PRIMARY KEY (id);
+
+--
+-- Name: sandbox_sms sandbox_sms_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_sms
+    ADD CONSTRAINT sandbox_sms_pkey PRIMARY KEY (id);
 
 --
 -- Name: sandbox_workers sandbox_workers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1534,6 +1590,12 @@ CREATE INDEX payment_refunds_order_idx ON public.payment_refunds USING btree (or
 CREATE INDEX payment_refunds_processing_idx ON public.payment_refunds USING btree (created_at) WHERE (status = 'processing'::text);
 
 --
+-- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX push_subscriptions_worker ON public.push_subscriptions USING btree (worker_id, updated_at);
+
+--
 -- Name: refresh_tokens_expiry_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1556,6 +1618,18 @@ CREATE INDEX sandbox_actions_open ON public.sandbox_actions USING btree (due_at)
 --
 
 CREATE INDEX sandbox_actions_worker ON public.sandbox_actions USING btree (worker_id, created_at);
+
+--
+-- Name: sandbox_sms_created; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_sms_created ON public.sandbox_sms USING btree (created_at);
+
+--
+-- Name: sandbox_sms_phone; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_sms_phone ON public.sandbox_sms USING btree (phone_number, created_at DESC);
 
 --
 -- Name: sandbox_workers_agent; Type: INDEX; Schema: public; Owner: -
@@ -1962,6 +2036,13 @@ ALTER TABLE ONLY public.payment_refunds
 
 ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
+
+--
+-- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.push_subscriptions
+    ADD CONSTRAINT push_subscriptions_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
 
 --
 -- Name: sandbox_actions sandbox_actions_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -21,6 +21,8 @@ import { AssignmentDeadline1732200092000 } from './1732200092000-assignment-dead
 import { OperatorSessions1732200130000 } from './1732200130000-operator-sessions';
 import { OperatorAuditLog1732200131000 } from './1732200131000-operator-audit-log';
 import { OnCallOffers1732200140000 } from './1732200140000-on-call-offers';
+import { SandboxSms1732200150000 } from './1732200150000-sandbox-sms';
+import { PushSubscriptions1732200151000 } from './1732200151000-push-subscriptions';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   OperatorSessions1732200130000,
   OperatorAuditLog1732200131000,
   OnCallOffers1732200140000,
+  SandboxSms1732200150000,
+  PushSubscriptions1732200151000,
 ];

@@ -20,10 +20,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config'],
   ['common', 'sandbox'],
   ['database'],
-  ['audit', 'auth', 'escrow', 'events', 'idempotency', 'upload'],
+  ['audit', 'auth', 'escrow', 'events', 'idempotency', 'sms', 'upload'],
   ['agent', 'matching', 'worker'],
   ['payment', 'task'],
-  ['admin', 'apps', 'health', 'jobs', 'mcp', 'openapi', 'simulation', 'stats'],
+  ['admin', 'apps', 'health', 'jobs', 'mcp', 'notifications', 'openapi', 'simulation', 'stats'],
   [APP],
 ];
 

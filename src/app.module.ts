@@ -26,6 +26,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
 import { McpModule } from './mcp/mcp.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { UploadModule } from './upload/upload.module';
 import { SimulationModule } from './simulation/simulation.module';
 import { TaskModule } from './task/task.module';
@@ -56,6 +57,7 @@ export class AppModule {
       TaskModule,
       PaymentModule,
       JobsModule,
+      NotificationsModule,
       SimulationModule.register(config),
       EventsModule,
       EventsGatewayModule,

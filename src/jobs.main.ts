@@ -12,6 +12,7 @@ import { closeHealthServer, startHealthServer } from './health/health-server';
 import { Readiness } from './health/readiness.service';
 import { onShutdownSignal } from './health/shutdown';
 import { JobsRunnerModule } from './jobs/jobs-runner.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { SimulationModule } from './simulation/simulation.module';
 
 /**
@@ -28,8 +29,11 @@ async function bootstrap(): Promise<void> {
   const databaseUrl = config.databaseUrl ?? embeddedDatabaseUrl(config.embeddedPgPort);
   await runMigrations(databaseUrl, logger);
   const app = await NestFactory.createApplicationContext(
-    // In sandbox mode the simulated workers' steps are jobs too.
-    JobsRunnerModule.register(config, databaseUrl, logger, [SimulationModule.register(config)]),
+    // Offers' pushes and SMS are jobs, and in sandbox mode the simulated workers' steps too.
+    JobsRunnerModule.register(config, databaseUrl, logger, [
+      { module: NotificationsModule },
+      SimulationModule.register(config),
+    ]),
     {
       logger,
     },

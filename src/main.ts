@@ -30,12 +30,16 @@ async function bootstrap(): Promise<void> {
     ? await import('./sandbox/spawn-provider-sandbox.js').then((m) => m.spawnProviderSandbox(settings))
     : null;
   if (sandbox) {
-    logger.info({ alipay: sandbox.alipayBaseUrl, wechat: sandbox.wechatBaseUrl }, 'provider sandbox started');
+    logger.info(
+      { alipay: sandbox.alipayBaseUrl, wechat: sandbox.wechatBaseUrl, push: sandbox.pushBaseUrl },
+      'provider sandbox started',
+    );
     // Unset ports mean free ones, known only now: the provider URLs are built from the ports the sandbox got.
     config = loadConfig({
       ...process.env,
       SANDBOX_ALIPAY_PORT: new URL(sandbox.alipayBaseUrl).port,
       SANDBOX_WECHAT_PORT: new URL(sandbox.wechatBaseUrl).port,
+      SANDBOX_PUSH_PORT: new URL(sandbox.pushBaseUrl).port,
     });
   }
   const embedded = config.databaseUrl

@@ -8,6 +8,13 @@ import {
   type PaymentSettings,
   type ProviderSandboxSettings,
 } from './payment-config';
+import {
+  generateVapidPrivateKey,
+  loadSmsSettings,
+  loadWebPushSettings,
+  type SmsSettings,
+  type WebPushSettings,
+} from './notification-config';
 import { createOnce, replaceWhole } from './write-once';
 
 /**
@@ -67,6 +74,9 @@ export interface AppConfig {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly fxUsdCny: number;
   readonly payments: PaymentSettings;
+  /** SMS (codes and offer links) and Web Push: how workers are reached outside the app. */
+  readonly sms: SmsSettings;
+  readonly webPush: WebPushSettings;
 }
 
 /** Per-worker upload quotas and where uploads are staged while they stream in (finding P1). */
@@ -196,7 +206,17 @@ function redact(url: string): string {
 }
 
 /** The secrets sandbox mode generates when they are unset (loadConfig's `secret`). */
-const SANDBOX_SECRETS = ['JWT_ACCESS_SECRET', 'JWT_REFRESH_SECRET', 'WEBHOOK_SECRET_KEY'] as const;
+const SANDBOX_SECRETS = [
+  'JWT_ACCESS_SECRET',
+  'JWT_REFRESH_SECRET',
+  'WEBHOOK_SECRET_KEY',
+  'VAPID_PRIVATE_KEY',
+] as const;
+
+/** Random bytes, except where the secret is a key of a given kind. */
+function generateSecret(name: string): string {
+  return name === 'VAPID_PRIVATE_KEY' ? generateVapidPrivateKey() : randomBytes(48).toString('base64url');
+}
 
 /**
  * In sandbox mode unset secrets are generated once and kept under the data directory, so tokens survive a restart
@@ -209,14 +229,15 @@ const SANDBOX_SECRETS = ['JWT_ACCESS_SECRET', 'JWT_REFRESH_SECRET', 'WEBHOOK_SEC
  */
 function sandboxSecret(dataDir: string, name: string): string {
   const file = join(dataDir, 'secrets.json');
-  const generate = (): string => randomBytes(48).toString('base64url');
   if (!existsSync(file)) {
-    const all = Object.fromEntries([...new Set([...SANDBOX_SECRETS, name])].map((n) => [n, generate()]));
+    const all = Object.fromEntries(
+      [...new Set([...SANDBOX_SECRETS, name])].map((n) => [n, generateSecret(n)]),
+    );
     createOnce(file, JSON.stringify(all, null, 2));
   }
   const secrets = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
   if (!secrets[name]) {
-    secrets[name] = generate();
+    secrets[name] = generateSecret(name);
     replaceWhole(file, JSON.stringify(secrets, null, 2));
   }
   return secrets[name];
@@ -301,6 +322,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ] as const),
     fxUsdCny: r.num('FX_USD_CNY', 7.1, 0.01, 1000),
     payments: loadPaymentSettings(r, live, dataDir, publicBaseUrl),
+    sms: loadSmsSettings(r, live),
+    // The VAPID private key is kept like the other secrets: generated under DATA_DIR in sandbox, required in live.
+    webPush: loadWebPushSettings(r, live, secret('VAPID_PRIVATE_KEY'), publicBaseUrl),
   };
   if (config.jwt.accessSecret && config.jwt.accessSecret === config.jwt.refreshSecret) {
     r.problems.push('JWT_ACCESS_SECRET and JWT_REFRESH_SECRET must differ');

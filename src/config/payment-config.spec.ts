@@ -35,7 +35,10 @@ const LIVE_BASE = {
   JWT_ACCESS_SECRET: 'a'.repeat(40),
   JWT_REFRESH_SECRET: 'b'.repeat(40),
   WEBHOOK_SECRET_KEY: 'c'.repeat(40),
+  VAPID_PRIVATE_KEY: 'Non7M5rL_KEJh3rp5KlDxcrjOQCCwW_5aUpa3_6GC3M',
   PUBLIC_BASE_URL: 'https://api.legwork.example',
+  // SMS settings have their own spec (notification-config.spec.ts).
+  SMS_PROVIDER: 'none',
 };
 
 function liveEnv(): Record<string, string> {

@@ -42,6 +42,8 @@ export interface ProviderSandboxSettings {
   readonly host: string;
   readonly alipayPort: number;
   readonly wechatPort: number;
+  /** The test Web Push service beside them (src/sandbox/push). */
+  readonly pushPort: number;
   /** Unpaid sandbox orders complete by themselves after this long; null disables. */
   readonly autoCompleteMs: number | null;
   /** Multiplies the providers' notification retry schedules (1 = real time). */
@@ -78,7 +80,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** The ports of a sandbox run on its own (`npm run sandbox`), which a separately started API must be told. */
-export const STANDALONE_SANDBOX_PORTS = { alipay: 8101, wechat: 8102 } as const;
+export const STANDALONE_SANDBOX_PORTS = { alipay: 8101, wechat: 8102, push: 8103 } as const;
 
 /**
  * The sandbox settings. Unset ports: the sandbox that `npm start` spawns takes free ones (0) and tells the API which
@@ -94,6 +96,7 @@ export function loadSandboxSettings(r: Reader, dataDir: string, standalone = fal
     host: r.str('SANDBOX_HOST', '127.0.0.1'),
     alipayPort: r.int('SANDBOX_ALIPAY_PORT', fixed ? STANDALONE_SANDBOX_PORTS.alipay : 0, 0, 65535),
     wechatPort: r.int('SANDBOX_WECHAT_PORT', fixed ? STANDALONE_SANDBOX_PORTS.wechat : 0, 0, 65535),
+    pushPort: r.int('SANDBOX_PUSH_PORT', fixed ? STANDALONE_SANDBOX_PORTS.push : 0, 0, 65535),
     autoCompleteMs: autoComplete === 0 ? null : autoComplete,
     timeScale: r.num('SANDBOX_TIME_SCALE', 1, 0, 1000),
     spawn,

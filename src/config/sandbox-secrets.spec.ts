@@ -15,7 +15,7 @@ describe('sandbox secrets under the data directory', () => {
   const onDisk = () => JSON.parse(readFileSync(file(), 'utf8')) as Record<string, string>;
   const secretsOf = (env: Record<string, string>) => {
     const c = loadConfig({ DATA_DIR: dir, ...env });
-    return [c.jwt.accessSecret, c.jwt.refreshSecret, c.webhooks.secretKey];
+    return [c.jwt.accessSecret, c.jwt.refreshSecret, c.webhooks.secretKey, c.webPush.privateKey];
   };
 
   it('are created all at once, private, and read back unchanged by the next start', () => {
@@ -23,10 +23,11 @@ describe('sandbox secrets under the data directory', () => {
     expect(Object.keys(onDisk()).sort()).toEqual([
       'JWT_ACCESS_SECRET',
       'JWT_REFRESH_SECRET',
+      'VAPID_PRIVATE_KEY',
       'WEBHOOK_SECRET_KEY',
     ]);
     expect(statSync(file()).mode & 0o777).toBe(0o600);
-    expect(new Set(first).size).toBe(3);
+    expect(new Set(first).size).toBe(4);
     expect(secretsOf({})).toEqual(first);
   });
 
@@ -35,12 +36,13 @@ describe('sandbox secrets under the data directory', () => {
       file(),
       JSON.stringify({ JWT_ACCESS_SECRET: 'a'.repeat(64), JWT_REFRESH_SECRET: 'r'.repeat(64) }),
     );
-    const [access, refresh, webhook] = secretsOf({});
+    const [access, refresh, webhook, vapid] = secretsOf({});
     expect([access, refresh]).toEqual(['a'.repeat(64), 'r'.repeat(64)]);
     expect(onDisk()).toEqual({
       JWT_ACCESS_SECRET: access,
       JWT_REFRESH_SECRET: refresh,
       WEBHOOK_SECRET_KEY: webhook,
+      VAPID_PRIVATE_KEY: vapid,
     });
   });
 

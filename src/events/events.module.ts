@@ -25,7 +25,8 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
  * cross-instance fan-out to sockets (the socket.io gateway itself is EventsGatewayModule, loaded by the API only).
  * Other modules only write outbox rows in their own transactions; UrlSafety is exported so the payment module can
  * check an order's callback_url when the order is created, RedisBus so the readiness check can ping Redis on a
- * connection that already exists, OutboxSubscribers so a module above can react to published events.
+ * connection that already exists, OutboxSubscribers so a module above can react to published events, WebhookSender
+ * so Web Push requests leave through the same checked connections as webhooks.
  */
 @Module({
   controllers: [WebhooksController, AgentEventsController, WsStatsController],
@@ -52,6 +53,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
   ],
   exports: [
     UrlSafety,
+    WebhookSender,
     OutboxSubscribers,
     OutboxPublisher,
     WebhookDelivery,

@@ -77,3 +77,37 @@ export async function offerDeliveriesOf(
   }
   return byOffer;
 }
+
+/**
+ * Takes a channel's row before sending (Web Push, SMS): inserted only when the offer has none on that channel, so of
+ * two runners of one job, or a job run again, only the first sends. Whether this call took it.
+ */
+export async function claimOfferDelivery(db: SqlRunner, d: OfferDelivery): Promise<boolean> {
+  const rows = await sqlRows(
+    db,
+    `INSERT INTO offer_deliveries (assignment_id, channel, status, sent_at, detail, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $4) ON CONFLICT (assignment_id, channel) DO NOTHING RETURNING assignment_id`,
+    [d.assignmentId, d.channel, d.status, d.at, d.detail ?? null],
+  );
+  return rows.length > 0;
+}
+
+/** How a claimed send ended, when not as claimed (it failed after the claim): the same try, so no new attempt. */
+export async function settleOfferDelivery(db: SqlRunner, d: OfferDelivery): Promise<void> {
+  await sqlRows(
+    db,
+    `UPDATE offer_deliveries SET status = $3, detail = $4, updated_at = $5 WHERE assignment_id = $1 AND channel = $2`,
+    [d.assignmentId, d.channel, d.status, d.detail ?? null, d.at],
+  );
+}
+
+/** Offer SMS sent to a worker since `since` (the daily cap counts them). */
+export async function offerSmsSentSince(db: SqlRunner, workerId: string, since: Date): Promise<number> {
+  const [row] = await sqlRows<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM offer_deliveries d JOIN assignments a ON a.id = d.assignment_id
+      WHERE a.worker_id = $1 AND d.channel = 'sms' AND d.status = 'sent' AND d.sent_at > $2`,
+    [workerId, since],
+  );
+  return row.n;
+}

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     host: config.host,
     alipayPort: config.alipayPort,
     wechatPort: config.wechatPort,
+    pushPort: config.pushPort,
     timeScale: config.timeScale,
     autoCompleteMs: config.autoCompleteMs,
   });
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       msg: 'provider sandbox listening',
       alipay: `${sandbox.alipayBaseUrl}/gateway.do`,
       wechat: sandbox.wechatBaseUrl,
+      push: sandbox.pushBaseUrl,
       test_api: [`${sandbox.alipayBaseUrl}/__sandbox/`, `${sandbox.wechatBaseUrl}/__sandbox/`],
       credentials: sandbox.credentialsFile,
     }),
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     type: 'ready',
     alipayBaseUrl: sandbox.alipayBaseUrl,
     wechatBaseUrl: sandbox.wechatBaseUrl,
+    pushBaseUrl: sandbox.pushBaseUrl,
   });
 
   let stopping = false;
@@ -51,7 +54,7 @@ main().catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(err.message);
   else if (e?.code === 'EADDRINUSE') {
     console.error(
-      `provider sandbox: port ${e.port} is in use (another sandbox running?); set SANDBOX_ALIPAY_PORT / SANDBOX_WECHAT_PORT`,
+      `provider sandbox: port ${e.port} is in use (another sandbox running?); set SANDBOX_ALIPAY_PORT / SANDBOX_WECHAT_PORT / SANDBOX_PUSH_PORT`,
     );
   } else console.error('provider sandbox failed to start:', err);
   process.exit(1);

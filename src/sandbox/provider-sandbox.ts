@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import { loadOrCreateSandboxCredentials, type SandboxCredentials } from '../config/sandbox-credentials';
 import { alipayDefinition } from './alipay/alipay-sandbox';
 import { type RunningProvider, startProviderServer } from './provider-server';
+import { startTestPushService, type TestPushService } from './push/test-push-service';
 import { wechatDefinition } from './wechat/wechat-sandbox';
 
 /**
  * The provider sandbox: Alipay's OpenAPI v2 gateway and WeChat Pay's APIv3, each on its own port so paths match
  * production, implemented with node:crypto (never the SDKs the service uses, so the contract tests compare two
- * independent implementations). Never loaded in live mode.
+ * independent implementations), and a test Web Push service on a third port. Never loaded in live mode.
  */
 export interface ProviderSandboxOptions {
   /** Credentials live in `<dataDir>/sandbox/credentials.json` unless `credentialsFile` says otherwise. */
@@ -17,6 +18,8 @@ export interface ProviderSandboxOptions {
   /** 0 picks a free port (tests). Defaults 8101 and 8102. */
   readonly alipayPort?: number;
   readonly wechatPort?: number;
+  /** The test push service's port; default a free one (npm run sandbox alone passes 8103). */
+  readonly pushPort?: number;
   /** Multiplies the notification retry schedules; e.g. 0.0001 turns Alipay's 4 minutes into 24 ms. Default 1. */
   readonly timeScale?: number;
   /** Orders pay themselves after this long unless declined; null disables. Default 5000. */
@@ -31,6 +34,8 @@ export interface ProviderSandboxOptions {
 export interface ProviderSandbox {
   readonly alipayBaseUrl: string;
   readonly wechatBaseUrl: string;
+  /** The test Web Push service: subscriptions are created under /__sandbox/subscriptions (src/sandbox/push). */
+  readonly pushBaseUrl: string;
   readonly credentials: SandboxCredentials;
   readonly credentialsFile: string;
   /** Environment for the service to talk to this sandbox (for example createTestApp(sandbox.serviceEnv)). */
@@ -49,6 +54,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions): Pro
     onError: options.onError ?? ((err: unknown) => console.error('provider sandbox:', err)),
   };
   const started: RunningProvider[] = [];
+  let push: TestPushService | null = null;
   try {
     started.push(
       await startProviderServer(alipayDefinition(credentials), {
@@ -62,14 +68,17 @@ export async function startProviderSandbox(options: ProviderSandboxOptions): Pro
         port: options.wechatPort ?? 8102,
       }),
     );
+    push = await startTestPushService({ host: common.host, port: options.pushPort ?? 0 });
   } catch (err) {
     await Promise.all(started.map((s) => s.stop()));
     throw err;
   }
+  const pushService = push;
   const [alipay, wechat] = started;
   return {
     alipayBaseUrl: alipay.baseUrl,
     wechatBaseUrl: wechat.baseUrl,
+    pushBaseUrl: pushService.baseUrl,
     credentials,
     credentialsFile,
     serviceEnv: {
@@ -79,7 +88,7 @@ export async function startProviderSandbox(options: ProviderSandboxOptions): Pro
       WECHATPAY_BASE_URL: `${wechat.baseUrl}/`,
     },
     stop: async () => {
-      await Promise.all(started.map((s) => s.stop()));
+      await Promise.all([...started.map((s) => s.stop()), pushService.stop()]);
     },
   };
 }

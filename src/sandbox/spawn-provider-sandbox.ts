@@ -10,6 +10,7 @@ import { join } from 'node:path';
 export interface SpawnedProviderSandbox {
   readonly alipayBaseUrl: string;
   readonly wechatBaseUrl: string;
+  readonly pushBaseUrl: string;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -18,6 +19,7 @@ interface ReadyMessage {
   type: 'ready';
   alipayBaseUrl: string;
   wechatBaseUrl: string;
+  pushBaseUrl: string;
 }
 
 /**
@@ -25,7 +27,7 @@ interface ReadyMessage {
  * child reports the ports it got, and the API builds its provider URLs from them.
  */
 export async function spawnProviderSandbox(
-  ports: { alipayPort: number; wechatPort: number },
+  ports: { alipayPort: number; wechatPort: number; pushPort: number },
   timeoutMs = 30_000,
 ): Promise<SpawnedProviderSandbox> {
   const child = fork(join(__dirname, 'provider-sandbox.main.js'), [], {
@@ -34,6 +36,7 @@ export async function spawnProviderSandbox(
       ...process.env,
       SANDBOX_ALIPAY_PORT: String(ports.alipayPort),
       SANDBOX_WECHAT_PORT: String(ports.wechatPort),
+      SANDBOX_PUSH_PORT: String(ports.pushPort),
     },
   });
   const ready = new Promise<ReadyMessage>((resolve, reject) => {
@@ -55,6 +58,7 @@ export async function spawnProviderSandbox(
   return {
     alipayBaseUrl: message.alipayBaseUrl,
     wechatBaseUrl: message.wechatBaseUrl,
+    pushBaseUrl: message.pushBaseUrl,
     pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

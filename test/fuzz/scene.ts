@@ -93,7 +93,8 @@ export class Scene implements Callers {
       case 'url':
       case 'callback_url':
       case 'return_url':
-        // Sandbox mode allows a local receiver, and a literal address needs no DNS.
+      case 'endpoint':
+        // Sandbox mode allows a local receiver (or push service), and a literal address needs no DNS.
         return 'http://127.0.0.1:9/fuzz';
       case 'assignment_id':
         return route.endsWith('/feedback') ? (await this.submitted()).assignment : undefined;

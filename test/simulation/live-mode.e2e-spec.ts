@@ -20,6 +20,7 @@ export const SANDBOX_ROUTES: [string, string][] = [
   ['GET', `/sandbox/clocks/${ID}`],
   ['POST', `/sandbox/clocks/${ID}/advance`],
   ['DELETE', `/sandbox/clocks/${ID}`],
+  ['GET', '/sandbox/sms'],
 ];
 
 describe('sandbox routes in live mode', () => {

@@ -38,6 +38,7 @@ export const TEST_ENV: Record<string, string> = {
   JWT_ACCESS_SECRET: 'test-access-secret-0123456789abcdefghijklmnop',
   JWT_REFRESH_SECRET: 'test-refresh-secret-0123456789abcdefghijklmno',
   WEBHOOK_SECRET_KEY: 'test-webhook-secret-key-0123456789abcdefghijk',
+  VAPID_PRIVATE_KEY: 'Z-_D2lNKUP3U1P7TWMvEoE1C_ksqkWalSKQYZdHW3ok',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   DATA_DIR: '/tmp/legwork-test-data',
   // Like createAgent's agents, a quote budget no test reaches by accident (the validation table alone sends dozens of

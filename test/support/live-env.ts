@@ -34,6 +34,12 @@ export function liveTestEnv(overrides: Record<string, string> = {}): Record<stri
     WECHATPAY_APIV3_KEY: randomBytes(16).toString('hex'),
     WECHATPAY_PUBLIC_KEY: wechatPlatform.publicKey,
     WECHATPAY_PUBLIC_KEY_ID: `PUB_KEY_ID_${randomBytes(8).toString('hex')}`,
+    VAPID_PRIVATE_KEY: 'Non7M5rL_KEJh3rp5KlDxcrjOQCCwW_5aUpa3_6GC3M',
+    ALIYUN_SMS_ACCESS_KEY_ID: 'LTAI5tLiveTestKeyId0001',
+    ALIYUN_SMS_ACCESS_KEY_SECRET: randomBytes(15).toString('hex'),
+    ALIYUN_SMS_SIGN_NAME: 'Legwork',
+    ALIYUN_SMS_TEMPLATE_VERIFICATION: 'SMS_100000001',
+    ALIYUN_SMS_TEMPLATE_OFFER: 'SMS_100000002',
     ...overrides,
   };
 }

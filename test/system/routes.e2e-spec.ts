@@ -107,6 +107,11 @@ const EXPECTED = [
   ...both('GET', '/worker/availability'),
   ...both('PUT', '/worker/availability'),
   ...both('GET', '/worker/offers'),
+  // offers that reach a closed app: Web Push subscriptions and the worker's notification settings
+  ...both('POST', '/worker/push-subscriptions'),
+  ...both('DELETE', '/worker/push-subscriptions'),
+  ...both('GET', '/worker/notification-settings'),
+  ...both('PUT', '/worker/notification-settings'),
   ...both('POST', '/worker/assignments/:assignment_id/decline'),
   ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
   ...both('POST', '/worker/tasks/:task_id/rate'),
@@ -137,6 +142,7 @@ const EXPECTED = [
   ...both('GET', '/sandbox/clocks/:clock_id'),
   ...both('POST', '/sandbox/clocks/:clock_id/advance'),
   ...both('DELETE', '/sandbox/clocks/:clock_id'),
+  ...both('GET', '/sandbox/sms'),
   // the MCP server for LLM agents (Streamable HTTP; docs/mcp.md): not a REST operation, kept out of the OpenAPI
   'POST /mcp',
   'GET /mcp',

@@ -1,6 +1,5 @@
 import { ApiError } from '../../src/common/errors/api-error';
-import { Logger } from '../../src/common/logging/logger';
-import { SMS_GATEWAY, type SmsGateway } from '../../src/worker/sms/sms-gateway';
+import { SMS_GATEWAY, type SmsGateway } from '../../src/sms/sms-gateway';
 import { createTestApp, TestApp } from '../support/app';
 import { createWorkerTestApp, newPhone, registerWorker, sendCode, wrongCode } from './worker-helpers';
 
@@ -47,18 +46,20 @@ describe('worker SMS codes: send-sms and verify-sms', () => {
     expect(res.body.sandbox_code).toMatch(/^\d{6}$/);
   });
 
-  it('logs the sandbox code with the structured logger', async () => {
-    const info = jest.spyOn(t.app.get(Logger), 'info');
-    try {
-      const phone = newPhone();
-      const code = await sendCode(t, phone);
-      expect(info).toHaveBeenCalledWith(
-        expect.objectContaining({ sms_to: phone, sms_params: expect.objectContaining({ code }) }),
-        'sandbox SMS (not sent)',
-      );
-    } finally {
-      info.mockRestore();
-    }
+  it('keeps the sandbox message in the SMS outbox instead of sending it', async () => {
+    const phone = newPhone();
+    const code = await sendCode(t, phone);
+    const rows: { template: string; params: Record<string, unknown>; text: string }[] = await t.db.query(
+      `SELECT template, params, text FROM sandbox_sms WHERE phone_number = $1`,
+      [phone],
+    );
+    expect(rows).toEqual([
+      {
+        template: 'verification_code',
+        params: { code, purpose: 'register', ttl_minutes: 5 },
+        text: expect.stringContaining(code),
+      },
+    ]);
   });
 
   it.each([

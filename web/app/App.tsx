@@ -30,6 +30,10 @@ const router = createBrowserRouter(
               lazy: () => import('./screens/Assignment').then((m) => ({ Component: m.Assignment })),
             },
             {
+              path: 'offers/:assignmentId',
+              lazy: () => import('./screens/OfferPage').then((m) => ({ Component: m.OfferPage })),
+            },
+            {
               path: 'earnings',
               lazy: () => import('./screens/Earnings').then((m) => ({ Component: m.Earnings })),
             },

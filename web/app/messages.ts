@@ -87,6 +87,7 @@ export const CATALOGS: Record<Locale, Catalog> = {
     'offer.accept': '接受',
     'offer.decline': '拒绝',
     'offer.expired': '推送已过期。',
+    'offer.ended': '这个任务邀请已结束：已拒绝、已过期或已被撤回。附近任务列表中仍可能找到它。',
     'mine.title': '我的任务',
     'mine.all': '全部',
     'mine.empty': '这里还没有任务。',
@@ -173,6 +174,22 @@ export const CATALOGS: Record<Locale, Catalog> = {
     'profile.rep_response': '从接受到提交的中位时间 {minutes} 分钟',
     'profile.rep_limit': '可同时进行 {n} 个任务',
     'profile.install': '可将本应用添加到主屏幕，像普通应用一样打开。',
+    'push.ask_title': '关闭应用也能收到任务邀请',
+    'push.ask_why':
+      '开启通知后，即使关闭本应用或锁屏，附近的新任务邀请也会推送到这部手机，点一下就能查看并接单。',
+    'push.ask_sms': '部分手机的浏览器收不到推送（如大陆的 Chrome）：邀请 30 秒未答复时，会再发一条短信提醒。',
+    'push.enable': '开启通知',
+    'push.not_now': '暂不',
+    'push.denied': '通知已被拒绝，可在浏览器的网站设置中重新开启；30 秒未答复的任务邀请仍会短信提醒。',
+    'push.failed': '这个浏览器无法接收推送通知；30 秒未答复的任务邀请会通过短信提醒。',
+    'notify.title': '任务邀请提醒',
+    'notify.sms': '短信提醒',
+    'notify.sms_rules': '邀请 30 秒未答复时发送短信，每天最多 10 条，22:00 至 08:00 不发送',
+    'notify.push_on': '这部手机已开启通知：关闭应用也能收到任务邀请。',
+    'notify.push_ask': '这部手机尚未开启通知。',
+    'notify.push_denied': '这部手机的通知已被拒绝，可在浏览器的网站设置中重新开启。',
+    'notify.push_failed': '这个浏览器无法接收推送通知。',
+    'notify.push_unsupported': '这个浏览器不支持推送通知。',
   },
   en: {
     'app.name': 'Legwork',
@@ -260,6 +277,8 @@ export const CATALOGS: Record<Locale, Catalog> = {
     'offer.accept': 'Accept',
     'offer.decline': 'Decline',
     'offer.expired': 'The offer has expired.',
+    'offer.ended':
+      'This offer has ended: declined, expired or withdrawn. The task may still be in the nearby list.',
     'mine.title': 'My tasks',
     'mine.all': 'All',
     'mine.empty': 'No tasks here yet.',
@@ -346,5 +365,26 @@ export const CATALOGS: Record<Locale, Catalog> = {
     'profile.rep_response': 'Median time from accepting to submitting: {minutes} min',
     'profile.rep_limit': 'You may hold {n} tasks at once',
     'profile.install': 'Add this app to your home screen to open it like any app.',
+    'push.ask_title': 'Get offers with the app closed',
+    'push.ask_why':
+      'Turn on notifications and new task offers nearby reach this phone even when the app is closed or the screen is locked; one tap opens the offer.',
+    'push.ask_sms':
+      "Some phones' browsers cannot receive them (Chrome in mainland China): an offer unanswered after 30 seconds also comes by SMS.",
+    'push.enable': 'Turn on notifications',
+    'push.not_now': 'Not now',
+    'push.denied':
+      "Notifications are blocked; turn them on again in the browser's site settings. Offers unanswered after 30 seconds still come by SMS.",
+    'push.failed':
+      'This browser cannot receive notifications; offers unanswered after 30 seconds come by SMS.',
+    'notify.title': 'Offer alerts',
+    'notify.sms': 'SMS alerts',
+    'notify.sms_rules':
+      'A text when an offer is unanswered after 30 s; at most 10 a day, none from 22:00 to 08:00',
+    'notify.push_on': 'Notifications are on for this phone: offers reach it with the app closed.',
+    'notify.push_ask': 'Notifications are not on for this phone yet.',
+    'notify.push_denied':
+      "Notifications are blocked on this phone; turn them on in the browser's site settings.",
+    'notify.push_failed': 'This browser cannot receive notifications.',
+    'notify.push_unsupported': 'This browser does not support notifications.',
   },
 };

@@ -61,3 +61,20 @@ export function withOffers(list: Offer[], more: Offer[]): Offer[] {
   const known = new Set(list.map((o) => o.assignmentId));
   return [...list, ...more.filter((o) => !known.has(o.assignmentId))];
 }
+
+/** An offer read on its own page (GET /v1/worker/assignments/{id}), while it still waits for an answer. */
+export function offerFromAssignment(a: Schemas['WorkerAssignmentDetail']): Offer | null {
+  if (a.status !== 'pending' || !a.offer_expires_at) return null;
+  return {
+    assignmentId: a.assignment_id,
+    expiresAt: a.offer_expires_at,
+    task: {
+      taskId: a.task_id,
+      title: a.title,
+      paymentCents: a.payment_cents,
+      distanceMeters: null,
+      deadlineAt: a.deadline_at,
+      address: a.location.address ?? null,
+    },
+  };
+}

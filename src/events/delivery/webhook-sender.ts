@@ -78,7 +78,8 @@ export class DestinationAgents {
 }
 
 /**
- * One HTTP POST to a webhook receiver. The destination is checked and resolved by UrlSafety first, for every
+ * One HTTP POST to a webhook receiver (or a Web Push service: the notifications module sends offers through it, so
+ * they get the same checks). The destination is checked and resolved by UrlSafety first, for every
  * delivery, and the request goes out on a connection to those checked addresses only (DestinationAgents), so DNS
  * cannot change between check and connect, and a kept-alive connection is reused only for the addresses it was
  * opened to. Connections are kept alive between deliveries (a new TCP connection per delivery cost more than the
@@ -95,7 +96,7 @@ export class WebhookSender implements OnApplicationShutdown {
     this.agents.destroy();
   }
 
-  async send(rawUrl: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  async send(rawUrl: string, headers: Record<string, string>, body: string | Buffer): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     let url: URL;
@@ -122,7 +123,9 @@ export class WebhookSender implements OnApplicationShutdown {
   }
 }
 
-function post(url: URL, agent: http.Agent, headers: Record<string, string>, body: string): Promise<number> {
+type Body = string | Buffer;
+
+function post(url: URL, agent: http.Agent, headers: Record<string, string>, body: Body): Promise<number> {
   return once(url, agent, headers, body).catch((err: Error & { code?: string; reused?: boolean }) => {
     // A kept-alive connection the receiver closed while it sat idle fails at once, before any answer: the delivery
     // is sent again on a new connection instead of waiting for its retry (receivers dedupe by event id anyway).
@@ -132,7 +135,7 @@ function post(url: URL, agent: http.Agent, headers: Record<string, string>, body
   });
 }
 
-function once(url: URL, agent: http.Agent, headers: Record<string, string>, body: string): Promise<number> {
+function once(url: URL, agent: http.Agent, headers: Record<string, string>, body: Body): Promise<number> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<number>((resolve, reject) => {
     const req = client.request(url, {

@@ -19,7 +19,7 @@ export class OfferDeliveryItem implements OfferDeliveryView {
   @ApiProperty({
     enum: OFFER_DELIVERY_STATUSES,
     description:
-      'sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off).',
+      'sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off, the hourly SMS budget).',
   })
   status: OfferDeliveryStatus;
 

@@ -133,7 +133,9 @@ export class UrlSafety {
   private check(cls: IpClass, what: string): void {
     const allowed = this.live ? LIVE_ALLOWED : SANDBOX_ALLOWED;
     if (!allowed.has(cls)) {
-      throw new UnsafeDestinationError(`${what} is ${DESCRIPTION[cls]}, which webhooks may not reach`);
+      throw new UnsafeDestinationError(
+        `${what} is ${DESCRIPTION[cls]}, which the service may not connect to`,
+      );
     }
   }
 }

@@ -5,6 +5,8 @@ import { atTime } from '../../common/clock';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
+import { OFFER_SMS_DELAY_SECONDS } from '../../notifications/offer-sms-policy';
+import { OfferSms } from '../../notifications/services/offer-sms';
 import { LIVE_TASK_STATUSES } from '../../task/domain/task-status';
 import { TaskTimers } from '../../task/services/task-timers';
 import { type TestClockRow, TestClocks } from '../../task/test-clocks';
@@ -16,7 +18,8 @@ const MAX_STEPS = 10_000;
 /**
  * Advancing a test clock: as if the time between its frozen time and the target had passed for its tasks alone.
  * Repeatedly: plan the simulated workers' next steps, find the earliest thing due on the clock's tasks (a simulated
- * step, an offer lapse, a deadline, an auto-approval), move the clock there and run everything due at that instant,
+ * step, an offer lapse, an offer's SMS, a deadline, an auto-approval), move the clock there and run everything due at
+ * that instant,
  * with every Clock reading the clock's time (atTime), so rows and events carry it. The rules that run are the job
  * runner's own (TaskTimers, scoped to this clock) and the simulated workers' steps through the real services.
  */
@@ -26,6 +29,7 @@ export class ClockAdvance {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly simulator: WorkerSimulator,
     private readonly timers: TaskTimers,
+    private readonly offerSms: OfferSms,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -56,12 +60,18 @@ export class ClockAdvance {
          SELECT min(a.offer_expires_at) FROM assignments a JOIN tasks k ON k.id = a.task_id
           WHERE k.test_clock_id = $1 AND a.status = 'pending'
          UNION ALL
+         SELECT min(a.offered_at) + make_interval(secs => $4) FROM assignments a JOIN tasks k ON k.id = a.task_id
+           JOIN workers w ON w.id = a.worker_id
+          WHERE k.test_clock_id = $1 AND a.status = 'pending' AND w.simulated_by_agent_id IS NULL
+            AND a.offer_expires_at > a.offered_at + make_interval(secs => $4)
+            AND NOT EXISTS (SELECT 1 FROM offer_deliveries d WHERE d.assignment_id = a.id AND d.channel = 'sms')
+         UNION ALL
          SELECT min(deadline_at) FROM tasks
           WHERE test_clock_id = $1 AND deadline_processed_at IS NULL AND status = ANY($2)
          UNION ALL
          SELECT min(a.submitted_at) + make_interval(hours => $3) FROM assignments a JOIN tasks k ON k.id = a.task_id
           WHERE k.test_clock_id = $1 AND a.status = 'submitted') due`,
-      [clockId, LIVE_TASK_STATUSES, this.config.autoApproveHours],
+      [clockId, LIVE_TASK_STATUSES, this.config.autoApproveHours, OFFER_SMS_DELAY_SECONDS],
     );
     return row?.at ?? null;
   }
@@ -80,6 +90,7 @@ export class ClockAdvance {
     const scope = { clockId };
     return (
       actions.length +
+      (await this.offerSms.sendDue(clockId)) +
       (await this.timers.expireOffers(scope)) +
       (await this.timers.sweepDeadlines(scope)) +
       (await this.timers.autoApprove(scope))

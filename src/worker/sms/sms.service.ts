@@ -9,8 +9,11 @@ import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
+import type { SmsBudget } from '../../config/notification-config';
+import { SmsBudgets } from '../../sms/sms-budgets';
+import { SMS_GATEWAY, type SmsGateway } from '../../sms/sms-gateway';
+import { maskPhone, verificationMessage } from '../../sms/sms-message';
 import type { SmsCodeRow } from '../worker.repository';
-import { SMS_GATEWAY, type SmsGateway, type SmsMessage } from './sms-gateway';
 import {
   generateSmsCode,
   SMS_CODE_TTL_SECONDS,
@@ -27,6 +30,13 @@ import {
  * migration lock). ASCII "SMS".
  */
 const SMS_LOCK_NAMESPACE = 0x534d53;
+
+/** Which global hourly budget (product-decisions §16) a code of each purpose is drawn from. */
+const BUDGET_OF: Record<SmsPurpose, SmsBudget> = {
+  register: 'register',
+  login: 'login',
+  reset_password: 'login',
+};
 
 /** A code check inside a caller's transaction; a failure is returned, not thrown, so the try it counted commits. */
 export type SmsCheck = { ok: true } | { ok: false; error: ApiError };
@@ -48,6 +58,7 @@ interface SendUsage {
  * Verification codes (product-decisions §6): six CSPRNG digits stored only as a keyed hash, valid 5 minutes, single use,
  * burnt by 5 wrong tries; 1 send a minute per phone and purpose, 10 a day per phone; a new code supersedes the
  * open one. Sends of one phone are serialised by an advisory lock, so parallel requests cannot exceed the limits.
+ * Past those, each code is drawn from its purpose's global hourly budget (product-decisions §16).
  */
 @Injectable()
 export class SmsService {
@@ -56,6 +67,7 @@ export class SmsService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway,
+    private readonly budgets: SmsBudgets,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(Logger) private readonly logger: Logger,
     private readonly clock: Clock,
@@ -157,6 +169,9 @@ export class SmsService {
       [phone, purpose, new Date(now.getTime() - SMS_DAILY_WINDOW_SECONDS * 1000)],
     );
     assertWithinLimits(usage, now);
+    // Counted for numbers without an account too (nothing is sent to them): a spent budget must answer every number
+    // alike, or the 429 would tell which numbers are registered.
+    await this.budgets.spend(BUDGET_OF[purpose]);
     await sqlExec(
       em,
       `UPDATE sms_codes SET superseded_at = $3
@@ -184,7 +199,7 @@ export class SmsService {
    */
   private async deliver(id: string, phone: string, purpose: SmsPurpose, code: string): Promise<void> {
     try {
-      await this.gateway.send(phone, verificationMessage(code, purpose));
+      await this.gateway.send(phone, verificationMessage(code, purpose, SMS_CODE_TTL_SECONDS / 60));
     } catch (err) {
       await sqlExec(this.ds, `DELETE FROM sms_codes WHERE id = $1`, [id]);
       if (err instanceof ApiError) throw err;
@@ -223,18 +238,4 @@ function assertWithinLimits(usage: SendUsage, now: Date): void {
 
 function failure(message: string, extra: ErrorExtra<'invalid_sms_code'> = {}): SmsCheck {
   return { ok: false, error: new ApiError('invalid_sms_code', message, extra) };
-}
-
-function verificationMessage(code: string, purpose: SmsPurpose): SmsMessage {
-  const ttlMinutes = SMS_CODE_TTL_SECONDS / 60;
-  return {
-    template: 'verification_code',
-    params: { code, purpose, ttl_minutes: ttlMinutes },
-    text: `[Legwork] Your verification code is ${code}. It expires in ${ttlMinutes} minutes. Never share it.`,
-  };
-}
-
-/** 138****0000: enough to correlate log lines, not enough to identify the person. */
-export function maskPhone(phone: string): string {
-  return `${phone.slice(0, 3)}****${phone.slice(-4)}`;
 }

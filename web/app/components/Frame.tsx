@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useMatch } from 'react-router';
 import type { Schemas } from '../../shared/api';
 import { useI18n } from '../../shared/i18n';
 import { useLive } from '../../shared/live';
@@ -64,6 +64,9 @@ export function Frame() {
     if (name === 'worker.on_call' || name === 'worker.off_call') void availability.load();
     liveEvents.dispatchEvent(new CustomEvent('event', { detail: { name, payload } }));
   });
+  // The offer whose own page is open is answered there (OfferPage), not twice.
+  const page = useMatch('/offers/:assignmentId')?.params.assignmentId;
+  const banner = offers.find((o) => o.assignmentId !== page);
   const tabs = [
     ['/tasks', 'nav.tasks'],
     ['/mine', 'nav.mine'],
@@ -73,11 +76,11 @@ export function Frame() {
   return (
     <>
       <Outlet />
-      {offers[0] && (
+      {banner && (
         <OfferBanner
-          key={offers[0].assignmentId}
-          offer={offers[0]}
-          onDone={() => setOffers((list) => list.slice(1))}
+          key={banner.assignmentId}
+          offer={banner}
+          onDone={() => setOffers((list) => list.filter((o) => o !== banner))}
         />
       )}
       <nav className="tabbar" aria-label={t('app.name')}>

@@ -6,6 +6,7 @@ import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { availability } from '../availability';
 import { AvailabilitySwitch } from '../components/AvailabilitySwitch';
 import { liveEvents } from '../components/Frame';
+import { NotifyPrompt } from '../components/NotifyPrompt';
 import { PullToRefresh } from '../components/PullToRefresh';
 import { AgentRating } from '../components/AgentRating';
 import { type Fix, direction, formatDistance } from '../geo';
@@ -41,6 +42,7 @@ export function Nearby() {
         <ReloadButton state={list}>{t('tasks.refresh')}</ReloadButton>
       </div>
       <AvailabilitySwitch />
+      <NotifyPrompt />
       <div className="row" style={{ flexWrap: 'nowrap' }}>
         <div style={{ flex: 2 }}>
           <label htmlFor="sort">{t('tasks.sort')}</label>

@@ -6,11 +6,16 @@ import { LanguageSwitch, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { availability } from '../availability';
+import { NotificationSettings } from '../components/NotificationSettings';
+import { forgetOfferPush } from '../push';
 import { api, session } from '../session';
 
 type Skill = (typeof SKILLS)[number];
 
-/** The worker's profile: name and skills (editable), reputation and what it is made of, language, logout. */
+/**
+ * The worker's profile: name and skills (editable), reputation and what it is made of, how offers reach a closed app,
+ * language, logout.
+ */
 export function Profile() {
   const { t } = useI18n();
   const navigate = useNavigate();
@@ -18,6 +23,7 @@ export function Profile() {
   const p = profile.data;
   const logout = async () => {
     availability.signOut();
+    await forgetOfferPush();
     await session.logOut();
     await navigate('/login', { replace: true });
   };
@@ -31,6 +37,7 @@ export function Profile() {
       {!p && profile.loading && <Loading />}
       {p && <Reputation profile={p} />}
       {p && <EditProfile profile={p} onSaved={() => void profile.reload()} />}
+      <NotificationSettings />
       <p className="muted">{t('profile.install')}</p>
       <div className="actions one">
         <button type="button" className="secondary" onClick={() => void logout()}>

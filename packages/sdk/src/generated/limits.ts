@@ -127,6 +127,12 @@ export const photoBehaviorInputLimits = {
     distance_m: { minimum: 0, maximum: 100000 },
 } as const;
 
+/** components["schemas"]["PushSubscriptionKeys"] */
+export const pushSubscriptionKeysLimits = {
+    auth: { maxLength: 40 },
+    p256dh: { maxLength: 100 },
+} as const;
+
 /** components["schemas"]["RechargeRequest"] */
 export const rechargeRequestLimits = {
     amount_cents: { minimum: 100, maximum: 5000000 },
@@ -158,6 +164,12 @@ export const refundRequestLimits = {
     order_id: { minLength: 1, maxLength: 64 },
     refund_amount_cents: { minimum: 1, maximum: 5000000 },
     refund_reason: { minLength: 1, maxLength: 500 },
+} as const;
+
+/** components["schemas"]["RegisterPushSubscriptionRequest"] */
+export const registerPushSubscriptionRequestLimits = {
+    endpoint: { maxLength: 2048 },
+    expirationTime: { minimum: 0, maximum: 8640000000000000 },
 } as const;
 
 /** components["schemas"]["RejectWithdrawalRequest"] */
@@ -321,9 +333,19 @@ export const pathsV1AgentWebhooksIdDeliveriesGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
 } as const;
 
+/** GET /v1/sandbox/sms query */
+export const pathsV1SandboxSmsGetParametersQueryLimits = {
+    limit: { minimum: 1, maximum: 100 },
+} as const;
+
 /** GET /v1/tasks query */
 export const pathsV1TasksGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
+} as const;
+
+/** DELETE /v1/worker/push-subscriptions query */
+export const pathsV1WorkerPushSubscriptionsDeleteParametersQueryLimits = {
+    endpoint: { maxLength: 2048 },
 } as const;
 
 /** POST /v1/worker/reset-password query */

@@ -1082,6 +1082,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sandbox only: the SMS sent to your own phone number, newest first
+         * @description Sandbox mode sends no SMS: each message (verification codes, offer links) is kept here instead, for 7 days. A worker's token reads the messages sent to that worker's number and nobody else's: a code for a number not registered yet is only ever in the `sandbox_code` of the send-sms answer, and an offer SMS says a worker was near a task, which the quote keeps private. 404 in live mode.
+         */
+        get: operations["SandboxSms_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/workers": {
         parameters: {
             query?: never;
@@ -1542,6 +1562,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How offers reach you when the app is closed: SMS on or off, and Web Push
+         * @description Offers reach an open app at once (socket.io), subscribed devices by Web Push at once, and by SMS when still unanswered after 30 s, unless `offer_sms` is false. `push.vapid_public_key` is what the browser subscribes with.
+         */
+        get: operations["NotificationSettings_get"];
+        /**
+         * Turn offer SMS on or off
+         * @description Verification codes are not affected: they always come by SMS.
+         */
+        put: operations["NotificationSettings_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/offers": {
         parameters: {
             query?: never;
@@ -1584,6 +1628,30 @@ export interface paths {
          * @description Only the fields sent change. Skills decide which tasks you are offered and may take.
          */
         patch: operations["WorkerProfile_update"];
+        trace?: never;
+    };
+    "/v1/worker/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive offers by Web Push on this device: register the browser's PushSubscription
+         * @description Send `JSON.stringify(subscription)` from `pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`, the key being `push.vapid_public_key` of GET /v1/worker/notification-settings. Each offer made to you is then pushed to the device, encrypted to its keys (RFC 8291), with the task title, pay, expiry and the link `/app/offers/{assignment_id}`. Registering an endpoint again updates it (and moves it to you if another worker had it). At most 10 devices; an 11th replaces the longest unchanged. A push service that answers the subscription is gone (404 or 410) removes it.
+         */
+        post: operations["PushSubscriptions_register"];
+        /**
+         * Stop receiving offers by Web Push on a device
+         * @description Removes your subscription with this endpoint (the app does it on sign-out). 204 with no body.
+         */
+        delete: operations["PushSubscriptions_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/worker/refresh": {
@@ -3303,6 +3371,11 @@ export interface components {
              */
             task_id: string;
         };
+        NotificationSettingsResponse: {
+            /** @description Whether offers unanswered after 30 s come by SMS (at most 10 a day, never from 22:00 to 08:00 China time). */
+            offer_sms: boolean;
+            push: components["schemas"]["PushSettingsView"];
+        };
         OfferDeliveryItem: {
             /**
              * @description socket: your open app; push: Web Push to your devices; sms: a text with a link to the offer.
@@ -3315,7 +3388,7 @@ export interface components {
              */
             sent_at: string;
             /**
-             * @description sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off).
+             * @description sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off, the hourly SMS budget).
              * @enum {string}
              */
             status: "sent" | "no_connection" | "failed" | "skipped";
@@ -3615,6 +3688,35 @@ export interface components {
              *     ]
              */
             providers: string[];
+        };
+        PushSettingsView: {
+            /** @description How many of your devices are subscribed to offers by Web Push. */
+            devices: number;
+            /** @description The VAPID public key (base64url) to pass as applicationServerKey to the browser's pushManager.subscribe. */
+            vapid_public_key: string;
+        };
+        PushSubscriptionKeys: {
+            /**
+             * @description The 16-byte authentication secret, base64url.
+             * @example tBHItJI5svbpez7KI4CCXg
+             */
+            auth: string;
+            /**
+             * @description The browser's P-256 public key (65 bytes, uncompressed point), base64url.
+             * @example BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM
+             */
+            p256dh: string;
+        };
+        PushSubscriptionResponse: {
+            /** Format: date-time */
+            created_at: string;
+            endpoint: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            locale: "zh-CN" | "en";
         };
         QuoteAutoApproval: {
             /**
@@ -3997,6 +4099,22 @@ export interface components {
             /** @enum {string} */
             status: "processing" | "completed" | "failed";
         };
+        RegisterPushSubscriptionRequest: {
+            /**
+             * @description The push service URL the browser was given (FCM for Chrome, Mozilla's for Firefox, Apple's for Safari). Live mode: https only, and it must resolve to public addresses (the SSRF rules of webhook URLs).
+             * @example https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bHqjZxM0VImWWqDRN7U0a3AycjUf4O-byuxBQ
+             */
+            endpoint: string;
+            /** @description When the subscription ends, in milliseconds since the epoch; null or absent: no end. */
+            expirationTime?: number | null;
+            keys: components["schemas"]["PushSubscriptionKeys"];
+            /**
+             * @description The language of this device's notifications (the app sends its own).
+             * @default zh-CN
+             * @enum {string}
+             */
+            locale?: "zh-CN" | "en";
+        };
         RejectWithdrawalRequest: {
             /** @example Payout account does not match the worker. */
             reason: string;
@@ -4075,6 +4193,38 @@ export interface components {
             latitude: number;
             /** @example 121.4737 */
             longitude: number;
+        };
+        SandboxSmsList: {
+            messages: components["schemas"]["SandboxSmsMessage"][];
+        };
+        SandboxSmsMessage: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The template parameters a provider gets: `code`, `purpose`, `ttl_minutes` for a code; `amount`, `offer_id`, `link` for an offer.
+             * @example {
+             *       "amount": "45.00",
+             *       "link": "http://localhost:8000/app/offers/3f1c…",
+             *       "offer_id": "3f1c…"
+             *     }
+             */
+            params: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            sent_at: string;
+            /**
+             * @description verification_code (a code you asked for) or offer.
+             * @enum {string}
+             */
+            template: "verification_code" | "offer";
+            /** @description The whole text, as a phone would show it. */
+            text: string;
+            /**
+             * @description Your own number: only SMS sent to it are listed.
+             * @example 13800138000
+             */
+            to: string;
         };
         SandboxWorkerList: {
             data: components["schemas"]["SandboxWorkerResponse"][];
@@ -4741,6 +4891,10 @@ export interface components {
             longitude?: number;
             /** @description true: on call, ready for offers near the position, until you send false or for ON_CALL_HOURS (8 by default) after this report; each report with true renews it. false: off call at once. */
             online: boolean;
+        };
+        UpdateNotificationSettingsRequest: {
+            /** @description false: no offer ever comes by SMS. true (the default): an offer still unanswered 30 s after it was made comes by SMS too. */
+            offer_sms: boolean;
         };
         UpdateSandboxWorkerRequest: {
             behavior?: components["schemas"]["BehaviorInput"];
@@ -10314,6 +10468,92 @@ export interface operations {
             };
         };
     };
+    SandboxSms_list: {
+        parameters: {
+            query?: {
+                /** @description How many, newest first. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxSmsList"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     SandboxWorkers_list: {
         parameters: {
             query?: never;
@@ -12855,6 +13095,163 @@ export interface operations {
             };
         };
     };
+    NotificationSettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    NotificationSettings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationSettingsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerTasks_offers: {
         parameters: {
             query?: never;
@@ -13055,6 +13452,191 @@ export interface operations {
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
              */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PushSubscriptions_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPushSubscriptionRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PushSubscriptions_remove: {
+        parameters: {
+            query: {
+                /** @description The endpoint of the subscription to remove. */
+                endpoint: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -13961,6 +14543,7 @@ export const photoBehaviorInputExifValues: ReadonlyArray<FlattenedDeepRequired<c
 export const photoBehaviorViewExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorView"]["exif"]> = ["present", "missing", "stale"];
 export const photoVerificationLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["location_source"]> = ["exif", "device"];
 export const providerHealthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProviderHealthView"]["status"]> = ["available", "unavailable"];
+export const pushSubscriptionResponseLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PushSubscriptionResponse"]["locale"]> = ["zh-CN", "en"];
 export const quoteWorkersAvailable_nowValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuoteWorkers"]["available_now"]> = [0, 1, 5, 20, 100];
 export const quoteWorkersEligible_onlineValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuoteWorkers"]["eligible_online"]> = [0, 1, 5, 20, 100];
 export const readinessResponseRedisValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["redis"]> = ["up", "not_configured"];
@@ -13983,7 +14566,9 @@ export const refundFailedEventEventValues: ReadonlyArray<FlattenedDeepRequired<c
 export const refundRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundRequest"]["payment_method"]> = ["alipay", "wechat", "card", "bank_transfer"];
 export const refundResponsePayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundResponse"]["payment_method"]> = ["alipay", "wechat", "card", "bank_transfer"];
 export const refundResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundResponse"]["status"]> = ["processing", "completed", "failed"];
+export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RegisterPushSubscriptionRequest"]["locale"]> = ["zh-CN", "en"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
+export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
 export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const submissionViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
