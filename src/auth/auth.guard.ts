@@ -6,13 +6,17 @@ import { ApiError } from '../common/errors/api-error';
 import type { Actor } from '../common/actor';
 import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
+import { invalidAccessToken } from './tokens';
+
+/** Where passport looks for the credential, in order: an API key, else an access JWT. */
+const STRATEGIES = ['api-key', 'jwt'];
 
 /**
  * Global, deny-by-default authentication and authorisation. A route is either @Public() or declares an
  * @Auth(rule); a route with neither is refused, so forgetting the decorator can never open an endpoint.
  */
 @Injectable()
-export class AuthGuard extends PassportAuthGuard('bearer') {
+export class AuthGuard extends PassportAuthGuard(STRATEGIES) {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiSecrets: ApiSecretVerifier,
@@ -53,9 +57,13 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
     return true;
   }
 
-  override handleRequest<TUser = Actor>(err: unknown, user: TUser | false): TUser {
+  override handleRequest<TUser = Actor>(err: unknown, user: TUser | false, info: unknown): TUser {
     if (err) throw err as Error;
-    if (!user) throw new ApiError('invalid_token', 'The credential is invalid.');
+    // Every strategy failed: the JWT strategy's failure is jsonwebtoken's refusal when the token was one to verify.
+    if (!user)
+      throw refusedJwt(info)
+        ? invalidAccessToken()
+        : new ApiError('invalid_token', 'The credential is invalid.');
     return user;
   }
 
@@ -68,6 +76,14 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
     return context.switchToHttp().getRequest<Request>();
   }
 }
+
+/** Whether passport's failures (one per strategy) include jsonwebtoken refusing a token (bad signature, claims). */
+function refusedJwt(info: unknown): boolean {
+  const failures: unknown[] = Array.isArray(info) ? info : [info];
+  return failures.some((f) => f instanceof Error && JWT_REFUSALS.has(f.name));
+}
+
+const JWT_REFUSALS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
 
 /** The authorisation half of the guard: may this (authenticated) actor call a route with this rule? */
 export function authorise(actor: Actor, rule: AuthRule): void {

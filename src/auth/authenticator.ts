@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
 import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
@@ -8,12 +9,15 @@ import { sqlRows } from '../database/sql';
 import { looksLikeApiKey } from './api-keys';
 import { AuthCache } from './auth-cache';
 import type { AccountAccessRow, KeyAccessRow } from './auth.rows';
-import { Tokens } from './tokens';
+import { type AccessClaims, accessSubject, Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
 
-/** Turns a bearer credential (API key or access JWT) into an Actor, checking that the account may act. */
+/**
+ * Turns a credential into an Actor, checking that the account may act: an API key (ApiKeyStrategy on HTTP), the
+ * verified claims of an access JWT (JwtStrategy), or either as a bare token (a socket's handshake).
+ */
 @Injectable()
 export class Authenticator {
   constructor(
@@ -21,13 +25,22 @@ export class Authenticator {
     private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
     private readonly cache: AuthCache,
+    private readonly clock: Clock,
   ) {}
 
+  /** A bearer token outside an HTTP request (a socket's handshake): an API key or an access JWT. */
   async authenticate(token: string): Promise<Actor> {
-    return looksLikeApiKey(token) ? this.fromApiKey(token) : this.fromJwt(token);
+    return looksLikeApiKey(token)
+      ? this.fromApiKey(token)
+      : this.fromAccess(await this.tokens.verifyAccess(token));
   }
 
-  private async fromApiKey(key: string): Promise<Actor> {
+  /** An access JWT's claims, its signature, issuer, audience and algorithm already verified. */
+  fromAccessClaims(claims: AccessClaims): Promise<Actor> {
+    return this.fromAccess(accessSubject(claims, this.clock.now()));
+  }
+
+  async fromApiKey(key: string): Promise<Actor> {
     const keyHash = sha256Hex(key);
     const row = await this.cache.get(
       'api_key',
@@ -60,8 +73,7 @@ export class Authenticator {
     };
   }
 
-  private async fromJwt(token: string): Promise<Actor> {
-    const { kind, subjectId } = await this.tokens.verifyAccess(token, ['agent', 'worker', 'admin']);
+  private async fromAccess({ kind, subjectId }: { kind: ActorKind; subjectId: string }): Promise<Actor> {
     const account = await this.account(kind, subjectId);
     if (!account) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
     if (account.account_status !== 'active') throw disabled();
