@@ -18,6 +18,7 @@ import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify'
 import { ReviewFeedback1732200090000 } from './1732200090000-review-feedback';
 import { LocationProof1732200091000 } from './1732200091000-location-proof';
 import { AssignmentDeadline1732200092000 } from './1732200092000-assignment-deadline';
+import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-required';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ReviewFeedback1732200090000,
   LocationProof1732200091000,
   AssignmentDeadline1732200092000,
+  PaymentTypeRequired1732200170000,
 ];
