@@ -6,12 +6,13 @@ import { dirname, join, resolve } from 'node:path';
 import {
   exitOf,
   freePort,
+  healthyPort,
   runCli,
   type Started,
   startServer as start,
   stop,
   waitForHealth,
-} from '../support/compiled-server';
+} from '../support/process';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
 /**
@@ -32,15 +33,22 @@ function expectOneSentence(s: Started): string {
 }
 
 describe('npm start anywhere', () => {
-  it('two instances in one checkout start side by side with the sandbox ports unset', async () => {
+  it('two instances in one checkout start side by side with the sandbox ports unset, on ports the OS picks', async () => {
     const name = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'legwork-start-'));
-    const ports = [await freePort(), await freePort()];
-    const servers = ports.map((port) =>
-      start({ PORT: String(port), DATABASE_URL: databaseUrl(name), DATA_DIR: dataDir }),
+    const servers = [0, 1].map(() =>
+      start({ PORT: '0', DATABASE_URL: databaseUrl(name), DATA_DIR: dataDir }),
     );
     try {
-      for (const [i, port] of ports.entries()) await waitForHealth(port, servers[i]);
+      const ports: number[] = [];
+      for (const s of servers) ports.push(await healthyPort(s));
+      expect(new Set(ports).size).toBe(2);
+      // PORT=0: the port the OS picked is the one the configuration names (PUBLIC_BASE_URL's default, the log line).
+      for (const [i, port] of ports.entries()) {
+        expect(servers[i].output()).toContain(
+          `Legwork listening on http://localhost:${port} (docs at /docs)`,
+        );
+      }
       // Each spawned its own provider sandbox, on ports of its own.
       const sandboxPorts = servers.map((s) => {
         const line = s
