@@ -15,7 +15,7 @@ import {
   referenceAuth,
   startPaymentRig,
 } from '../support/payment-rig';
-import { accept, createTask, submit } from '../support/tasks';
+import { accept, createTask, submit, taskBody } from '../support/tasks';
 import { waitForOrder } from '../support/waiters';
 import { moneyHandlers } from './money-handlers';
 
@@ -101,7 +101,21 @@ interface Driver {
   prepare(t: TestApp, agent: TestAgent): Promise<(key: string) => Request>;
 }
 
-const withKey = (req: Request, key: string): Request => req.set('Idempotency-Key', key);
+/** A request of `method` to `path` with these headers and body, made with a given key (the same body each time). */
+function keyed(
+  t: TestApp,
+  method: 'post' | 'delete',
+  path: string,
+  headers: Record<string, string>,
+  body?: object,
+): (key: string) => Request {
+  return (key) => {
+    const req = t.http[method](path).set(headers).set('Idempotency-Key', key);
+    return body ? req.send(body) : req;
+  };
+}
+
+const asAgent = (agent: TestAgent) => ({ Authorization: agent.key });
 
 /** A task with one submitted result, ready for a verdict. */
 async function submittedTask(t: TestApp, agent: TestAgent): Promise<string> {
@@ -121,114 +135,59 @@ async function paidOrder(rig: PaymentRig, agent: TestAgent): Promise<string> {
 }
 
 function drivers(rig: PaymentRig): Record<string, Driver> {
-  // Made once per request: a repeat must send the same body (another deadline would be another request).
-  const body = (t: TestApp) => ({
-    title: 'Check the shop is open',
-    description: 'A photo of the door.',
-    location: { latitude: 31.2304, longitude: 121.4737 },
-    budget_cents: 2000,
-    deadline_at: new Date(t.clock.now().getTime() + 86_400_000).toISOString(),
-    task_type: 'data_collection',
-  });
   const verdict = { accept_result: true, rating: 5, quality_score: 4.5 };
+  const agentRoute = (status: number, prepare: Driver['prepare']): Driver => ({
+    status,
+    scope: 'request',
+    prepare,
+  });
   return {
-    'POST /v1/tasks/create': {
-      status: 201,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const task = body(t);
-        return (key) =>
-          withKey(t.http.post('/v1/tasks/create').set('Authorization', agent.key), key).send(task);
-      },
-    },
-    'POST /api/v1/tasks': {
-      status: 201,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const task = body(t);
-        return (key) => withKey(t.http.post('/api/v1/tasks').set('Authorization', agent.key), key).send(task);
-      },
-    },
-    'POST /v1/tasks/{task_id}/cancel': {
-      status: 200,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const taskId = await createTask(t, agent);
-        return (key) =>
-          withKey(t.http.post(`/v1/tasks/${taskId}/cancel`).set('Authorization', agent.key), key);
-      },
-    },
-    'DELETE /api/v1/tasks/{task_id}': {
-      status: 200,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const taskId = await createTask(t, agent);
-        return (key) =>
-          withKey(t.http.delete(`/api/v1/tasks/${taskId}`).set('Authorization', agent.key), key);
-      },
-    },
-    'POST /v1/tasks/{task_id}/feedback': {
-      status: 200,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const taskId = await submittedTask(t, agent);
-        return (key) =>
-          withKey(t.http.post(`/v1/tasks/${taskId}/feedback`).set('Authorization', agent.key), key).send(
-            verdict,
-          );
-      },
-    },
-    'POST /api/v1/tasks/{task_id}/feedback': {
-      status: 200,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const taskId = await submittedTask(t, agent);
-        return (key) =>
-          withKey(t.http.post(`/api/v1/tasks/${taskId}/feedback`).set('Authorization', agent.key), key).send(
-            verdict,
-          );
-      },
-    },
-    'POST /v1/payment/refund': {
-      status: 200,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const orderId = await paidOrder(rig, agent);
-        return (key) =>
-          withKey(t.http.post('/v1/payment/refund').set('Authorization', agent.key), key).send({
-            order_id: orderId,
-            refund_amount_cents: 1500,
-            refund_reason: 'other',
-          });
-      },
-    },
-    'POST /api/v1/payment/refund': {
-      status: 200,
-      scope: 'request',
-      prepare: async (t, agent) => {
-        const orderId = await paidOrder(rig, agent);
-        return (key) =>
-          withKey(t.http.post('/api/v1/payment/refund').set(referenceAuth(agent)), key).send({
-            order_id: orderId,
-            amount: 1500,
-            reason: 'quality_issue',
-          });
-      },
-    },
+    'POST /v1/tasks/create': agentRoute(201, async (t, agent) =>
+      keyed(t, 'post', '/v1/tasks/create', asAgent(agent), taskBody(t)),
+    ),
+    'POST /api/v1/tasks': agentRoute(201, async (t, agent) =>
+      keyed(t, 'post', '/api/v1/tasks', asAgent(agent), taskBody(t)),
+    ),
+    'POST /v1/tasks/{task_id}/cancel': agentRoute(200, async (t, agent) =>
+      keyed(t, 'post', `/v1/tasks/${await createTask(t, agent)}/cancel`, asAgent(agent)),
+    ),
+    'DELETE /api/v1/tasks/{task_id}': agentRoute(200, async (t, agent) =>
+      keyed(t, 'delete', `/api/v1/tasks/${await createTask(t, agent)}`, asAgent(agent)),
+    ),
+    'POST /v1/tasks/{task_id}/feedback': agentRoute(200, async (t, agent) =>
+      keyed(t, 'post', `/v1/tasks/${await submittedTask(t, agent)}/feedback`, asAgent(agent), verdict),
+    ),
+    'POST /api/v1/tasks/{task_id}/feedback': agentRoute(200, async (t, agent) =>
+      keyed(t, 'post', `/api/v1/tasks/${await submittedTask(t, agent)}/feedback`, asAgent(agent), verdict),
+    ),
+    'POST /v1/payment/refund': agentRoute(200, async (t, agent) =>
+      keyed(t, 'post', '/v1/payment/refund', asAgent(agent), {
+        order_id: await paidOrder(rig, agent),
+        refund_amount_cents: 1500,
+        refund_reason: 'other',
+      }),
+    ),
+    'POST /api/v1/payment/refund': agentRoute(200, async (t, agent) =>
+      keyed(t, 'post', '/api/v1/payment/refund', referenceAuth(agent), {
+        order_id: await paidOrder(rig, agent),
+        amount: 1500,
+        reason: 'quality_issue',
+      }),
+    ),
     'POST /v1/admin/agents/{id}/credit': {
       status: 201,
       scope: 'admin_credit',
-      prepare: async (t, agent) => {
-        const admin = await createAdmin(t);
-        return (key) =>
-          withKey(
-            t.http.post(`/v1/admin/agents/${agent.id}/credit`).set('Authorization', admin.bearer),
-            key,
-          ).send({
+      prepare: async (t, agent) =>
+        keyed(
+          t,
+          'post',
+          `/v1/admin/agents/${agent.id}/credit`,
+          { Authorization: (await createAdmin(t)).bearer },
+          {
             amount_cents: 2500,
             reason: 'Bank transfer received',
-          });
-      },
+          },
+        ),
     },
   };
 }

@@ -92,32 +92,7 @@ describe('npm start anywhere', () => {
 
       // Both CLIs find the running cluster by the same .env and DATA_DIR and share it (they do not start a
       // second server on the same data directory).
-      const admin = await runCli(
-        'admin:create',
-        ['--email', 'ops@example.com', '--password', 'operator-pass-123'],
-        {},
-        { cwd: root },
-      );
-      expect(admin).toMatchObject({ code: 0, stderr: '' });
-      expect(admin.output).toMatch(/^Operator ops@example\.com created \(id /);
-      const login = await fetch(`http://127.0.0.1:${port}/v1/admin/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'ops@example.com', password: 'operator-pass-123' }),
-      });
-      expect(login.status).toBe(200);
-
-      const ledger = await runCli('ledger:check', [], {}, { cwd: root });
-      expect(ledger.code).toBe(0);
-      expect(JSON.parse(ledger.output)).toMatchObject({ ok: true, violations: [] });
-
-      // The CLIs left the cluster running: the server still answers from the database.
-      const again = await fetch(`http://127.0.0.1:${port}/v1/admin/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'ops@example.com', password: 'operator-pass-123' }),
-      });
-      expect(again.status).toBe(200);
+      await expectClisBeside(port, root, 'ops@example.com');
     } finally {
       await stop(server);
       rmSync(root, { recursive: true, force: true });
@@ -185,22 +160,7 @@ describe('npm start anywhere', () => {
         expect(everyoneMayEnter(moved.bin_dir)).toBe(true);
 
         // Run in that directory with nothing set, as a user would: they find the running cluster's port.
-        const admin = await runCli(
-          'admin:create',
-          ['--email', 'root@example.com', '--password', 'operator-pass-123'],
-          {},
-          { cwd: closed },
-        );
-        expect(admin).toMatchObject({ code: 0, stderr: '' });
-        const ledger = await runCli('ledger:check', [], {}, { cwd: closed });
-        expect(ledger.code).toBe(0);
-        expect(JSON.parse(ledger.output)).toMatchObject({ ok: true, violations: [] });
-        const login = await fetch(`http://127.0.0.1:${port}/v1/admin/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email: 'root@example.com', password: 'operator-pass-123' }),
-        });
-        expect(login.status).toBe(200);
+        await expectClisBeside(port, closed, 'root@example.com');
       } finally {
         await stop(server);
         rmSync(closed, { recursive: true, force: true });
@@ -210,6 +170,32 @@ describe('npm start anywhere', () => {
     180_000,
   );
 });
+
+/**
+ * `admin:create` then `ledger:check`, run in `cwd` with nothing set, beside the server on `port`: they use the
+ * cluster it runs (the operator they create logs in there) and leave it running (it still answers after them).
+ */
+async function expectClisBeside(port: number, cwd: string, email: string): Promise<void> {
+  const login = () =>
+    fetch(`http://127.0.0.1:${port}/v1/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'operator-pass-123' }),
+    });
+  const admin = await runCli(
+    'admin:create',
+    ['--email', email, '--password', 'operator-pass-123'],
+    {},
+    { cwd },
+  );
+  expect(admin).toMatchObject({ code: 0, stderr: '' });
+  expect(admin.output).toMatch(new RegExp(`^Operator ${email.replace(/\./g, '\\.')} created \\(id `));
+  expect((await login()).status).toBe(200);
+  const ledger = await runCli('ledger:check', [], {}, { cwd });
+  expect(ledger.code).toBe(0);
+  expect(JSON.parse(ledger.output)).toMatchObject({ ok: true, violations: [] });
+  expect((await login()).status).toBe(200);
+}
 
 /** Whether every directory on the way to `path` lets other users in (the execute bit for others). */
 function everyoneMayEnter(path: string): boolean {
