@@ -60,7 +60,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/test/**', '!**/test/support/process'],
+              regex: '(^|/)test/(?!support/process$)',
               message: 'scripts/ may use test/support/process.ts only (it is built with them).',
             },
           ],
