@@ -30,6 +30,16 @@ import { UsageTracker } from './usage-tracker';
     LoginThrottle,
     ApiSecretVerifier,
   ],
-  exports: [AuthCache, Authenticator, PasswordHasher, Tokens, UsageTracker, LoginThrottle, ApiSecretVerifier],
+  exports: [
+    AuthCache,
+    Authenticator,
+    ApiKeyStrategy,
+    JwtStrategy,
+    PasswordHasher,
+    Tokens,
+    UsageTracker,
+    LoginThrottle,
+    ApiSecretVerifier,
+  ],
 })
 export class AuthModule {}
