@@ -113,6 +113,17 @@ CREATE FUNCTION public.nearby_cell(latitude double precision, longitude double p
     AS $$ SELECT (floor((latitude + 90) * 40) * 14401 + floor((longitude + 180) * 40))::integer $$;
 
 --
+-- Name: operator_audit_log_append_only(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.operator_audit_log_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        RAISE EXCEPTION 'the operator audit log is append-only: % refused', TG_OP;
+      END $$;
+
+--
 -- Name: tasks_deadline_to_assignments(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -144,6 +155,17 @@ CREATE TABLE public.admin_credits (
 );
 
 --
+-- Name: admin_recovery_codes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.admin_recovery_codes (
+    admin_id uuid NOT NULL,
+    code_hash text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone
+);
+
+--
 -- Name: admins; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -154,7 +176,13 @@ CREATE TABLE public.admins (
     failed_login_count integer DEFAULT 0 NOT NULL,
     failed_login_window_start timestamp with time zone,
     locked_until timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    totp_secret text,
+    totp_enabled_at timestamp with time zone,
+    totp_last_step bigint,
+    totp_pending_secret text,
+    totp_required boolean DEFAULT false NOT NULL,
+    CONSTRAINT admins_totp_enabled CHECK (((totp_secret IS NULL) = (totp_enabled_at IS NULL)))
 );
 
 --
@@ -282,8 +310,15 @@ CREATE TABLE public.assignments (
     rejection_reason_code text,
     device_location jsonb,
     task_deadline_at timestamp with time zone NOT NULL,
+    offer_ended_at timestamp with time zone,
+    offer_distance_meters integer,
+    offer_reputation numeric(3,2),
+    offer_response numeric(4,3),
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
+    CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
+    CONSTRAINT assignments_offer_reputation_check CHECK (((offer_reputation >= (0)::numeric) AND (offer_reputation <= (5)::numeric))),
+    CONSTRAINT assignments_offer_response_check CHECK (((offer_response >= (0)::numeric) AND (offer_response <= (1)::numeric))),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
@@ -438,6 +473,62 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
 
 --
+-- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.offer_deliveries (
+    assignment_id uuid NOT NULL,
+    channel text NOT NULL,
+    status text NOT NULL,
+    sent_at timestamp with time zone NOT NULL,
+    detail text,
+    attempts integer DEFAULT 1 NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT offer_deliveries_attempts_check CHECK ((attempts >= 1)),
+    CONSTRAINT offer_deliveries_channel_check CHECK ((channel = ANY (ARRAY['socket'::text, 'push'::text, 'sms'::text]))),
+    CONSTRAINT offer_deliveries_detail_check CHECK ((char_length(detail) <= 200)),
+    CONSTRAINT offer_deliveries_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'no_connection'::text, 'failed'::text, 'skipped'::text])))
+);
+
+--
+-- Name: operator_audit_log; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.operator_audit_log (
+    id bigint NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    source text NOT NULL,
+    admin_id uuid,
+    session_id uuid,
+    action text NOT NULL,
+    target_type text NOT NULL,
+    target_id text NOT NULL,
+    before jsonb,
+    after jsonb,
+    request_id text,
+    ip inet,
+    CONSTRAINT operator_audit_log_action_check CHECK ((action ~ '^[a-z_]+\.[a-z_]+$'::text)),
+    CONSTRAINT operator_audit_log_check CHECK (((source = 'cli'::text) OR (admin_id IS NOT NULL))),
+    CONSTRAINT operator_audit_log_request_id_check CHECK ((char_length(request_id) <= 128)),
+    CONSTRAINT operator_audit_log_source_check CHECK ((source = ANY (ARRAY['api'::text, 'cli'::text]))),
+    CONSTRAINT operator_audit_log_target_id_check CHECK (((char_length(target_id) >= 1) AND (char_length(target_id) <= 100))),
+    CONSTRAINT operator_audit_log_target_type_check CHECK (((char_length(target_type) >= 1) AND (char_length(target_type) <= 40)))
+);
+
+--
+-- Name: operator_audit_log_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.operator_audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.operator_audit_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: payment_orders; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -530,6 +621,7 @@ CREATE TABLE public.refresh_tokens (
     used_at timestamp with time zone,
     revoked_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    session_started_at timestamp with time zone NOT NULL,
     CONSTRAINT refresh_tokens_subject_kind_check CHECK ((subject_kind = ANY (ARRAY['agent'::text, 'worker'::text, 'admin'::text])))
 );
 
@@ -860,8 +952,10 @@ CREATE TABLE public.worker_availability (
     longitude double precision,
     position_at timestamp with time zone,
     last_seen_at timestamp with time zone NOT NULL,
+    on_call_until timestamp with time zone,
     CONSTRAINT worker_availability_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
     CONSTRAINT worker_availability_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT worker_availability_on_call CHECK ((online = (on_call_until IS NOT NULL))),
     CONSTRAINT worker_availability_online_position CHECK (((NOT online) OR (latitude IS NOT NULL))),
     CONSTRAINT worker_availability_position CHECK ((((latitude IS NULL) = (longitude IS NULL)) AND ((latitude IS NULL) = (position_at IS NULL))))
 );
@@ -939,6 +1033,13 @@ ALTER TABLE ONLY public.schema_migrations
 
 ALTER TABLE ONLY public.admin_credits
     ADD CONSTRAINT admin_credits_pkey PRIMARY KEY (journal_id);
+
+--
+-- Name: admin_recovery_codes admin_recovery_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admin_recovery_codes
+    ADD CONSTRAINT admin_recovery_codes_pkey PRIMARY KEY (admin_id, code_hash);
 
 --
 -- Name: admins admins_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1072,6 +1173,20 @@ ALTER TABLE ONLY public.ledger_journals
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
+
+--
+-- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.offer_deliveries
+    ADD CONSTRAINT offer_deliveries_pkey PRIMARY KEY (assignment_id, channel);
+
+--
+-- Name: operator_audit_log operator_audit_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.operator_audit_log
+    ADD CONSTRAINT operator_audit_log_pkey PRIMARY KEY (id);
 
 --
 -- Name: payment_orders payment_orders_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1272,7 +1387,7 @@ CREATE INDEX assignments_task_idx ON public.assignments USING btree (task_id);
 -- Name: assignments_worker_deadline_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX assignments_worker_deadline_idx ON public.assignments USING btree (worker_id, task_deadline_at) INCLUDE (task_id);
+CREATE INDEX assignments_worker_deadline_idx ON public.assignments USING btree (worker_id, task_deadline_at) INCLUDE (task_id, status);
 
 --
 -- Name: assignments_worker_idx; Type: INDEX; Schema: public; Owner: -
@@ -1363,6 +1478,24 @@ CREATE INDEX ledger_postings_account_idx ON public.ledger_postings USING btree (
 --
 
 CREATE INDEX ledger_postings_journal_idx ON public.ledger_postings USING btree (journal_id);
+
+--
+-- Name: operator_audit_log_action_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX operator_audit_log_action_idx ON public.operator_audit_log USING btree (action, id DESC);
+
+--
+-- Name: operator_audit_log_admin_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX operator_audit_log_admin_idx ON public.operator_audit_log USING btree (admin_id, id DESC);
+
+--
+-- Name: operator_audit_log_target_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX operator_audit_log_target_idx ON public.operator_audit_log USING btree (target_type, target_id, id DESC);
 
 --
 -- Name: payment_orders_agent_idx; Type: INDEX; Schema: public; Owner: -
@@ -1641,6 +1774,18 @@ CREATE TRIGGER ledger_postings_append_only BEFORE DELETE OR UPDATE ON public.led
 CREATE CONSTRAINT TRIGGER ledger_postings_balance AFTER INSERT ON public.ledger_postings DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ledger_journal_balances();
 
 --
+-- Name: operator_audit_log operator_audit_log_no_change; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER operator_audit_log_no_change BEFORE DELETE OR UPDATE ON public.operator_audit_log FOR EACH ROW EXECUTE FUNCTION public.operator_audit_log_append_only();
+
+--
+-- Name: operator_audit_log operator_audit_log_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER operator_audit_log_no_truncate BEFORE TRUNCATE ON public.operator_audit_log FOR EACH STATEMENT EXECUTE FUNCTION public.operator_audit_log_append_only();
+
+--
 -- Name: tasks tasks_deadline_to_assignments; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1684,6 +1829,13 @@ ALTER TABLE ONLY public.admin_credits
 
 ALTER TABLE ONLY public.admin_credits
     ADD CONSTRAINT admin_credits_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: admin_recovery_codes admin_recovery_codes_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.admin_recovery_codes
+    ADD CONSTRAINT admin_recovery_codes_admin_id_fkey FOREIGN KEY (admin_id) REFERENCES public.admins(id) ON DELETE CASCADE;
 
 --
 -- Name: agent_callback_secrets agent_callback_secrets_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1768,6 +1920,20 @@ ALTER TABLE ONLY public.ledger_postings
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.offer_deliveries
+    ADD CONSTRAINT offer_deliveries_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id) ON DELETE CASCADE;
+
+--
+-- Name: operator_audit_log operator_audit_log_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.operator_audit_log
+    ADD CONSTRAINT operator_audit_log_admin_id_fkey FOREIGN KEY (admin_id) REFERENCES public.admins(id);
 
 --
 -- Name: payment_orders payment_orders_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -18,6 +18,9 @@ import { AuthCacheNotify1732200080000 } from './1732200080000-auth-cache-notify'
 import { ReviewFeedback1732200090000 } from './1732200090000-review-feedback';
 import { LocationProof1732200091000 } from './1732200091000-location-proof';
 import { AssignmentDeadline1732200092000 } from './1732200092000-assignment-deadline';
+import { OperatorSessions1732200130000 } from './1732200130000-operator-sessions';
+import { OperatorAuditLog1732200131000 } from './1732200131000-operator-audit-log';
+import { OnCallOffers1732200140000 } from './1732200140000-on-call-offers';
 import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-required';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
@@ -42,5 +45,8 @@ export const MIGRATIONS = [
   ReviewFeedback1732200090000,
   LocationProof1732200091000,
   AssignmentDeadline1732200092000,
+  OperatorSessions1732200130000,
+  OperatorAuditLog1732200131000,
+  OnCallOffers1732200140000,
   PaymentTypeRequired1732200170000,
 ];

@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config'],
   ['common', 'sandbox'],
   ['database'],
-  ['auth', 'escrow', 'events', 'idempotency', 'upload'],
+  ['audit', 'auth', 'escrow', 'events', 'idempotency', 'upload'],
   ['agent', 'matching', 'worker'],
   ['payment', 'task'],
   ['admin', 'apps', 'health', 'jobs', 'mcp', 'openapi', 'simulation', 'stats'],

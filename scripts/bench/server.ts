@@ -159,6 +159,7 @@ export function serverEnv(options: ServerOptions, port: number): Record<string, 
     // Per-worker and per-IP budgets would throttle a load generator that plays hundreds of users from one IP.
     WORKER_RATE_LIMIT_PER_MINUTE: '100000',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    WS_HANDSHAKES_PER_MINUTE_PER_IP: '100000',
     // No load balancer to wait for: stop at once unless a test measures the drain (test/fault/drain).
     SHUTDOWN_DRAIN_SECONDS: '0',
     ...options.env,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createDatabase, databaseUrl, dropDatabase, pool } from './database';
 import { createWorkers } from './fixtures';
 import { ServerProcess } from './server';
+import { numberArg } from './args';
 
 /**
  * Finding P1, measured: the server's RSS before, during (peak) and after a burst of uploads by one worker, each
@@ -15,11 +16,6 @@ import { ServerProcess } from './server';
  *   npm run bench:uploads [-- --parallel 6 --files 5]
  *   BENCH_SERVER_MAIN=/path/to/other/dist/src/main.js npm run bench:uploads   (another build, e.g. before a change)
  */
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
 const FILE_BYTES = 10 * 1024 * 1024 - 4096;
 const PDF_HEAD = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1');
 
@@ -70,8 +66,8 @@ async function round(label: string, env: Record<string, string>, parallel: numbe
 }
 
 async function main(): Promise<void> {
-  const parallel = arg('parallel', 6);
-  const files = arg('files', 5);
+  const parallel = numberArg('parallel', 6);
+  const files = numberArg('files', 5);
   const lots = { UPLOAD_DAILY_MB_PER_WORKER: '100000' };
   await round(
     'all accepted (concurrency quota = burst)',

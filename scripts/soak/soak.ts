@@ -7,6 +7,7 @@ import { ServerProcess } from '../bench/server';
 import { Traffic } from './http';
 import { judgeMemory, MemorySample, soakMarkdown, SoakReport } from './soak-report';
 import { agentLoop, operatorLoop, Workload, workerLoop } from './workload';
+import { numberArg } from '../bench/args';
 
 /**
  * `npm run soak -- --minutes N`: the compiled API (with its provider sandbox) on a fresh database, a mixed workload
@@ -16,13 +17,8 @@ import { agentLoop, operatorLoop, Workload, workerLoop } from './workload';
  *
  * Options: --minutes 10  --agents 10  --workers 30  --pool 20  --keep (leave the database)
  */
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
 async function main(): Promise<void> {
-  const minutes = arg('minutes', 10);
+  const minutes = numberArg('minutes', 10);
   const started = Date.now();
   const log = (m: string): void => console.log(`[soak ${((Date.now() - started) / 1000).toFixed(0)}s] ${m}`);
   const name = await createDatabase('legwork_soak');
@@ -37,7 +33,7 @@ async function main(): Promise<void> {
     server = await ServerProcess.start({
       databaseUrl: url,
       dataDir: join(dir, 'data'),
-      poolSize: arg('pool', 20),
+      poolSize: numberArg('pool', 20),
       env: {
         SANDBOX_SPAWN: 'true',
         SANDBOX_AUTO_COMPLETE_MS: '1500',
@@ -46,8 +42,8 @@ async function main(): Promise<void> {
     log(`server pid ${server.pid} on ${server.baseUrl}; ${minutes} minutes`);
     const work: Workload = {
       traffic: new Traffic(server.baseUrl),
-      agents: await createAgents(db, arg('agents', 10), 5_000_000),
-      workers: await createWorkers(db, arg('workers', 30)),
+      agents: await createAgents(db, numberArg('agents', 10), 5_000_000),
+      workers: await createWorkers(db, numberArg('workers', 30)),
       adminToken: (await createAdmin(db)).token,
       stopping: false,
       orders: 0,

@@ -29,8 +29,19 @@ export async function adminCreate(
   }
 }
 
+/** What a run changed on an existing operator, in words. */
+function changes(args: AdminCreateArgs): string[] {
+  const done: string[] = [];
+  if (args.password !== undefined) done.push('password replaced');
+  if (args.resetTotp) done.push('two-factor sign-in reset');
+  if (args.requireTotp !== undefined) {
+    done.push(args.requireTotp ? 'two-factor sign-in required' : 'two-factor sign-in no longer required');
+  }
+  return done;
+}
+
 /**
- * `npm run admin:create -- --email E --password P`: against DATABASE_URL, or the embedded database (started
+ * `npm run admin:create -- --email E --password P [--require-totp] [--reset-totp]`: against DATABASE_URL, or the embedded database (started
  * and stopped here) when it is unset, exactly like `npm start` would find it.
  */
 async function main(argv: string[]): Promise<void> {
@@ -49,8 +60,8 @@ async function main(argv: string[]): Promise<void> {
     const result = await adminCreate(config.databaseUrl ?? embedded!.url, args, logger);
     console.log(
       result.created
-        ? `Operator ${result.email} created (id ${result.id}).`
-        : `Operator ${result.email} already existed: password replaced, sessions ended (id ${result.id}).`,
+        ? `Operator ${result.email} created (id ${result.id})${args.requireTotp ? '; two-factor sign-in required' : ''}.`
+        : `Operator ${result.email} already existed: ${changes(args).join(', ')}; sessions ended (id ${result.id}).`,
     );
   } finally {
     await embedded?.stop();

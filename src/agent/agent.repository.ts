@@ -104,6 +104,17 @@ export const AgentRepository = {
     return rows[0] ?? null;
   },
 
+  /** The columns operators control, locked for a change (what the change's audit record shows as before). */
+  async lockControls(db: SqlRunner, agentId: string): Promise<Required<AgentControls> | null> {
+    const rows = await sqlRows<Required<AgentControls>>(
+      db,
+      `SELECT tier, rate_limit_per_minute, rate_limit_per_day, fee_bps, account_status
+         FROM agents WHERE id = $1 FOR UPDATE`,
+      [agentId],
+    );
+    return rows[0] ?? null;
+  },
+
   /** Applies the operator's changes in one statement; false when there is no such agent. */
   async control(db: SqlRunner, agentId: string, changes: AgentControls, now: Date): Promise<boolean> {
     const rows = await sqlRows<Pick<AgentRow, 'id'>>(

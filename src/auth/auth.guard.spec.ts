@@ -58,7 +58,12 @@ describe('authorise (the guard rule check)', () => {
 
   it('refuses the wrong kind of actor with 403 forbidden', () => {
     const worker: Actor = { kind: 'worker', id: '00000000-0000-4000-8000-000000000003', scheme: 'jwt' };
-    const admin: Actor = { kind: 'admin', id: '00000000-0000-4000-8000-000000000004', scheme: 'jwt' };
+    const admin: Actor = {
+      kind: 'admin',
+      id: '00000000-0000-4000-8000-000000000004',
+      scheme: 'jwt',
+      sessionId: '00000000-0000-4000-8000-000000000005',
+    };
     expect(refusal(worker, { actors: ['agent'] }).code).toBe('forbidden');
     expect(refusal(admin, { actors: ['agent'] }).code).toBe('forbidden');
     expect(refusal(agent('jwt'), { actors: ['admin'] }).code).toBe('forbidden');

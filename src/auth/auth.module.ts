@@ -8,6 +8,7 @@ import { Authenticator } from './authenticator';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './passwords';
+import { SignInChallenges } from './sign-in-challenges';
 import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
@@ -29,6 +30,7 @@ import { UsageTracker } from './usage-tracker';
     UsageTracker,
     LoginThrottle,
     ApiSecretVerifier,
+    SignInChallenges,
   ],
   exports: [
     AuthCache,
@@ -40,6 +42,7 @@ import { UsageTracker } from './usage-tracker';
     UsageTracker,
     LoginThrottle,
     ApiSecretVerifier,
+    SignInChallenges,
   ],
 })
 export class AuthModule {}

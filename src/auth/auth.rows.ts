@@ -16,6 +16,8 @@ export interface RefreshTokenRow {
   expires_at: Date;
   used_at: Date | null;
   revoked_at: Date | null;
+  /** When the session (the family) was signed in; rotation copies it, so it bounds the session's age. */
+  session_started_at: Date;
   created_at: Date;
 }
 
@@ -40,6 +42,14 @@ export interface KeyAccessRow extends AccountAccessRow {
   agent_id: string;
   permissions: string[];
   is_active: boolean;
+}
+
+/** What authentication reads of an operator on each request: whether the session is still live. */
+export interface AdminSessionRow {
+  /** The session's refresh family has a revoked token: signed out, ended by a reset, or past its limit. */
+  ended: boolean;
+  /** The account must use two-factor and has not enrolled: it may not act before enrolling. */
+  needs_enrolment: boolean;
 }
 
 /** The lock-out columns every account table has. */

@@ -8,11 +8,13 @@ import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
 import { sqlRows } from '../database/sql';
 import { looksLikeApiKey } from './api-keys';
 import { AuthCache } from './auth-cache';
-import type { AccountAccessRow, KeyAccessRow } from './auth.rows';
-import { type AccessClaims, accessSubject, Tokens } from './tokens';
+import type { AccountAccessRow, AdminSessionRow, KeyAccessRow } from './auth.rows';
+import { type AccessClaims, type AccessSubject, accessSubject, Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
-const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', admin: 'admins' };
+/** The kinds whose account row is cached (operators are looked up on every request: `operator`). */
+type AccountKind = Exclude<ActorKind, 'admin'>;
+const TABLE: Record<AccountKind, string> = { agent: 'agents', worker: 'workers' };
 
 /**
  * Turns a credential into an Actor, checking that the account may act: an API key (ApiKeyStrategy on HTTP), the
@@ -73,7 +75,8 @@ export class Authenticator {
     };
   }
 
-  private async fromAccess({ kind, subjectId }: { kind: ActorKind; subjectId: string }): Promise<Actor> {
+  private async fromAccess({ kind, subjectId, sessionId }: AccessSubject): Promise<Actor> {
+    if (kind === 'admin') return this.operator(subjectId, sessionId);
     const account = await this.account(kind, subjectId);
     if (!account) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
     if (account.account_status !== 'active') throw disabled();
@@ -91,7 +94,33 @@ export class Authenticator {
     return { kind, id: subjectId, scheme: 'jwt' };
   }
 
-  private account(kind: ActorKind, id: string): Promise<AccountAccessRow | undefined> {
+  /**
+   * Operators are few and powerful, so their session is looked up on every request instead of cached: signing out,
+   * a two-factor reset or a new password (on any instance) ends the access tokens of the session at once, not when
+   * they expire.
+   */
+  private async operator(id: string, sessionId: string | null): Promise<Actor> {
+    if (!sessionId) throw new ApiError('invalid_token', 'This operator token has no session: sign in again.');
+    // A session is live while its family has tokens of this operator and none revoked: an unknown family counts
+    // as ended, so every live operator token has a session row to read its start from.
+    const rows = await sqlRows<AdminSessionRow>(
+      this.ds,
+      `SELECT (a.totp_required AND a.totp_enabled_at IS NULL) AS needs_enrolment,
+              (count(r.id) = 0 OR bool_or(r.revoked_at IS NOT NULL)) AS ended
+         FROM admins a LEFT JOIN refresh_tokens r ON r.family_id = $2 AND r.subject_id = a.id
+        WHERE a.id = $1 GROUP BY a.id`,
+      [id, sessionId],
+    );
+    const row = rows[0];
+    if (!row) throw new ApiError('invalid_token', 'The account of this token no longer exists.');
+    if (row.ended) throw new ApiError('invalid_token', 'This operator session has ended: sign in again.');
+    if (row.needs_enrolment) {
+      throw new ApiError('invalid_token', 'This account must set up two-factor sign-in: sign in again.');
+    }
+    return { kind: 'admin', id, scheme: 'jwt', sessionId };
+  }
+
+  private account(kind: AccountKind, id: string): Promise<AccountAccessRow | undefined> {
     return this.cache.get(
       kind,
       id,
@@ -100,13 +129,11 @@ export class Authenticator {
     );
   }
 
-  private async lookupAccount(kind: ActorKind, id: string): Promise<AccountAccessRow | undefined> {
+  private async lookupAccount(kind: AccountKind, id: string): Promise<AccountAccessRow | undefined> {
     const columns =
       kind === 'agent'
         ? 'account_status, rate_limit_per_minute, rate_limit_per_day'
-        : kind === 'worker'
-          ? 'account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day'
-          : `'active' AS account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day`;
+        : 'account_status, 0 AS rate_limit_per_minute, 0 AS rate_limit_per_day';
     const rows = await sqlRows<AccountAccessRow>(
       this.ds,
       `SELECT ${columns} FROM ${TABLE[kind]} WHERE id = $1`,

@@ -29,9 +29,15 @@ export class LoginThrottle {
   /**
    * Runs `check` (the password verification) for an existing account under the lock-out rule. Returns its result;
    * throws 429 account_locked (with retry_after and Retry-After) when the account is locked or this attempt is over
-   * the budget. A success clears the count.
+   * the budget. A success clears the count, unless `clearOnSuccess` is false: the password step of a two-factor
+   * sign-in leaves it, so a right password cannot wipe the wrong codes before it and the codes share the budget.
    */
-  async attempt(kind: ActorKind, id: string, check: () => Promise<boolean>): Promise<boolean> {
+  async attempt(
+    kind: ActorKind,
+    id: string,
+    check: () => Promise<boolean>,
+    { clearOnSuccess = true }: { clearOnSuccess?: boolean } = {},
+  ): Promise<boolean> {
     const now = this.clock.now();
     const reserved = await sqlRows<Pick<LoginThrottleRow, 'failed_login_count'>>(
       this.ds,
@@ -52,7 +58,9 @@ export class LoginThrottle {
       throw lockedError(await this.lock(kind, id, now), now.getTime());
     }
     if (await check()) {
-      await this.recordSuccess(kind, id);
+      // The attempt reserved above stays counted when the count is not cleared: a signed-in operator's count is
+      // cleared by the second step's success.
+      if (clearOnSuccess) await this.recordSuccess(kind, id);
       return true;
     }
     if (reserved[0].failed_login_count >= MAX_FAILURES) await this.lock(kind, id, now);

@@ -47,18 +47,52 @@ export interface AccessClaims {
   sub: string;
   aud?: unknown;
   exp?: unknown;
+  /** The session (refresh family); absent from tokens signed before sessions had ids. */
+  sid?: unknown;
 }
 
-/** The kind (from the audience) and subject of a verified access token, or invalid_token once it expired at `now`. */
-export function accessSubject(claims: AccessClaims, now: Date): { kind: ActorKind; subjectId: string } {
+export interface AccessSubject {
+  kind: ActorKind;
+  subjectId: string;
+  sessionId: string | null;
+}
+
+/**
+ * The kind (from the audience), subject and session of a verified access token, or invalid_token once it expired
+ * at `now`.
+ */
+export function accessSubject(claims: AccessClaims, now: Date): AccessSubject {
   const kind = (Object.keys(AUDIENCE) as ActorKind[]).find((k) => AUDIENCE[k] === claims.aud);
   const alive = typeof claims.exp === 'number' && Math.floor(now.getTime() / 1000) < claims.exp;
   if (!kind || !alive) throw invalidAccessToken();
-  return { kind, subjectId: claims.sub };
+  return { kind, subjectId: claims.sub, sessionId: typeof claims.sid === 'string' ? claims.sid : null };
 }
 
 export function invalidAccessToken(): ApiError {
   return new ApiError('invalid_token', 'The access token is invalid or expired.');
+}
+
+/**
+ * How long a session may last from its sign-in, whatever the activity, for the kinds that have a limit (operators:
+ * 12 hours, product-decisions §16). Refreshing keeps the sign-in time; no access token reaches past the end, and a
+ * refresh past it is refused (session_expired).
+ */
+export const SESSION_MAX_SECONDS: Partial<Record<ActorKind, number>> = { admin: 12 * 3600 };
+
+/** A new pair and the session it belongs to. */
+export interface IssuedSession {
+  pair: TokenPair;
+  /** The refresh family: the session's id (the access token's `sid`). */
+  sessionId: string;
+  /** When the session ends whatever the activity; null for kinds without a limit. */
+  sessionEndsAt: Date | null;
+}
+
+export interface IssueOptions {
+  /** The caller's transaction, so the session and what it records commit together. */
+  db?: SqlRunner;
+  /** Set by rotation: the new pair continues this session. */
+  session?: { id: string; startedAt: Date };
 }
 
 /**
@@ -85,12 +119,25 @@ export class Tokens {
     this.refreshKey = createSecretKey(Buffer.from(config.jwt.refreshSecret));
   }
 
-  async issuePair(kind: ActorKind, subjectId: string, familyId: string = randomUUID()): Promise<TokenPair> {
+  async issuePair(kind: ActorKind, subjectId: string): Promise<TokenPair> {
+    return (await this.issueSession(kind, subjectId)).pair;
+  }
+
+  /**
+   * Signs a pair and records its refresh token: a new session (sign-in), or the next pair of `opts.session`. The
+   * access token carries the session id (`sid`) and, where the kind has a session limit, expires by the session's
+   * end at the latest.
+   */
+  async issueSession(kind: ActorKind, subjectId: string, opts: IssueOptions = {}): Promise<IssuedSession> {
     const { accessTtlSeconds, refreshTtlSeconds } = this.config.jwt;
     const now = Math.floor(this.clock.now().getTime() / 1000);
+    const session = opts.session ?? { id: randomUUID(), startedAt: new Date(now * 1000) };
+    const limit = SESSION_MAX_SECONDS[kind];
+    const endsAt = limit === undefined ? null : Math.floor(session.startedAt.getTime() / 1000) + limit;
+    const accessExp = Math.min(now + accessTtlSeconds, endsAt ?? Infinity);
     const jti = randomUUID();
     const access = await this.jwt.signAsync(
-      { sub: subjectId, iat: now, exp: now + accessTtlSeconds },
+      { sub: subjectId, sid: session.id, iat: now, exp: accessExp },
       {
         secret: asSecret(this.accessKey),
         audience: AUDIENCE[kind],
@@ -99,8 +146,10 @@ export class Tokens {
         jwtid: randomUUID(),
       },
     );
+    // The refresh token itself (JWT and row) runs its usual life: past the session's end it still verifies, so a
+    // refresh then is refused by the session check with session_expired (a clear reason) rather than as a bad token.
     const refresh = await this.jwt.signAsync(
-      { sub: subjectId, fam: familyId, iat: now, exp: now + refreshTtlSeconds },
+      { sub: subjectId, fam: session.id, iat: now, exp: now + refreshTtlSeconds },
       {
         secret: asSecret(this.refreshKey),
         audience: REFRESH_AUDIENCE(kind),
@@ -110,16 +159,29 @@ export class Tokens {
       },
     );
     await sqlExec(
-      this.ds,
-      `INSERT INTO refresh_tokens (id, family_id, subject_kind, subject_id, token_hash, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [jti, familyId, kind, subjectId, sha256Hex(refresh), new Date((now + refreshTtlSeconds) * 1000)],
+      opts.db ?? this.ds,
+      `INSERT INTO refresh_tokens (id, family_id, subject_kind, subject_id, token_hash, expires_at,
+                                   session_started_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        jti,
+        session.id,
+        kind,
+        subjectId,
+        sha256Hex(refresh),
+        new Date((now + refreshTtlSeconds) * 1000),
+        session.startedAt,
+      ],
     );
     return {
-      access_token: access,
-      refresh_token: refresh,
-      token_type: 'bearer',
-      expires_in: accessTtlSeconds,
+      pair: {
+        access_token: access,
+        refresh_token: refresh,
+        token_type: 'bearer',
+        expires_in: accessExp - now,
+      },
+      sessionId: session.id,
+      sessionEndsAt: endsAt === null ? null : new Date(endsAt * 1000),
     };
   }
 
@@ -127,7 +189,7 @@ export class Tokens {
    * Verifies an access token given outside an HTTP request (a socket's handshake; on HTTP, JwtStrategy does it with
    * the same rules); returns the kind and subject, or throws invalid_token.
    */
-  async verifyAccess(token: string): Promise<{ kind: ActorKind; subjectId: string }> {
+  async verifyAccess(token: string): Promise<AccessSubject> {
     let claims: AccessClaims;
     try {
       claims = await this.jwt.verifyAsync<AccessClaims>(token, {
@@ -147,7 +209,8 @@ export class Tokens {
 
   /**
    * Rotates a refresh token: marks it used (a conditional update, so two concurrent refreshes cannot both win) and
-   * issues a new pair in the same family. A token already used, revoked or expired revokes its family.
+   * issues a new pair in the same family, keeping the session's sign-in time. A token already used, revoked or
+   * expired revokes its family; so does a session past its limit (401 session_expired).
    */
   async rotate(kind: ActorKind, refreshToken: string): Promise<{ subjectId: string; pair: TokenPair }> {
     const payload = await this.verify(refreshToken, this.refreshKey, REFRESH_AUDIENCE(kind));
@@ -156,12 +219,12 @@ export class Tokens {
     const now = this.clock.now();
     // A family with any revoked token is dead: a concurrent reuse may revoke the family before the winner's new
     // token row exists, and that new token must still be refused.
-    const used = await sqlRows<Pick<RefreshTokenRow, 'id'>>(
+    const used = await sqlRows<Pick<RefreshTokenRow, 'session_started_at'>>(
       this.ds,
       `UPDATE refresh_tokens SET used_at = $3
         WHERE id = $1 AND token_hash = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $3
           AND NOT EXISTS (SELECT 1 FROM refresh_tokens f WHERE f.family_id = $4 AND f.revoked_at IS NOT NULL)
-        RETURNING id`,
+        RETURNING session_started_at`,
       [payload.jti, sha256Hex(refreshToken), now, payload.fam],
     );
     if (used.length === 0) {
@@ -171,27 +234,44 @@ export class Tokens {
         'The refresh token was already used or revoked; this session has been ended. Log in again.',
       );
     }
-    return { subjectId: payload.sub, pair: await this.issuePair(kind, payload.sub, payload.fam) };
+    const startedAt = used[0].session_started_at;
+    const limit = SESSION_MAX_SECONDS[kind];
+    if (limit !== undefined && now.getTime() >= startedAt.getTime() + limit * 1000) {
+      await this.revokeFamily(payload.fam);
+      throw new ApiError(
+        'session_expired',
+        `This session began ${limit / 3600} hours ago, the longest a session lasts: sign in again.`,
+      );
+    }
+    const next = await this.issueSession(kind, payload.sub, { session: { id: payload.fam, startedAt } });
+    return { subjectId: payload.sub, pair: next.pair };
   }
 
   /**
    * Logout: ends the session (the family) of a refresh token, so neither it nor any later token of the session
    * refreshes again (401 invalid_token). Only a token this service signed for `kind` is accepted; a session already
-   * ended is not an error, so a repeated logout answers alike.
+   * ended is not an error, so a repeated logout answers alike (`ended` then says this call ended nothing).
    */
-  async revoke(kind: ActorKind, refreshToken: string): Promise<void> {
+  async revoke(
+    kind: ActorKind,
+    refreshToken: string,
+    db: SqlRunner = this.ds,
+  ): Promise<{ subjectId: string; sessionId: string; ended: boolean }> {
     const payload = await this.verify(refreshToken, this.refreshKey, REFRESH_AUDIENCE(kind));
     if (!payload?.jti || !payload.fam)
       throw new ApiError('invalid_token', 'The refresh token is invalid or expired.');
-    await this.revokeFamily(payload.fam);
+    const ended = await this.revokeFamily(payload.fam, db);
+    return { subjectId: payload.sub, sessionId: payload.fam, ended };
   }
 
-  async revokeFamily(familyId: string): Promise<void> {
-    await sqlExec(
-      this.ds,
-      `UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL`,
+  /** Revokes every live token of a session; true when any was live. */
+  async revokeFamily(familyId: string, db: SqlRunner = this.ds): Promise<boolean> {
+    const rows = await sqlRows<Pick<RefreshTokenRow, 'id'>>(
+      db,
+      `UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL RETURNING id`,
       [familyId, this.clock.now()],
     );
+    return rows.length > 0;
   }
 
   /** Ends every session of a subject (for example after a password reset). */
@@ -203,7 +283,7 @@ export class Tokens {
     token: string,
     key: KeyObject,
     audience: string,
-  ): Promise<{ sub: string; jti?: string; fam?: string } | null> {
+  ): Promise<{ sub: string; jti?: string; fam?: string; sid?: string } | null> {
     try {
       // Only HS256 is accepted: a token with alg "none" or any other algorithm fails here.
       return await this.jwt.verifyAsync(token, {
@@ -219,17 +299,22 @@ export class Tokens {
   }
 }
 
-/** Revokes every refresh token of a subject, in the caller's transaction when given one (the admin CLI's). */
+/**
+ * Revokes every refresh token of a subject, in the caller's transaction when given one (the admin CLI's), except
+ * those of the session `keep` (the one asking, when it ends the others).
+ */
 export async function revokeSessions(
   db: SqlRunner,
   kind: ActorKind,
   subjectId: string,
   now: Date,
+  keep: string | null = null,
 ): Promise<void> {
   await sqlExec(
     db,
-    `UPDATE refresh_tokens SET revoked_at = $3 WHERE subject_kind = $1 AND subject_id = $2 AND revoked_at IS NULL`,
-    [kind, subjectId, now],
+    `UPDATE refresh_tokens SET revoked_at = $3
+      WHERE subject_kind = $1 AND subject_id = $2 AND revoked_at IS NULL AND family_id IS DISTINCT FROM $4`,
+    [kind, subjectId, now, keep],
   );
 }
 

@@ -34,6 +34,8 @@ export interface AdminActor {
   kind: 'admin';
   id: string;
   scheme: 'jwt';
+  /** The session (refresh family) the access token belongs to: checked live on every operator request. */
+  sessionId: string;
 }
 
 export type Actor = AgentActor | WorkerActor | AdminActor;

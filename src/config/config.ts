@@ -37,6 +37,8 @@ export interface AppConfig {
   readonly apiKeyPrefix: 'lw_live_' | 'lw_test_';
   readonly platformFeeBps: number;
   readonly autoApproveHours: number;
+  /** A worker's `online: true` keeps it on call this long unless it reports again or turns it off (§16). */
+  readonly onCallHours: number;
   readonly uploadDir: string;
   readonly uploads: UploadSettings;
   readonly storage: StorageSettings;
@@ -49,6 +51,11 @@ export interface AppConfig {
   readonly rateLimits: {
     readonly authPerMinutePerIp: number;
     readonly workerPerMinute: number;
+    /** Task quotes per agent, besides the agent's general budget (product-decisions §16, quote privacy). */
+    readonly quotePerMinute: number;
+    readonly quotePerDay: number;
+    /** socket.io handshakes on /ws per client IP per minute, refused before any credential is looked up. */
+    readonly wsHandshakesPerMinutePerIp: number;
   };
   readonly webhooks: {
     /** Master key from which the key that encrypts webhook signing secrets at rest is derived (AES-256-GCM). */
@@ -156,6 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     apiKeyPrefix: live ? 'lw_live_' : 'lw_test_',
     platformFeeBps: r.int('PLATFORM_FEE_BPS', 1000, 0, 5000),
     autoApproveHours: r.int('AUTO_APPROVE_HOURS', 72, 1, 24 * 30),
+    onCallHours: r.int('ON_CALL_HOURS', 8, 1, 24),
     uploadDir: resolve(r.str('UPLOAD_DIR', join(dataDir, 'uploads'))),
     uploads: {
       stagingDir: resolve(r.str('UPLOAD_TMP_DIR', join(dataDir, 'upload-staging'))),
@@ -172,8 +180,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimits: {
       authPerMinutePerIp: r.int('AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 100000),
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
+      quotePerMinute: r.int('QUOTE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
+      quotePerDay: r.int('QUOTE_RATE_LIMIT_PER_DAY', 500, 1, 10_000_000),
+      wsHandshakesPerMinutePerIp: r.int('WS_HANDSHAKES_PER_MINUTE_PER_IP', 120, 1, 100000),
     },
-    // Encrypts webhook signing secrets at rest; generated under DATA_DIR in sandbox, required in live mode.
+    // Seals secrets at rest (webhook signing secrets, operators' TOTP secrets and recovery codes, each under a key
+    // derived for it); generated under DATA_DIR in sandbox, required in live mode.
     webhooks: { secretKey: secret('WEBHOOK_SECRET_KEY') },
     runJobsInProcess: r.bool('JOBS_IN_PROCESS', true),
     shutdownDrainSeconds: r.int('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),

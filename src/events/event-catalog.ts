@@ -9,6 +9,7 @@ import {
   TaskEventData,
   TaskSubmittedData,
   WebhookDisabledData,
+  WorkerAvailabilityData,
   WebhookTestData,
 } from './event-data';
 
@@ -54,6 +55,12 @@ export const ASSIGNMENT_EVENTS = [
   'assignment.cancelled',
 ] as const;
 
+/**
+ * Events about the worker's own on-call state: sent to that worker over WebSocket, so every open app shows the
+ * server's state, and read by the job that offers a worker going on call the best open task nearby.
+ */
+export const WORKER_EVENTS = ['worker.on_call', 'worker.off_call'] as const;
+
 /** Assignment events after which the worker no longer holds the task: it stops watching the task's events. */
 export const ASSIGNMENT_ENDING_EVENTS: readonly AssignmentEventName[] = [
   'assignment.declined',
@@ -66,11 +73,12 @@ export const ASSIGNMENT_ENDING_EVENTS: readonly AssignmentEventName[] = [
 
 export type TaskEventName = (typeof TASK_EVENTS)[number];
 export type AssignmentEventName = (typeof ASSIGNMENT_EVENTS)[number];
+export type WorkerEventName = (typeof WORKER_EVENTS)[number];
 export type OrderEventName = Extract<(typeof PAYMENT_EVENTS)[number], `payment.${string}`>;
 export type RefundEventName = Extract<(typeof PAYMENT_EVENTS)[number], `refund.${string}`>;
 
 /** Every name the outbox holds. */
-export type OutboxEventName = WebhookEventName | AssignmentEventName;
+export type OutboxEventName = WebhookEventName | AssignmentEventName | WorkerEventName;
 
 /** Sent only by POST /v1/agent/webhooks/{id}/test, never stored in the outbox. */
 export const TEST_EVENT = 'webhook.test';
@@ -136,12 +144,17 @@ export const EVENT_CATALOG = {
     AssignmentEventData,
   ),
   'assignment.cancelled': assignmentEntry('The agent cancelled the task.', AssignmentCancelledData),
+  'worker.on_call': {
+    data: WorkerAvailabilityData,
+    when: 'The worker went on call, or reported a fresh position while on call after the last one had grown too old to match on: offers can reach them again.',
+  },
+  'worker.off_call': { data: WorkerAvailabilityData, when: 'The worker turned being on call off.' },
 } as const satisfies Record<OutboxEventName | TestEventName, CatalogEntry>;
 
 export type CatalogEventName = keyof typeof EVENT_CATALOG;
 
 export function audienceOf(name: CatalogEventName): EventAudience {
-  return name.startsWith('assignment.') ? 'worker' : 'agent';
+  return name.startsWith('assignment.') || name.startsWith('worker.') ? 'worker' : 'agent';
 }
 
 /** Whether the payload carries `task_id` at the top level (see toPayload). */

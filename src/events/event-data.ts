@@ -99,6 +99,20 @@ export class AssignmentCancelledData extends AssignmentEventData {
   compensation_cents?: number;
 }
 
+/** The worker's on-call state changed (PUT /v1/worker/availability), for every device of theirs. */
+export class WorkerAvailabilityData {
+  @ApiProperty({ description: 'Whether the worker is on call now.' })
+  online: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When being on call ends unless renewed; null when off call.',
+  })
+  on_call_until: string | null;
+}
+
 /** A payment order changed status. */
 export class OrderEventData {
   @ApiProperty({ example: 'pay_3kTj0bW9qL2m' })

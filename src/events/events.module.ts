@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecretBox } from '../common/secret-box';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AgentEventsController } from './controllers/agent-events.controller';
@@ -11,10 +12,11 @@ import { OutboxSubscribers } from './delivery/outbox-subscribers';
 import { WebhookSender } from './delivery/webhook-sender';
 import { RedisBus } from './gateway/redis-bus';
 import { SocketFanout } from './gateway/socket-fanout';
+import { SocketOfferDeliveries } from './gateway/socket-offer-deliveries';
 import { WsStats } from './gateway/ws-stats';
 import { HOST_RESOLVER, systemResolver, UrlSafety } from './url-safety/url-safety';
 import { AgentEventsService } from './webhooks/agent-events.service';
-import { SecretBox } from './webhooks/secret-box';
+import { SIGNING_SECRETS_PURPOSE } from './webhooks/signing-secret';
 import { SigningSecretsService } from './webhooks/signing-secrets.service';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
@@ -32,7 +34,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     {
       provide: SecretBox,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new SecretBox(config.webhooks.secretKey),
+      useFactory: (config: AppConfig) => new SecretBox(config.webhooks.secretKey, SIGNING_SECRETS_PURPOSE),
     },
     UrlSafety,
     SigningSecretsService,
@@ -45,6 +47,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     EventsRunner,
     RedisBus,
     SocketFanout,
+    SocketOfferDeliveries,
     WsStats,
   ],
   exports: [

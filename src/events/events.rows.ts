@@ -5,7 +5,7 @@
 
 export type WebhookEndpointStatus = 'active' | 'disabled' | 'deleted';
 
-/** A webhook_endpoints row. The signing secret is stored sealed (secret-box.ts), never in the clear. */
+/** A webhook_endpoints row. The signing secret is stored sealed (common/secret-box.ts), never in the clear. */
 export interface WebhookEndpointRow {
   id: string;
   agent_id: string;
@@ -40,4 +40,19 @@ export interface WebhookDeliveryAttemptRow {
   status_code: number | null;
   latency_ms: number | null;
   error: string | null;
+}
+
+/**
+ * An offer_deliveries row: how one offer (a pending assignment) was sent on one channel. One row per offer and
+ * channel; a channel tried again updates its row (attempts counts the tries, sent_at is the latest).
+ */
+export interface OfferDeliveryRow {
+  assignment_id: string;
+  channel: 'socket' | 'push' | 'sms';
+  status: 'sent' | 'no_connection' | 'failed' | 'skipped';
+  sent_at: Date;
+  /** Why, for a status other than sent (a reason code, never personal data). */
+  detail: string | null;
+  attempts: number;
+  updated_at: Date;
 }

@@ -100,15 +100,16 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Sends a job to a queue added with addQueue, to run at `startAfter`, inside the caller's transaction (pg-boss's
-   * `db` option): the job exists exactly when that transaction commits. Only a process that runs jobs can send.
+   * Sends a job to a queue added with addQueue, to run at `startAfter` (without it, at once, whatever the clock
+   * says: the database's time decides when a job is due), inside the caller's transaction (pg-boss's `db` option):
+   * the job exists exactly when that transaction commits. Only a process that runs jobs can send.
    */
-  async send(em: EntityManager, name: string, data: object, startAfter: Date): Promise<void> {
+  async send(em: EntityManager, name: string, data: object, startAfter?: Date): Promise<void> {
     if (!this.boss) throw new Error(`job queue ${name}: this process does not run jobs`);
     const db = {
       executeSql: async (text: string, values: unknown[]) => ({ rows: await sqlRows(em, text, values) }),
     };
-    await this.boss.send(name, data, { startAfter, db });
+    await this.boss.send(name, data, startAfter ? { startAfter, db } : { db });
   }
 
   async start(): Promise<void> {

@@ -4,11 +4,12 @@ import { EventsModule } from '../events/events.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
 import { JobRunner } from './job-runner';
+import { OnCallOffers } from './on-call-offers';
 
-/** Scheduled background work on pg-boss (see JobRunner). */
+/** Background work on pg-boss: the scheduled sweeps (JobRunner) and the offers to workers going on call. */
 @Module({
   imports: [TaskModule, IdempotencyModule, PaymentModule, EventsModule],
-  providers: [JobRunner],
+  providers: [JobRunner, OnCallOffers],
   exports: [JobRunner],
 })
 export class JobsModule {}

@@ -1,9 +1,13 @@
 /** The rows of the tables the matching module owns. */
 
-/** A worker_availability row: presence for push offers; "online" holds for ONLINE_LAPSE_MINUTES after last_seen_at. */
+/**
+ * A worker_availability row: presence for push offers. On call while `online` and before `on_call_until` (null
+ * exactly when not online); matched only while `position_at` is at most POSITION_FRESH_MINUTES old.
+ */
 export interface WorkerAvailabilityRow {
   worker_id: string;
   online: boolean;
+  on_call_until: Date | null;
   latitude: number | null;
   longitude: number | null;
   position_at: Date | null;

@@ -1,5 +1,6 @@
 import { distanceSql, EARTH_BOX_MARGIN, type LatLng } from '../common/geo';
 import { cellsWithin, type NearbyCell } from './nearby-cells';
+import { DECLINED_OR_LAPSED_STATUSES } from './offer-policy';
 
 export const NEARBY_SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
 export type NearbySort = (typeof NEARBY_SORTS)[number];
@@ -110,20 +111,23 @@ export const NEARBY_CELL_INDEXES = {
  * literally: the planner uses a partial index only when it can prove the query implies the index predicate, which
  * bound parameters would hide.
  */
-const TAKING_WORKERS = `t.intake_closed_at IS NULL AND t.open_slots > 0
+export const TAKING_WORKERS = `t.intake_closed_at IS NULL AND t.open_slots > 0
      AND t.status IN ('pending', 'assigned', 'in_progress', 'submitted')`;
 
 /**
- * `mine`: the worker's own tasks that a search could list, those of its assignments (whatever became of them) whose
- * task's deadline is ahead, read once from one index range (migration 1732200092000). A task past its deadline is
- * never listed, so the rest of the worker's history cannot matter, and this set is bounded by what the worker took
- * recently, not by its history or the backlog. Each scan excludes them through a hash of this set; a `NOT EXISTS`
- * probed assignments once per candidate row instead, about 600 probes in a dense search at a million open tasks
+ * `mine`: the worker's own tasks that a search could list, those of its assignments whose task's deadline is ahead,
+ * read once from one index range, index-only (migrations 1732200092000 and 1732200140000). A task past its deadline
+ * is never listed, so the rest of the worker's history cannot matter, and this set is bounded by what the worker
+ * took recently, not by its history or the backlog. An offer the worker declined or let lapse is not theirs: that
+ * task stays listed to them and they may take it (product-decisions §16; while the deadline is ahead, `expired` is
+ * only ever a lapsed offer). Each scan excludes them through a hash of this set; a `NOT EXISTS` probed assignments
+ * once per candidate row instead, about 600 probes in a dense search at a million open tasks
  * (bench/results/nearby-explain.md).
  */
 function mine(now: string, worker: string): string {
   return `mine AS MATERIALIZED (
-    SELECT task_id FROM assignments WHERE worker_id = ${worker} AND task_deadline_at > ${now})`;
+    SELECT task_id FROM assignments WHERE worker_id = ${worker} AND task_deadline_at > ${now}
+       AND status NOT IN (${DECLINED_OR_LAPSED_STATUSES.map((x) => `'${x}'`).join(', ')}))`;
 }
 
 /**
@@ -162,8 +166,8 @@ export interface NearbyQuery {
  * - Without a position: every eligible task, counted exactly.
  *
  * The last two take the worker's skills and reputation from `f.worker`; without it the answer is null (the caller
- * reads the worker first, then asks again). The worker's own tasks (any assignment, whatever became of it) are
- * excluded everywhere; the agent's rating is joined after the limit, so it costs one lookup per returned row.
+ * reads the worker first, then asks again). The worker's own tasks (any assignment but an offer it declined or let
+ * lapse) are excluded everywhere; the agent's rating is joined after the limit, so it costs one lookup per returned row.
  */
 export function nearbyTasksQuery(f: NearbyTasksFilter & { worker: NearbyWorker }): NearbyQuery;
 export function nearbyTasksQuery(f: NearbyTasksFilter): NearbyQuery | null;

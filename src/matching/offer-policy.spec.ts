@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { distanceMeters } from '../common/geo';
-import { OfferCandidate, offerScore, rankCandidates } from './offer-policy';
+import {
+  OfferCandidate,
+  offerScore,
+  rankCandidates,
+  rankTasksForWorker,
+  responsiveness,
+  type TaskForWorker,
+} from './offer-policy';
 
 const c = (
   workerId: string,
@@ -50,6 +57,37 @@ describe('offer ranking', () => {
         },
       ),
     );
+  });
+});
+
+describe('the tasks for one worker going on call', () => {
+  const task = (taskId: string, distanceMeters: number, maxDistanceMeters = 1000) =>
+    ({ taskId, distanceMeters, maxDistanceMeters }) satisfies TaskForWorker;
+
+  it('rank by the same score: the worker’s part is the same for every task, so by distance within each radius', () => {
+    const ranked = rankTasksForWorker([task('near', 300), task('wide', 400, 5000), task('far', 900)]);
+    expect(ranked.map((x) => x.taskId)).toEqual(['wide', 'near', 'far']);
+    // Each task's place is where that worker would stand among its candidates: the order of its offer score.
+    const score = (x: TaskForWorker) =>
+      offerScore(
+        { workerId: 'w', distanceMeters: x.distanceMeters, reputation: 4, medianAnswerSeconds: 30 },
+        x.maxDistanceMeters,
+      );
+    const scores = ranked.map(score);
+    for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]);
+  });
+
+  it('ties go to the nearer task, then the lower id', () => {
+    const ranked = rankTasksForWorker([task('b', 500, 2000), task('c', 250, 1000), task('a', 250, 1000)]);
+    expect(ranked.map((x) => x.taskId)).toEqual(['a', 'c', 'b']);
+  });
+
+  it('responsiveness: 0.5 without history, 1 for an instant answer, 0 from a lapse on', () => {
+    expect(responsiveness(null)).toBe(0.5);
+    expect(responsiveness(0)).toBe(1);
+    expect(responsiveness(30)).toBe(0.75);
+    expect(responsiveness(120)).toBe(0);
+    expect(responsiveness(600)).toBe(0);
   });
 });
 

@@ -104,7 +104,7 @@ export function addEventSchemas(document: OpenAPIObject): void {
       description:
         audience === 'agent'
           ? 'An event as webhooks, the event list and the agent’s socket rooms carry it; `event` tells which.'
-          : 'An event about one of the worker’s assignments, sent to its socket room; `event` tells which.',
+          : 'An event about one of the worker’s assignments or its on-call state, sent to its socket room; `event` tells which.',
       oneOf: members.map((n) => ({ $ref: ref(eventSchemaName(n)) })),
       discriminator: {
         propertyName: 'event',

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { WorkerPseudonyms } from './domain/worker-pseudonym';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
@@ -21,6 +24,7 @@ import { TaskSettlement } from './services/task-settlement';
 import { TaskOffers } from './services/task-offers';
 import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
+import { WorkerOffersService } from './services/worker-offers.service';
 
 /**
  * Tasks and their assignments: creation with escrow, the agent's reading, review and cancellation, the worker's
@@ -42,11 +46,17 @@ import { WorkerTaskQueryService } from './services/worker-task-query.service';
     PhotoSubmissionService,
     PhotoVerifier,
     WorkerTaskQueryService,
+    WorkerOffersService,
     TaskTimers,
     TaskOffers,
+    {
+      provide: WorkerPseudonyms,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new WorkerPseudonyms(config.webhooks.secretKey),
+    },
   ],
-  // The timers for the job runner; the worker-side services and TaskOffers for the sandbox's simulated workers,
-  // which act through exactly the services real workers' requests reach.
+  // The timers and TaskOffers (a worker going on call) for the job runner; the worker-side services and TaskOffers
+  // for the sandbox's simulated workers, which act through exactly the services real workers' requests reach.
   exports: [TaskTimers, TaskOffers, TaskAcceptService, AssignmentService, PhotoSubmissionService],
 })
 export class TaskModule {}

@@ -11,6 +11,10 @@ import type {
   TaskStatusResponse,
 } from './dtos/task-response.dto';
 import type { AssignmentRow, TaskRow } from './task.repository';
+import { shownWorker, type WorkerPseudonyms } from './domain/worker-pseudonym';
+import type { AvailableTaskItem } from './dtos/worker-task.dto';
+import type { NearbyTaskRow } from '../matching/nearby-tasks.query';
+import { agentRatingView } from '../matching/services/agent-ratings.service';
 
 /** Row-to-response mapping, so both surfaces and every service answer with identical shapes. */
 export function costBreakdown(t: TaskRow): CostBreakdown {
@@ -43,12 +47,32 @@ export function locationView(
   };
 }
 
+/** A task as the worker sees it in the available list (and in an offer): the listing's row, without its count. */
+export function availableTaskItem(t: Omit<NearbyTaskRow, 'total' | 'total_is_estimate'>): AvailableTaskItem {
+  return {
+    task_id: t.id,
+    title: t.title,
+    description: t.description,
+    task_type: t.task_type,
+    payment_cents: Number(t.payout_cents),
+    distance_meters: t.distance === null ? null : Math.round(Number(t.distance)),
+    deadline_at: t.deadline_at.toISOString(),
+    estimated_duration_minutes: null,
+    required_skills: t.required_skills,
+    location: locationView(t),
+    open_slots: t.open_slots,
+    location_proof: t.location_proof,
+    agent_rating: agentRatingView(t.agent_rating_count, t.agent_rating_sum),
+  };
+}
+
 const HOLDING = new Set(['accepted', 'in_progress', 'submitted', 'approved']);
 
 export function taskStatusResponse(
   t: TaskRow,
   assignments: AssignmentRow[],
   reputations: Map<string, number>,
+  pseudonyms: WorkerPseudonyms,
 ): TaskStatusResponse {
   const slots = countSlots(
     t.max_workers,
@@ -78,7 +102,7 @@ export function taskStatusResponse(
       max_workers: t.max_workers,
       estimated_completion_at: t.estimated_completion_at.toISOString(),
     },
-    assignments: assignments.map((a) => assignmentView(a, reputations)),
+    assignments: assignments.map((a) => assignmentView(a, reputations, pseudonyms)),
     created_at: t.created_at.toISOString(),
     deadline_at: t.deadline_at.toISOString(),
     completed_at: iso(t.completed_at),
@@ -86,11 +110,15 @@ export function taskStatusResponse(
   };
 }
 
-function assignmentView(a: AssignmentRow, reputations: Map<string, number>): TaskAssignmentView {
+/** A worker who has not accepted (an offer) is named by a pseudonym until they do (product-decisions §16). */
+function assignmentView(
+  a: AssignmentRow,
+  reputations: Map<string, number>,
+  pseudonyms: WorkerPseudonyms,
+): TaskAssignmentView {
   return {
     assignment_id: a.id,
-    worker_id: a.worker_id,
-    worker_reputation: reputations.get(a.worker_id) ?? 0,
+    ...shownWorker(a, reputations.get(a.worker_id) ?? 0, pseudonyms),
     assigned_at: (a.accepted_at ?? a.offered_at ?? a.created_at).toISOString(),
     status: a.status,
     submitted_at: iso(a.submitted_at),

@@ -62,6 +62,13 @@ export interface AssignmentRow {
   slot_settlement: SlotSettlement | null;
   offered_at: Date | null;
   offer_expires_at: Date | null;
+  /** When the offer stopped waiting: accepted, declined, lapsed or withdrawn (null before, and for pulled tasks). */
+  offer_ended_at: Date | null;
+  /** Why the offer went to this worker: the ranking's inputs when it was made (null for pulled tasks). */
+  offer_distance_meters: number | null;
+  offer_reputation: number | null;
+  /** The worker's responsiveness then, 0 to 1 (offer-policy.ts). */
+  offer_response: number | null;
   accepted_at: Date | null;
   started_at: Date | null;
   submitted_at: Date | null;
@@ -125,6 +132,8 @@ export function mapAssignment(r: Record<string, unknown>): AssignmentRow {
   return {
     ...(r as unknown as AssignmentRow),
     quality_score: r.quality_score === null ? null : Number(r.quality_score),
+    offer_reputation: r.offer_reputation == null ? null : Number(r.offer_reputation),
+    offer_response: r.offer_response == null ? null : Number(r.offer_response),
   };
 }
 

@@ -53,10 +53,11 @@ export function parseMultipart(req: Request, o: ParseOptions): Promise<Multipart
         defParamCharset: 'utf8',
         limits: {
           fileSize: MAX_FILE_BYTES,
-          files: o.maxFiles,
+          // One more than allowed, so the extra file's field is known (busboy's own limit skips it unnamed).
+          files: o.maxFiles + 1,
           fields: MAX_FIELDS,
           fieldSize: MAX_FIELD_BYTES,
-          parts: o.maxFiles + MAX_FIELDS,
+          parts: o.maxFiles + 1 + MAX_FIELDS,
         },
       });
     } catch (err) {
@@ -80,19 +81,21 @@ export function parseMultipart(req: Request, o: ParseOptions): Promise<Multipart
         .then((done) => removeStaged(done.flatMap((d) => (d.status === 'fulfilled' ? [d.value] : []))))
         .then(() => reject(err as Error));
     };
-    const unexpected = (): void =>
-      fail(
-        ApiError.field(
-          o.field,
-          `unexpected file: send files only in the "${o.field}" field, at most ${o.maxFiles}`,
-        ),
-      );
+    // A file in another field is refused naming both: where files go, and the field that takes none (a text
+    // field of the form, or one it does not have).
+    const unexpected = (name: string): void => {
+      const where = `files go only in the "${o.field}" field, at most ${o.maxFiles}`;
+      const problems = [{ field: o.field, message: where }];
+      if (name !== o.field) problems.push({ field: name, message: `takes no file (${where})` });
+      fail(ApiError.validation(problems, `${o.field}: ${where}`));
+    };
 
+    let files = 0;
     bb.on('file', (name, stream, info) => {
       if (failed) return void stream.resume();
-      if (name !== o.field) {
+      if (name !== o.field || ++files > o.maxFiles) {
         stream.resume();
-        return unexpected();
+        return unexpected(name);
       }
       open.add(stream);
       stream.on('limit', () =>
@@ -113,7 +116,7 @@ export function parseMultipart(req: Request, o: ParseOptions): Promise<Multipart
       if (info.valueTruncated) fail(ApiError.field(name, `must be at most ${MAX_FIELD_BYTES} bytes`));
       else fields[name] = value;
     });
-    bb.on('filesLimit', unexpected);
+    bb.on('filesLimit', () => unexpected(o.field));
     bb.on('fieldsLimit', () => fail(invalidForm(o.field, 'too many fields')));
     bb.on('partsLimit', () => fail(invalidForm(o.field, 'too many parts')));
     bb.on('error', (err) => fail(invalidForm(o.field, (err as Error).message)));

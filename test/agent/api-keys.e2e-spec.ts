@@ -232,8 +232,6 @@ describe('agent API keys', () => {
 
     it.each([
       [{ is_active: 'false' }, 'is_active'],
-      [{ is_active: null }, 'is_active'],
-      [{ name: null }, 'name'],
       [{ permissions: ['root'] }, 'permissions'],
       [{ prefix: 'lw_test_aaaa' }, 'prefix'],
     ])('PATCH %j is 400 validation_error on %s', async (body, field) => {

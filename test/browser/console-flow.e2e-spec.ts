@@ -134,6 +134,9 @@ describe('agent console: register, top up, quote and create, review, operator ap
       await page.getByRole('button', { name: 'Get a quote' }).click();
       const quote = page.getByTestId('quote');
       await quote.getByText('covers it').waitFor();
+      // The worker 30 m away, counted coarsely (product-decisions §16): a bucket's lower bound, within the form's
+      // 5,000 m (the quote counts within 2,000 m at least).
+      await quote.getByText('at least 1 eligible online, at least 1 free now, within about 5000 m').waitFor();
       await quote
         .getByText(/¥45\.00/)
         .first()

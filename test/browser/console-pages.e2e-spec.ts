@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
 import { createWorker, type TestAgent } from '../support/actors';
+import { totpCode } from '../support/admins';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
 import { jpeg, offset, spot, submitWithPhoto } from '../support/photos';
 import { accept, act, createTask } from '../support/tasks';
@@ -24,7 +25,10 @@ import {
  * before and paid as shown; rotating the API key (shown once, the old one refused), narrowing its permissions,
  * disabling it; a webhook endpoint (secret shown once), its test event and deliveries; the event list and a
  * redelivery; the transactions export; Chinese; the operator's agents (tier, credit) and provider health; sign-out
- * leaving nothing stored.
+ * leaving nothing stored; the operator's two-factor sign-in (turned on from its QR code's key, then signing in with
+ * a code and with a recovery code), the audit log of what they did (in Chinese too), sign-out revoking the session,
+ * the 12-hour end of a session said on the sign-in screen, and an operator who must set up two-factor at first
+ * sign-in.
  */
 describe('agent console pages', () => {
   let rig: PaymentRig;
@@ -287,6 +291,136 @@ describe('agent console pages', () => {
       await page.getByRole('link', { name: 'Payment providers' }).click();
       await page.getByRole('row').filter({ hasText: 'alipay' }).getByText('Available').waitFor();
 
+      await operatorSecurity(page);
+
       for (const { errors } of pages) expect(errors.unexpected()).toEqual([]);
     }));
+
+  /**
+   * The operator (signed in with the password alone) turns two-factor on, reads the audit log, signs out and in
+   * again with a code and with a recovery code; then the 12-hour end, and a second operator who must enrol first.
+   */
+  async function operatorSecurity(page: Page): Promise<void> {
+    const code = (secret: string) => totpCode(secret, rig.t.clock.now());
+    await page.getByRole('link', { name: 'Security' }).click();
+    const mine = page.getByRole('region', { name: 'Your two-factor sign-in' });
+    await mine.getByText('Off', { exact: true }).waitFor();
+    await mine.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await mine.getByRole('img', { name: 'QR code to add this account to an authenticator app' }).waitFor();
+    const secret = (await mine.getByLabel('Key, to type in instead of scanning').inputValue()).replace(
+      /\s/g,
+      '',
+    );
+    await mine.getByLabel('First code from the app').fill(code(secret));
+    await mine.getByRole('button', { name: 'Turn on', exact: true }).click();
+    const list = page.getByRole('list', { name: 'Recovery codes' });
+    await list.waitFor();
+    const recovery = await list.getByRole('listitem').allTextContents();
+    expect(recovery).toHaveLength(10);
+    await screenshot(page, 'console-ops-recovery-codes');
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await mine.getByText('On', { exact: true }).waitFor();
+    await mine.getByText('Recovery codes left: 10').waitFor();
+    const team = page.getByRole('region', { name: 'Operators' });
+    const opsRow = team.getByRole('row').filter({ hasText: 'ops@example.com' });
+    await opsRow.getByText('On', { exact: true }).waitFor();
+
+    // The audit log: what this operator did, newest first, with before and after; filtered; in Chinese.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const entries = page.getByTestId('audit-entry');
+    await entries.filter({ hasText: 'Two-factor turned on' }).waitFor();
+    await entries.filter({ hasText: 'Agent changed' }).filter({ hasText: 'standard → verified' }).waitFor();
+    const credit = entries.filter({ hasText: 'Balance credited' });
+    await credit.filter({ hasText: 'reason: bank transfer 42' }).waitFor();
+    await entries
+      .filter({ hasText: 'Signed in' })
+      .first()
+      .getByText(/^from /)
+      .waitFor();
+    await screenshot(page, 'console-ops-audit');
+    await page.getByLabel('Action').selectOption({ label: 'Balance credited' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await entries.filter({ hasText: 'Two-factor turned on' }).waitFor({ state: 'detached' });
+    expect(await entries.count()).toBe(1);
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('heading', { name: '操作日志' }).waitFor();
+    await entries.getByText('余额入账').waitFor();
+    await page.getByLabel('语言').selectOption('en');
+
+    // Sign out revokes the session; signing in again asks for a code, or takes a recovery code once.
+    const refreshKey = 'legwork.console.admin.refresh';
+    const opRefresh = await page.evaluate<string>(`localStorage.getItem("${refreshKey}")`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in as operator' }).waitFor();
+    await waitFor(
+      async () =>
+        (await rig.t.http.post('/v1/admin/refresh').send({ refresh_token: opRefresh })).status === 401,
+      'the signed-out operator refresh token refused',
+    );
+    const signIn = async () => {
+      await page.getByLabel('Email').fill('ops@example.com');
+      await page.getByLabel('Password').fill('operator password 2');
+      await page.getByRole('button', { name: 'Sign in as operator' }).click();
+      return page.getByRole('form', { name: 'Two-factor sign-in' });
+    };
+    rig.t.clock.advance(30_000); // the enrolment's code is used: the next one
+    const step = await signIn();
+    await step.getByLabel('Code from your authenticator app').fill(code(secret));
+    await screenshot(page, 'console-ops-totp');
+    await step.getByRole('button', { name: 'Verify and sign in' }).click();
+    // Signed in: back on the page they were on.
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const again = await signIn();
+    await again.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await again.getByLabel('Recovery code').fill(recovery[0]);
+    await again.getByRole('button', { name: 'Verify and sign in' }).click();
+    await page.getByRole('link', { name: 'Security' }).click();
+    await mine.getByText('Recovery codes left: 9').waitFor();
+
+    // Twelve hours later the session is over, whatever the activity, and the sign-in screen says why.
+    rig.t.clock.advanceHours(12);
+    await page.reload();
+    await page
+      .getByText('Your operator session ended 12 hours after sign-in. Please sign in again.')
+      .waitFor();
+
+    // An operator who must use two-factor sets it up at first sign-in, from the QR code's key.
+    await createOrUpdateAdmin(rig.t.db, {
+      email: 'new-ops@example.com',
+      password: 'operator password 3',
+      requireTotp: true,
+    });
+    await page.getByLabel('Email').fill('new-ops@example.com');
+    await page.getByLabel('Password').fill('operator password 3');
+    await page.getByRole('button', { name: 'Sign in as operator' }).click();
+    const setup = page.getByRole('form', { name: 'Set up two-factor sign-in' });
+    await setup.getByRole('img', { name: 'QR code to add this account to an authenticator app' }).waitFor();
+    const key = (await setup.getByLabel('Key, to type in instead of scanning').inputValue()).replace(
+      /\s/g,
+      '',
+    );
+    await setup.getByLabel('First code from the app').fill(code(key));
+    await setup.getByRole('button', { name: 'Verify and sign in' }).click();
+    await list.waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(10);
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByRole('link', { name: 'Security' }).click();
+    await mine.getByText('Required for this account').waitFor();
+    await mine.getByText('On', { exact: true }).waitFor();
+    const [row] = await rig.t.db.query(
+      `SELECT totp_enabled_at IS NOT NULL AS enabled FROM admins WHERE email = 'new-ops@example.com'`,
+    );
+    expect(row.enabled).toBe(true);
+
+    // With two-factor on, they reset the first operator's (a lost phone): it is off and their sessions are over.
+    await opsRow.getByRole('button', { name: 'Reset two-factor' }).click();
+    await opsRow.getByRole('button', { name: 'Reset', exact: true }).click();
+    await opsRow.getByText('Two-factor reset for ops@example.com; their sessions ended.').waitFor();
+    await opsRow.getByText('Off', { exact: true }).waitFor();
+    const login = await rig.t.http
+      .post('/v1/admin/login')
+      .send({ email: 'ops@example.com', password: 'operator password 2' });
+    expect(login.body).toMatchObject({ status: 'signed_in', totp_enabled: false });
+  }
 });

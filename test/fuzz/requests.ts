@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { OpenApiDoc, Operation, Parameter, resolve, Schema, valueOf } from '../support/openapi-schemas';
+import type { AuthKind } from './answers';
 
 /** Values a careless or hostile client sends where something else was expected. */
 export const nasty: fc.Arbitrary<unknown> = fc.oneof(
@@ -31,8 +32,6 @@ const nastyText: fc.Arbitrary<string> = nasty.map((v) => (typeof v === 'string' 
  * so huge values go into bodies only.
  */
 const nastyUrlText: fc.Arbitrary<string> = nastyText.filter((s) => encodeURIComponent(s).length < 1500);
-
-export type AuthKind = 'valid' | 'alternative' | 'none' | 'other_actor' | 'garbage';
 
 export type Body =
   { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; contentType: string };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NEARBY_CELL_INDEXES, NEARBY_INDEX, nearbyTasksQuery } from '../../src/matching/nearby-tasks.query';
 import { NearbyTasks } from '../../src/matching/services/nearby-tasks';
+import { TASKS_FOR_WORKER_SQL, WorkerRanking } from '../../src/matching/services/worker-ranking';
 import { createAgent, createWorker, TestAgent } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
 import { offset, spot } from '../support/photos';
@@ -81,6 +82,39 @@ describe('nearby task search', () => {
     expect(Math.max(...distances)).toBeLessThanOrEqual(5000);
   });
 
+  it('the matcher for a worker going on call reads the same GiST index, nearest first, within reach', async () => {
+    // The seeded tasks of the test above: 1,000 m radius on a grid of about 10 km. The worker's presence is written
+    // directly, so no on-call job offers these tasks (they hold no escrow).
+    const worker = await createWorker(t);
+    const at = { latitude: 22.16, longitude: 102.16 };
+    await t.db.query(
+      `INSERT INTO worker_availability (worker_id, online, on_call_until, latitude, longitude, position_at, last_seen_at)
+       VALUES ($1, true, $2, $3, $4, $5, $5)`,
+      [worker.id, new Date(t.clock.now().getTime() + 3_600_000), at.latitude, at.longitude, t.clock.now()],
+    );
+    const params = [worker.id, t.clock.now(), 3.5, 1, 3];
+    const [{ 'QUERY PLAN': plan }] = await t.db.query(
+      `EXPLAIN (FORMAT JSON) ${TASKS_FOR_WORKER_SQL}`,
+      params,
+    );
+    const text = JSON.stringify(plan);
+    expect(text).toContain(`"Index Name":"${NEARBY_INDEX}"`);
+    expect(text).toContain('"Order By":');
+    expect(text).not.toContain('"Node Type":"Seq Scan"');
+    // With their 1,000 m radius only the seeded task on the worker's spot is in reach (the next are 9 km away);
+    // with a 50 km radius the 20 nearest are, best first (the same radius everywhere: nearest first).
+    const ranking = t.app.get(WorkerRanking);
+    const reach = await ranking.tasksFor(t.db, worker.id, t.clock.now());
+    expect(reach).toHaveLength(1);
+    expect(reach[0].distanceMeters).toBeLessThan(1000);
+    await t.db.query(`UPDATE tasks SET max_distance_meters = 50000 WHERE title LIKE 'seed %'`);
+    const wide = await ranking.tasksFor(t.db, worker.id, t.clock.now());
+    expect(wide).toHaveLength(20);
+    const distances = wide.map((x) => x.distanceMeters);
+    expect([...distances].sort((a, b) => a - b)).toEqual(distances);
+    await t.db.query(`UPDATE tasks SET max_distance_meters = 1000 WHERE title LIKE 'seed %'`);
+  });
+
   it('without coordinates the worker’s last reported position is used', async () => {
     const here = spot();
     const w = await createWorker(t);
@@ -126,7 +160,7 @@ describe('nearby task search', () => {
     }
   });
 
-  it('a task the worker ever held stays out of its search, whatever became of the assignment', async () => {
+  it('a task the worker held stays out of its search, even once given up (declined or lapsed offers aside)', async () => {
     // The search reads the worker's own tasks from assignments.task_deadline_at, a copy of the task's deadline that
     // triggers keep (migration 1732200092000); both search shapes exclude them.
     const here = spot();

@@ -1,12 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Legwork } from '@legwork/sdk';
 import { Drain } from '../../src/health/drain';
-import { createAgent } from '../support/actors';
+import { createAgent, createWorker } from '../support/actors';
 import { registerAgent } from '../support/agents';
 import { createTestApp, type TestApp } from '../support/app';
 import { agentBalance } from '../support/balances';
 import { liveTestEnv } from '../support/live-env';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
+import { accept, act, createTask, submit } from '../support/tasks';
 import {
   call,
   callError,
@@ -169,6 +170,31 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
 
     // The official client surfaces the refusal instead of connecting.
     await expect(connect(rig.baseUrl)).rejects.toThrow();
+  });
+
+  it('review_submission rejects without a reason_code (filed under other) and refunds the slot', async () => {
+    const agent = await createAgent(rig.t, { balanceCents: 5000 });
+    const worker = await createWorker(rig.t);
+    const taskId = await createTask(rig.t, agent);
+    const assignment = await accept(rig.t, worker, taskId);
+    await act(rig.t, worker, assignment, 'start').expect(200);
+    await submit(rig.t, worker, assignment).expect(200);
+    const client = await connect(rig.baseUrl, agent.apiKey);
+    try {
+      const review = await call(client, 'review_submission', {
+        task_id: taskId,
+        accept: false,
+        feedback_text: 'Too blurry to read the sign.',
+      });
+      expect(review).toMatchObject({ status: 'failed', assignment_ids: [assignment] });
+      expect(await agentBalance(rig.t, agent.id)).toBe(5000);
+      const [row] = await rig.t.db.query(`SELECT rejection_reason_code FROM assignments WHERE id = $1`, [
+        assignment,
+      ]);
+      expect(row).toEqual({ rejection_reason_code: 'other' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('a key limited to reading tasks: a tool that needs more is a tool error naming the permission', async () => {

@@ -40,6 +40,10 @@ export const TEST_ENV: Record<string, string> = {
   WEBHOOK_SECRET_KEY: 'test-webhook-secret-key-0123456789abcdefghijk',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   DATA_DIR: '/tmp/legwork-test-data',
+  // Like createAgent's agents, a quote budget no test reaches by accident (the validation table alone sends dozens of
+  // quotes from one agent); test/task/quote-privacy.e2e-spec.ts sets a small one to test it.
+  QUOTE_RATE_LIMIT_PER_MINUTE: '100000',
+  QUOTE_RATE_LIMIT_PER_DAY: '1000000',
 };
 
 export interface TestAppOptions {

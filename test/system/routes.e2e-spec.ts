@@ -27,7 +27,16 @@ const EXPECTED = [
   ...both('DELETE', '/agent/api-keys/:key_id'),
   // operators
   'POST /v1/admin/login',
+  'POST /v1/admin/login/totp',
   'POST /v1/admin/refresh',
+  'POST /v1/admin/logout',
+  'GET /v1/admin/me',
+  'POST /v1/admin/me/totp',
+  'POST /v1/admin/me/totp/confirm',
+  'POST /v1/admin/me/recovery-codes',
+  'GET /v1/admin/operators',
+  'POST /v1/admin/operators/:id/totp/reset',
+  'GET /v1/admin/audit-log',
   'GET /v1/admin/agents',
   'PATCH /v1/admin/agents/:id',
   // ledger: credits, balances, transactions, statistics
@@ -95,7 +104,9 @@ const EXPECTED = [
   'POST /v1/admin/payments/:order_id/confirm-bank-transfer',
   'GET /v1/admin/payments/health',
   // matching and trust: availability, offers, photo proof, ratings, earnings, uploads
+  ...both('GET', '/worker/availability'),
   ...both('PUT', '/worker/availability'),
+  ...both('GET', '/worker/offers'),
   ...both('POST', '/worker/assignments/:assignment_id/decline'),
   ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
   ...both('POST', '/worker/tasks/:task_id/rate'),

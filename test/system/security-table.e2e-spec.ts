@@ -52,7 +52,9 @@ const PUBLIC = [
     `POST ${p}/worker/reset-password`,
   ]),
   'POST /v1/admin/login',
+  'POST /v1/admin/login/totp',
   'POST /v1/admin/refresh',
+  'POST /v1/admin/logout',
   // payment providers' notifications: authenticated by the provider's signature, not by a bearer credential
   'POST /webhooks/alipay',
   'POST /webhooks/wechat',

@@ -36,6 +36,41 @@ describe('task concurrency', () => {
     expect(await escrowOf(t, taskId)).toBe(0);
   });
 
+  it('workers whose offers lapsed race newcomers for a 2-slot task: exactly 2 take it, each at most once', async () => {
+    const agent = await createAgent(t, { balanceCents: 10_000 });
+    const taskId = await createTask(t, agent, { max_workers: 2 });
+    const lapsed = await workers(3);
+    // Offers that lapsed (as the sweep leaves them): each keeps its row, which a take from the list reuses.
+    for (const w of lapsed) {
+      await t.db.query(
+        `INSERT INTO assignments (task_id, worker_id, status, offered_at, offer_expires_at, offer_ended_at, closed_at,
+                                  created_at, updated_at)
+         VALUES ($1, $2, 'expired', $3, $3, $3, $3, $3, $3)`,
+        [taskId, w.id, t.clock.now()],
+      );
+    }
+    const crowd = [...lapsed, ...lapsed, ...(await workers(10))];
+    const results = await Promise.all(
+      crowd.map((w) => t.http.post(`/v1/worker/tasks/${taskId}/accept`).set('Authorization', w.bearer)),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(2);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(['task_full', 'already_assigned']).toContain(r.body.error.code);
+    }
+    const rows: { worker_id: string; status: string }[] = await t.db.query(
+      `SELECT worker_id, status FROM assignments WHERE task_id = $1`,
+      [taskId],
+    );
+    const accepted = rows.filter((r) => r.status === 'accepted');
+    expect(accepted).toHaveLength(2);
+    expect(new Set(accepted.map((r) => r.worker_id)).size).toBe(2);
+    // One row per task and worker, whoever won.
+    expect(new Set(rows.map((r) => r.worker_id)).size).toBe(rows.length);
+    await t.http.post(`/v1/tasks/${taskId}/cancel`).set('Authorization', agent.key).expect(200);
+    expect(await escrowOf(t, taskId)).toBe(0);
+  });
+
   it('one worker accepting 6 tasks at once gets exactly 3 (the live-assignment cap)', async () => {
     const agent = await createAgent(t, { balanceCents: 30_000 });
     const [w] = await workers(1);

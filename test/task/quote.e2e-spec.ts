@@ -87,7 +87,8 @@ describe('task quote', () => {
           },
         },
         auto_approval: { delay_hours: 72 },
-        workers: { radius_meters: 1000, eligible_online: 0, available_now: 0 },
+        // Counted within 2 km at least (product-decisions §16); nobody is online at this spot.
+        workers: { radius_meters: 2000, eligible_online: 0, available_now: 0, simulated_online: 0 },
         estimated_completion_at: expect.any(String),
       });
       // photo: now + 2 h, the deadline being a day away.
@@ -159,7 +160,9 @@ describe('task quote', () => {
     expect(res.body.can_create).toBe(false);
   });
 
-  it('counts the online workers within the radius who could take the task, and those free to be offered now', async () => {
+  it('counts the online workers who could take the task, and those free to be offered now, in buckets', async () => {
+    // Four qualifying people and, beside them, one of each kind a filter leaves out: each filter is shown by the
+    // figure crossing from bucket 1 (1 to 4) to bucket 5 when that filter is dropped.
     const agent = await createAgent(t, { balanceCents: 100_000 });
     const here = spot();
     const online = async (at: ReturnType<typeof spot>, skills = ['photography']) => {
@@ -167,32 +170,50 @@ describe('task quote', () => {
       await goOnline(t, w, at);
       return w;
     };
-    await online(offset(here, 200));
-    await online(offset(here, 900));
+    for (const north of [100, 400, 900, 1500]) await online(offset(here, north));
     await online(offset(here, 300), []); // lacks the skill
-    await online(offset(here, 1500)); // outside the 1000 m radius
-    const lowRated = await online(offset(here, 100));
+    await online(offset(here, 2600)); // beyond 2 km of any point of the cell
+    const lowRated = await online(offset(here, 200));
     await setReputation(t, lowRated, 3.0);
     await createWorker(t, { skills: ['photography'] }); // never online
-    // Busy: an offer from another task waits for their answer, so they are eligible but not free now.
+    const other = await createAgent(t);
+    const res = await t.http
+      .post('/v1/sandbox/workers')
+      .set('Authorization', other.key)
+      .send({ location: offset(here, 50), skills: ['photography'] });
+    expect(res.status).toBe(201); // another agent's simulated worker: never counted for this agent
+
+    const quote = async (over: Record<string, unknown>, radius = 100) =>
+      (
+        await t.http
+          .post('/v1/tasks/quote')
+          .set('Authorization', agent.key)
+          .send(taskBody(t, { ...over, location: { ...here, max_distance_meters: radius } }))
+          .expect(200)
+      ).body.workers;
+    const strict = { requirements: { skills: ['photography'], min_reputation: 4 } };
+    const counted = (n: number, free = n) => ({
+      radius_meters: 2000,
+      eligible_online: n,
+      available_now: free,
+      simulated_online: 0,
+    });
+    expect(await quote(strict)).toEqual(counted(1));
+    expect(await quote({ requirements: { min_reputation: 4 } })).toEqual(counted(5));
+    expect(await quote({ requirements: { skills: ['photography'] } })).toEqual(counted(5));
+    expect(await quote(strict, 3000)).toEqual({
+      ...counted(5),
+      radius_meters: 3000,
+    });
+
+    // A fifth qualifying person, busy: an offer from another task waits for their answer, so they are eligible but
+    // not free now.
     const elsewhere = spot();
     const busy = await online(elsewhere);
-    const other = await createTask(t, agent, { location: elsewhere });
-    expect((await pendingOffer(t, other))!.worker_id).toBe(busy.id);
+    const otherTask = await createTask(t, agent, { location: elsewhere });
+    expect((await pendingOffer(t, otherTask))!.worker_id).toBe(busy.id);
     await goOnline(t, busy, offset(here, 50));
-
-    const quote = (over: Record<string, unknown>) =>
-      t.http
-        .post('/v1/tasks/quote')
-        .set('Authorization', agent.key)
-        .send(taskBody(t, { location: here, ...over }))
-        .expect(200);
-    const skilled = await quote({ requirements: { skills: ['photography'], min_reputation: 4 } });
-    expect(skilled.body.workers).toEqual({ radius_meters: 1000, eligible_online: 3, available_now: 2 });
-    const anyone = await quote({});
-    expect(anyone.body.workers).toEqual({ radius_meters: 1000, eligible_online: 5, available_now: 4 });
-    const wide = await quote({ location: { ...here, max_distance_meters: 2000 } });
-    expect(wide.body.workers).toEqual({ radius_meters: 2000, eligible_online: 6, available_now: 5 });
+    expect(await quote(strict)).toEqual(counted(5, 1));
   });
 
   it('refuses bad credentials and a key without task:create; validation is covered with creation’s table', async () => {

@@ -7,7 +7,8 @@ import { accept, act, createTask, feedback, submit, SURFACES } from '../support/
 
 /**
  * Reviewing before deciding (product-decisions §10): the agent reads a submission (data, notes, photos) before it accepts
- * or rejects; a rejection names a reason the worker sees; the scores are required to accept only.
+ * or rejects; a rejection names a reason the worker sees (`other` when it names none); the scores are required to
+ * accept only.
  */
 describe('review before deciding', () => {
   let t: TestApp;
@@ -178,6 +179,49 @@ describe('review before deciding', () => {
     });
   });
 
+  it.each(Object.values(SURFACES))(
+    'on $name, a rejection in the interface spec’s shape (no reason_code) answers 200 and refunds the slot in full; the worker sees `other` and the text',
+    async (surface) => {
+      const agent = await createAgent(t, { balanceCents: 5000 });
+      const { worker, taskId, assignmentId } = await submitted(agent);
+      expect(await agentBalance(t, agent.id)).toBe(0);
+      const text = 'Too blurry to read the sign.';
+      await t.http
+        .post(`${surface.base}/${taskId}/feedback`)
+        .set('Authorization', agent.key)
+        .send({ accept_result: false, rating: 1, quality_score: 0.5, feedback_text: text })
+        .expect(200);
+      expect(await agentBalance(t, agent.id)).toBe(5000);
+      expect(await escrowOf(t, taskId)).toBe(0);
+      expect(await workerBalance(t, worker.id)).toBe(0);
+      const [fb] = await t.db.query(`SELECT reason_code, rating FROM task_feedback WHERE task_id = $1`, [
+        taskId,
+      ]);
+      expect(fb).toEqual({ reason_code: 'other', rating: 1 });
+
+      const mine = await t.http
+        .get('/v1/worker/tasks/my-tasks')
+        .set('Authorization', worker.bearer)
+        .expect(200);
+      expect(mine.body.tasks[0]).toMatchObject({
+        assignment_id: assignmentId,
+        status: 'rejected',
+        review: {
+          decision: 'rejected',
+          reason_code: 'other',
+          feedback_text: text,
+          rating: 1,
+          quality_score: 0.5,
+        },
+      });
+      const [pushed] = await t.db.query(
+        `SELECT data FROM events WHERE worker_id = $1 AND name = 'assignment.rejected'`,
+        [worker.id],
+      );
+      expect(pushed.data).toMatchObject({ reason_code: 'other', feedback_text: text });
+    },
+  );
+
   it('a rejection may carry scores; they count toward the worker like any rating', async () => {
     const agent = await createAgent(t, { balanceCents: 5000 });
     const { worker, taskId } = await submitted(agent);
@@ -227,13 +271,12 @@ describe('review before deciding', () => {
     });
   });
 
-  it('refused verdicts change nothing: scores missing on acceptance, reason missing, unknown or on acceptance', async () => {
+  it('refused verdicts change nothing: scores missing on acceptance, reason unknown or on acceptance', async () => {
     const agent = await createAgent(t, { balanceCents: 5000 });
     const { worker, taskId, assignmentId } = await submitted(agent);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ accept_result: true, quality_score: 4 }, 'rating', 'is required to accept a result'],
       [{ accept_result: true, rating: 4 }, 'quality_score', 'is required to accept a result'],
-      [{ accept_result: false }, 'reason_code', 'is required to reject a result'],
       [{ accept_result: false, reason_code: 'too_slow' }, 'reason_code', expect.stringContaining('one of')],
       [
         { accept_result: true, rating: 5, quality_score: 5, reason_code: 'other' },

@@ -191,7 +191,6 @@ describe('task validation', () => {
       ['quality_score below 0', 'quality_score', { quality_score: -1 }],
       ['quality_score two decimals', 'quality_score', { quality_score: 4.25 }],
       ['quality_score missing on acceptance', 'quality_score', { quality_score: undefined }],
-      ['reason_code missing on a rejection', 'reason_code', { accept_result: false }],
       ['reason_code unknown', 'reason_code', { accept_result: false, reason_code: 'late' }],
       ['reason_code on an acceptance', 'reason_code', { reason_code: 'other' }],
       ['feedback_text over 500', 'feedback_text', { feedback_text: 'x'.repeat(501) }],

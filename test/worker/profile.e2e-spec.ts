@@ -76,7 +76,6 @@ describe('worker profile, access rules and stored secrets', () => {
     });
 
     it.each([
-      [{ skills: null }, 'skills'],
       [{ skills: ['cooking'] }, 'skills'],
       [{ display_name: ' ' }, 'display_name'],
       [{ display_name: 'x'.repeat(51) }, 'display_name'],

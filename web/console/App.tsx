@@ -10,6 +10,8 @@ import { Events } from './screens/Events';
 import { Login } from './screens/Login';
 import { Money } from './screens/Money';
 import { OpsAgents, OpsHealth, OpsLedger, OpsWithdrawals } from './screens/Operator';
+import { OpsAuditLog } from './screens/OpsAuditLog';
+import { OpsSecurity } from './screens/OpsSecurity';
 import { Sandbox } from './screens/Sandbox';
 import { TaskCreate } from './screens/TaskCreate';
 import { TaskDetail } from './screens/TaskDetail';
@@ -38,6 +40,8 @@ const router = createBrowserRouter(
             { path: 'withdrawals', element: <OpsWithdrawals /> },
             { path: 'health', element: <OpsHealth /> },
             { path: 'ledger', element: <OpsLedger /> },
+            { path: 'audit', element: <OpsAuditLog /> },
+            { path: 'security', element: <OpsSecurity /> },
           ],
         },
       ],

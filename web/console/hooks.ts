@@ -30,6 +30,24 @@ export function useAction() {
   return { busy, error, setError, run, onSubmit };
 }
 
+/**
+ * The pages of a list the API pages by cursor: the cursor of the page on view and a stack of the ones before it, for
+ * Previous. `reset` returns to the first page (a filter changed); `next(page)` is Next's action, when there is one.
+ */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  return {
+    cursor: cursors[cursors.length - 1] as string | undefined,
+    onFirstPage: cursors.length === 0,
+    reset: () => setCursors([]),
+    prev: cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined,
+    next: (page: { has_more: boolean; next_cursor: string | null }) => {
+      const after = page.next_cursor;
+      return page.has_more && after ? () => setCursors([...cursors, after]) : undefined;
+    },
+  };
+}
+
 /** Live events of the agent's room, re-dispatched by the shell (components/Shell.tsx) for the screens. */
 export const liveEvents = new EventTarget();
 

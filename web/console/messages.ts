@@ -1,4 +1,5 @@
 import type { Catalog, Locale } from '../shared/i18n';
+import { OPS_EN, OPS_ZH } from './messages-ops';
 
 /** The console's words. English is the default (product-decisions §14); Chinese is one switch away. */
 const en: Catalog = {
@@ -174,7 +175,10 @@ const en: Catalog = {
   'quote.covers': 'covers it',
   'quote.shortfall': 'short by {amount}',
   'quote.nearby': 'Workers nearby',
-  'quote.nearby_value': '{online} eligible online, {now} free now, within {radius} m',
+  'quote.nearby_value': 'at least {online} eligible online, at least {now} free now, within about {radius} m',
+  'quote.nearby_note':
+    'Rounded down to 0, 1, 5, 20 or 100 and counted around the 500 m square of the place, so that no one can be located.',
+  'quote.simulated': 'Your simulated workers in reach',
   'quote.concurrency': 'Active tasks',
   'quote.over_limit': 'over your limit',
   'quote.auto_approval': 'Auto-approval',
@@ -205,6 +209,7 @@ const en: Catalog = {
   'detail.notes': 'Worker’s notes:',
   'timeline.created': 'Task created',
   'timeline.assigned': 'Worker accepted',
+  'timeline.offered': 'Offered to a worker (named once they accept)',
   'timeline.submitted': 'Worker submitted',
   'timeline.approved': 'Result approved',
   'timeline.rejected': 'Result rejected',
@@ -552,7 +557,9 @@ const zh: Catalog = {
   'quote.covers': '足够',
   'quote.shortfall': '还差 {amount}',
   'quote.nearby': '附近执行者',
-  'quote.nearby_value': '{radius} 米内 {online} 人符合条件在线，{now} 人空闲',
+  'quote.nearby_value': '约 {radius} 米内至少 {online} 人符合条件在线，至少 {now} 人空闲',
+  'quote.nearby_note': '人数向下取整到 0、1、5、20 或 100，并以地点所在的 500 米方格计算，以免任何人被定位。',
+  'quote.simulated': '范围内您的模拟执行者',
   'quote.concurrency': '进行中任务',
   'quote.over_limit': '超出上限',
   'quote.auto_approval': '自动验收',
@@ -583,6 +590,7 @@ const zh: Catalog = {
   'detail.notes': '执行者备注：',
   'timeline.created': '任务已创建',
   'timeline.assigned': '执行者已接单',
+  'timeline.offered': '已推送给一位执行者（接单后显示编号）',
   'timeline.submitted': '执行者已提交',
   'timeline.approved': '结果已通过',
   'timeline.rejected': '结果已驳回',
@@ -757,4 +765,4 @@ const zh: Catalog = {
   'ledger.summary': '{accounts} 个账户，{journals} 笔凭证，检查于 {at}',
 };
 
-export const CATALOGS: Record<Locale, Catalog> = { en, 'zh-CN': zh };
+export const CATALOGS: Record<Locale, Catalog> = { en: { ...en, ...OPS_EN }, 'zh-CN': { ...zh, ...OPS_ZH } };

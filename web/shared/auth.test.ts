@@ -105,6 +105,20 @@ describe('Session', () => {
     expect(s.signedIn).toBe(false);
     expect(storage.keys()).toEqual([]);
     expect(seen).toEqual([false]);
+    expect(s.endedWith).toBe('invalid_token');
+    s.signIn(pair(2));
+    expect(s.endedWith).toBeNull();
+  });
+
+  it('remembers that the server ended the session for its age (session_expired), for the sign-in screen', async () => {
+    const s = session();
+    s.signIn(pair(1));
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(json(401, { error: { code: 'session_expired', message: '12 hours' } })),
+    );
+    expect(await s.refresh()).toBe(false);
+    expect(s.signedIn).toBe(false);
+    expect(s.endedWith).toBe('session_expired');
   });
 
   it('restores a session from the stored refresh token after a reload', async () => {

@@ -28,6 +28,8 @@ export class Session {
   private restored: Promise<boolean> | null = null;
   /** Whether the last sign-out was the person's own (log out) rather than a refused refresh. */
   private loggedOut = false;
+  /** The error code of the refresh that ended the session, if one did (session_expired: the 12-hour limit). */
+  private refusedWith: string | null = null;
 
   constructor(
     /** The refresh endpoint, e.g. /v1/worker/refresh. */
@@ -62,9 +64,15 @@ export class Session {
     return this.loggedOut;
   }
 
+  /** Why the server ended the session, when it did: the sign-in screen can say so. */
+  get endedWith(): string | null {
+    return this.refusedWith;
+  }
+
   /** After login, registration or a refresh. */
   signIn(pair: TokenPair): void {
     this.loggedOut = false;
+    this.refusedWith = null;
     localStorage.setItem(this.storageKey, pair.refresh_token);
     this.access = pair.access_token;
     this.expiresAt = Date.now() + pair.expires_in * 1000;
@@ -75,7 +83,7 @@ export class Session {
   /**
    * Forgets both tokens in this browser and asks the API to revoke the refresh token, so a copy of it (another tab,
    * a stolen one) cannot refresh again. The revocation is best effort: offline or refused, the person is still
-   * logged out here, and the token lapses in 7 days. Taken under the refresh lock, so no sibling tab rotates the
+   * logged out here, and the token lapses in 7 days (an operator's session within 12 hours). Taken under the refresh lock, so no sibling tab rotates the
    * token between the read and the revocation.
    */
   async logOut(): Promise<void> {
@@ -156,8 +164,10 @@ export class Session {
     if (!response.ok) {
       const error: ApiError = await errorFromResponse(response);
       // Refused (expired, revoked, reused): the person signs in again. A 5xx or 429 keeps the token for later.
-      if (response.status === 401 || response.status === 400 || error.code === 'invalid_token')
+      if (response.status === 401 || response.status === 400 || error.code === 'invalid_token') {
+        this.refusedWith = error.code;
         this.signOut();
+      }
       return false;
     }
     this.signIn((await response.json()) as TokenPair);

@@ -94,8 +94,12 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
       title: 'Price a task',
       description:
         'Prices a task without creating it: the cost split (worker payout, platform fee), whether your balance ' +
-        'covers it (can_create), the refund policy in numbers, the auto-approval delay and how many eligible ' +
-        'workers are online nearby. Use it before create_task with the same arguments; nothing is held or created.',
+        'covers it (can_create), the refund policy in numbers, the auto-approval delay and roughly how many ' +
+        'eligible workers are online nearby: at least workers.eligible_online (0, 1, 5, 20 or 100) within ' +
+        'workers.radius_meters (2 km at least) of the place’s 500 m square, so read 5 as "5 to 19"; in the sandbox, ' +
+        'workers.simulated_online counts your own simulated workers in reach exactly. Use it before create_task ' +
+        'with the same arguments; nothing is held or created. Quotes have a budget of their own (20 a minute by ' +
+        'default): do not poll it.',
       inputSchema: taskBody,
       outputSchema: quoteOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -154,7 +158,8 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
     {
       title: 'One task',
       description:
-        'A task’s status, progress, assignments (with each submission once made) and deadline. To wait for a ' +
+        'A task’s status, progress, assignments (with each submission once made) and deadline. A worker who has ' +
+        'not accepted (an offer) is named by a pseudonym of this task, anon_…, until they do. To wait for a ' +
         'change use wait_for_task instead of calling this in a loop; for results use get_results.',
       inputSchema: z.object({ task_id: uuid('The task_id create_task answered.') }),
       outputSchema: taskDetailOutput,
@@ -211,9 +216,9 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
       title: 'Approve or reject a result',
       description:
         'Decides on submitted work, and cannot be undone: approve (accept: true, with rating and quality_score) ' +
-        'pays the worker from escrow; reject (accept: false, with reason_code) refunds that slot to your balance ' +
-        'and the worker sees the reason. Without assignment_id it applies to every submitted assignment. Read ' +
-        'get_results first. A retried identical call is answered once.',
+        'pays the worker from escrow; reject (accept: false, best with a reason_code) refunds that slot to your ' +
+        'balance and the worker sees the reason and feedback_text. Without assignment_id it applies to every ' +
+        'submitted assignment. Read get_results first. A retried identical call is answered once.',
       inputSchema: z.object({
         task_id: uuid('The task.'),
         accept: z.boolean().describe('true approves and pays; false rejects and refunds the slot.'),
@@ -223,8 +228,8 @@ export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
         reason_code: z
           .enum(['wrong_location', 'poor_quality', 'incomplete', 'not_as_described', 'other'])
           .optional()
-          .describe('Required to reject.'),
-        feedback_text: z.string().max(2000).optional().describe('Shown to the worker on a rejection.'),
+          .describe('Why you reject; the worker sees it. Left out of a rejection: other.'),
+        feedback_text: z.string().max(500).optional().describe('Shown to the worker on a rejection.'),
       }),
       outputSchema: reviewOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -75,7 +75,23 @@ export const quoteOutput = z.looseObject({
   balance: z.looseObject({}),
   refund_policy: z.looseObject({}),
   auto_approval: z.looseObject({}),
-  workers: z.looseObject({}),
+  workers: z.looseObject({
+    radius_meters: z
+      .number()
+      .int()
+      .describe('People were counted within this radius (your max_distance_meters, at least 2000).'),
+    eligible_online: z
+      .number()
+      .int()
+      .describe(
+        'At least this many eligible people online: the lower bound of a bucket, 0, 1, 5, 20 or 100.',
+      ),
+    available_now: z.number().int().describe('Of those, at least this many free now, in the same buckets.'),
+    simulated_online: z
+      .number()
+      .int()
+      .describe('Sandbox: your own simulated workers the task would reach, counted exactly.'),
+  }),
   estimated_completion_at: z.string(),
 });
 

@@ -12,11 +12,7 @@ import {
   LOW_REPUTATION_LIVE_ASSIGNMENT_CAP,
   LOW_REPUTATION_THRESHOLD,
 } from '../../../src/matching/live-assignment-cap';
-import {
-  OFFER_WINDOW_SECONDS,
-  ONLINE_LAPSE_MINUTES,
-  RESPONSE_HISTORY,
-} from '../../../src/matching/offer-policy';
+import { OFFER_WINDOW_SECONDS, RESPONSE_HISTORY } from '../../../src/matching/offer-policy';
 import { CANDIDATES_SQL } from '../../../src/matching/services/worker-ranking';
 
 const AGENTS = 64;
@@ -44,7 +40,7 @@ function candidatesSql(): string {
   const params: Record<number, string> = {
     1: ':lat',
     2: ':lon',
-    3: `(now() - interval '${ONLINE_LAPSE_MINUTES} minutes')`,
+    3: 'now()',
     4: '1000',
     5: `'{}'`,
     6: '0',

@@ -196,8 +196,8 @@ export async function openTasks(db: Pool, agents: BenchAgent[]): Promise<OpenTas
   return rows.map((r) => ({ id: r.id, apiKey: keys.get(r.agent_id)! }));
 }
 
-/** Samples the server's RSS every 250 ms until stopped; returns the maximum. */
-export function rssSampler(ctx: BenchContext): () => number {
+/** Samples the server's RSS every `everyMs` until stopped; returns the maximum. */
+export function rssSampler(ctx: Pick<BenchContext, 'server'>, everyMs = 250): () => number {
   let max = ctx.server.rssMiB();
   const timer = setInterval(() => {
     try {
@@ -205,7 +205,7 @@ export function rssSampler(ctx: BenchContext): () => number {
     } catch {
       // the server is gone; the run fails elsewhere
     }
-  }, 250);
+  }, everyMs);
   return () => {
     clearInterval(timer);
     return max;

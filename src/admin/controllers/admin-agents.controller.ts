@@ -1,5 +1,7 @@
 import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { AuditActor } from '../../audit/operator-audit';
+import { OperatorRequest } from '../../audit/operator-context';
 import { Auth } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
@@ -38,7 +40,11 @@ export class AdminAgentsController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: AdminAgentResponse })
   @ApiErrors({ 404: ['not_found'] })
-  update(@UuidParam('id') id: string, @Body() dto: UpdateAgentRequest): Promise<AdminAgentResponse> {
-    return this.agents.update(id, dto);
+  update(
+    @OperatorRequest() who: AuditActor,
+    @UuidParam('id') id: string,
+    @Body() dto: UpdateAgentRequest,
+  ): Promise<AdminAgentResponse> {
+    return this.agents.update(who, id, dto);
   }
 }

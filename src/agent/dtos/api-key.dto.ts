@@ -54,7 +54,14 @@ export class CreateApiKeyResponse extends ApiKeyResponse {
 }
 
 export class CreateApiKeyRequest {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, default: 'Primary API Key' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 100,
+    default: 'Primary API Key',
+    description: 'null or omitted: the default name.',
+  })
   @IsOptional()
   @Trim()
   @IsString()
@@ -64,7 +71,8 @@ export class CreateApiKeyRequest {
   @ApiPropertyOptional({
     enum: PERMISSIONS,
     isArray: true,
-    description: 'Permissions of the new key; all of them when omitted.',
+    nullable: true,
+    description: 'Permissions of the new key; all of them when null or omitted.',
   })
   @IsOptional()
   @IsArray()
@@ -73,7 +81,7 @@ export class CreateApiKeyRequest {
   permissions?: Permission[] | null;
 }
 
-/** Only the fields sent change; null is refused (a field is either changed or left out). */
+/** Only the fields sent change; null in a field leaves it out (product-decisions §16), so it changes nothing. */
 export class UpdateApiKeyRequest {
   @ApiPropertyOptional({
     description: 'false disables the key (401 invalid_api_key), true enables it again.',

@@ -137,6 +137,22 @@ export const ERRORS = {
     summary: 'Wrong login credentials, or a missing or wrong `X-API-Secret` on `/api/v1/payment/*`.',
     fields: [],
   },
+  session_expired: {
+    status: 401,
+    summary:
+      'The operator session has lasted as long as a session may (12 hours from sign-in): sign in again.',
+    detail:
+      'Refreshing does not extend an operator session; the session is ended and its refresh token refused.',
+    fields: [],
+  },
+  invalid_totp_code: {
+    status: 401,
+    summary: 'The two-factor code or recovery code is wrong, expired or already used.',
+    detail:
+      'A code works once, within about 30 seconds of its time; a recovery code works once. Wrong codes count as ' +
+      'failed logins towards the account lock-out. Send the next code from the authenticator app.',
+    fields: [],
+  },
   insufficient_balance: {
     status: 402,
     summary: 'The available balance does not cover the amount.',
@@ -160,6 +176,12 @@ export const ERRORS = {
   account_disabled: {
     status: 403,
     summary: 'The account is suspended or closed.',
+    fields: [],
+  },
+  two_factor_required: {
+    status: 403,
+    summary: 'This operator action needs an operator who signs in with two-factor.',
+    detail: 'Turn two-factor sign-in on first (`POST /v1/admin/me/totp`), then try again.',
     fields: [],
   },
   not_eligible: {

@@ -1,5 +1,8 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { ApiError, FieldProblem } from '../errors/api-error';
+import { dropAbsentNulls } from './absent-nulls';
+import { databaseValueErrors } from './database-values';
 import { keepValidationLookups } from './validation-metadata';
 
 /** Flattens nested class-validator errors into [{field: 'location.latitude', message}]. */
@@ -16,13 +19,37 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 }
 
 /**
+ * Nest's pipe, with null in an optional field read as absent (dropAbsentNulls) before the rules run, and one rule
+ * for every value: none PostgreSQL cannot take (databaseValueErrors: NUL characters, subnormal numbers).
+ */
+class RequestValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A parameter read as a plain string (a withdrawal's or an order's id in the path) is no DTO to validate, but
+    // it goes to the database all the same.
+    const named = metadata.type === 'param' || metadata.type === 'query';
+    if (named && metadata.data && (typeof value === 'string' || typeof value === 'number')) {
+      const errors = databaseValueErrors({ [metadata.data]: value });
+      if (errors.length) throw await this.exceptionFactory(errors);
+    }
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+
+  protected override async validate(object: object, validatorOptions?: ValidatorOptions) {
+    dropAbsentNulls(object);
+    const errors = await super.validate(object, validatorOptions);
+    return [...errors, ...databaseValueErrors(object)];
+  }
+}
+
+/**
  * Whitelisting, refusal of unknown fields and explicit conversion only: implicit conversion would turn 'false'
- * into true. Failures become 400 validation_error with details [{field, message}]. class-validator's lookups of a
- * class's rules are kept (keepValidationLookups).
+ * into true. Null in an optional field is absent unless the field is nullable (product-decisions §16); no value
+ * may be one PostgreSQL cannot take (NUL in text, subnormal numbers). Failures become 400 validation_error with
+ * details [{field, message}]. class-validator's lookups of a class's rules are kept (keepValidationLookups).
  */
 export function createValidationPipe(): ValidationPipe {
   keepValidationLookups();
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -12,16 +12,27 @@ export const RATE_LIMIT_BUCKET = 'legwork:rate-limit-bucket';
 /** Marks a public route as limited per client IP (register, login, SMS, refresh). */
 export const RateLimitByIp = (): MethodDecorator & ClassDecorator => SetMetadata(RATE_LIMIT_BUCKET, 'ip');
 
+/**
+ * Gives an agent route a budget of its own on top of the agent's (the quote: product-decisions §16), reported in the
+ * route's X-RateLimit-* headers since it is the tighter one.
+ */
+export const RateLimitAgentRoute = (route: AgentRouteBudget): MethodDecorator =>
+  SetMetadata(RATE_LIMIT_BUCKET, route);
+export type AgentRouteBudget = 'quote';
+
 interface Limit {
   key: string;
   max: number;
   windowSeconds: number;
+  /** Names the budget in the 429's message when it is not the agent's general one. */
+  label?: string;
 }
 
 /**
  * Runs after the AuthGuard. Agents: per-minute and per-day budgets by tier, shared by the API key and the agent's
- * JWT sessions, reported in X-RateLimit-* headers on every response. Workers: a flat per-minute budget. Public auth
- * routes: per-IP. Over a budget the request is 429 rate_limit_exceeded with Retry-After.
+ * JWT sessions, reported in X-RateLimit-* headers on every response; a route with a budget of its own (the quote)
+ * counts against both and reports its own. Workers: a flat per-minute budget. Public auth routes: per-IP. Over a
+ * budget the request is 429 rate_limit_exceeded with Retry-After.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -49,9 +60,10 @@ export class RateLimitGuard implements CanActivate {
     const exceeded = limits.findIndex((l, i) => hits[i].count > l.max);
     if (exceeded >= 0) {
       const retryAfter = Math.max(1, Math.ceil((hits[exceeded].resetAt - now) / 1000));
+      const limit = limits[exceeded];
       throw new ApiError(
         'rate_limit_exceeded',
-        `Rate limit of ${limits[exceeded].max} requests per ${limits[exceeded].windowSeconds === 60 ? 'minute' : 'day'} exceeded.`,
+        `${limit.label ?? 'Rate'} limit of ${limit.max} requests per ${limit.windowSeconds === 60 ? 'minute' : 'day'} exceeded.`,
         { retry_after: retryAfter },
         { 'Retry-After': String(retryAfter) },
       );
@@ -61,8 +73,13 @@ export class RateLimitGuard implements CanActivate {
 
   private limitsFor(req: Request, context: ExecutionContext): Limit[] {
     const actor = req.actor;
+    const bucket = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_BUCKET, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (actor?.kind === 'agent') {
       return [
+        ...(bucket === 'quote' ? this.quoteLimits(actor.id) : []),
         { key: `agent:${actor.id}:m`, max: actor.limits.perMinute, windowSeconds: 60 },
         { key: `agent:${actor.id}:d`, max: actor.limits.perDay, windowSeconds: 86_400 },
       ];
@@ -72,10 +89,6 @@ export class RateLimitGuard implements CanActivate {
         { key: `worker:${actor.id}:m`, max: this.config.rateLimits.workerPerMinute, windowSeconds: 60 },
       ];
     }
-    const bucket = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_BUCKET, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
     if (bucket === 'ip') {
       return [
         {
@@ -86,5 +99,14 @@ export class RateLimitGuard implements CanActivate {
       ];
     }
     return [];
+  }
+
+  /** Quotes count against the agent's budget too; their own comes first, so the headers report it. */
+  private quoteLimits(agentId: string): Limit[] {
+    const { quotePerMinute, quotePerDay } = this.config.rateLimits;
+    return [
+      { key: `agent:${agentId}:quote:m`, max: quotePerMinute, windowSeconds: 60, label: 'Quote rate' },
+      { key: `agent:${agentId}:quote:d`, max: quotePerDay, windowSeconds: 86_400, label: 'Quote rate' },
+    ];
   }
 }

@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { Actor } from '../../common/actor';
-import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import type { AuditActor } from '../../audit/operator-audit';
+import { OperatorRequest } from '../../audit/operator-context';
+import { Auth } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AdminCreditService } from '../services/admin-credit.service';
 import { AdminCreditRequest, AdminCreditResponse, AgentIdParam } from '../dtos/admin-credit.dto';
@@ -36,13 +37,13 @@ export class AdminLedgerController {
   @ApiCreatedResponse({ type: AdminCreditResponse })
   @ApiErrors({ 400: ['validation_error'], 404: ['not_found'], 409: ['idempotency_conflict'] })
   async credit(
-    @CurrentActor() actor: Actor,
+    @OperatorRequest() who: AuditActor,
     @Param() params: AgentIdParam,
     @Body() dto: AdminCreditRequest,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AdminCreditResponse> {
-    const result = await this.credits.credit(actor.id, params.id, dto, idempotencyKey);
+    const result = await this.credits.credit(who, params.id, dto, idempotencyKey);
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
     return result.body;
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
@@ -24,7 +25,7 @@ export interface CreditResult {
 
 /**
  * Operator credits: a manual deposit (money received outside the payment providers, e.g. a bank transfer) posted
- * through the ledger, with an audit row naming the operator. An Idempotency-Key makes it exactly-once: the key (scope
+ * through the ledger, with a credit row naming the operator and the operator audit log's entry, in its transaction. An Idempotency-Key makes it exactly-once: the key (scope
  * `admin_credit` among the credited agent's keys, kept for good) goes through IdempotencyKeys, and the credit runs in
  * an idempotentTransaction that stores its answer with the journal. Any number of repeats, concurrent or not, credit
  * once and answer the original body; the same key with another amount or reason is 409. The journal reference is
@@ -41,7 +42,7 @@ export class AdminCreditService {
   ) {}
 
   async credit(
-    adminId: string,
+    who: AuditActor,
     agentId: string,
     dto: AdminCreditRequest,
     idempotencyKey: string | undefined,
@@ -53,7 +54,7 @@ export class AdminCreditService {
     const agents = await sqlRows(this.ds, `SELECT 1 FROM agents WHERE id = $1`, [agentId]);
     if (agents.length === 0) throw new ApiError('not_found', 'No agent with this id.');
     if (idempotencyKey === undefined) {
-      return { body: await this.post(adminId, agentId, dto, null, []), replayed: false };
+      return { body: await this.post(who, agentId, dto, null, []), replayed: false };
     }
     const outcome = await this.keys.run(
       {
@@ -68,19 +69,21 @@ export class AdminCreditService {
             'This Idempotency-Key was already used for a credit with a different amount or reason.',
           ),
       },
-      (claim) => this.post(adminId, agentId, dto, idempotencyKey, [claim]),
+      (claim) => this.post(who, agentId, dto, idempotencyKey, [claim]),
     );
     return { body: outcome.body as AdminCreditResponse, replayed: outcome.replayed };
   }
 
+  /** A replayed key never gets here, so a credit has one audit entry however often it is repeated. */
   private post(
-    adminId: string,
+    who: AuditActor,
     agentId: string,
     dto: AdminCreditRequest,
     idempotencyKey: string | null,
     claims: HeldClaims,
   ): Promise<AdminCreditResponse> {
     return idempotentTransaction(this.ds, claims, async (em) => {
+      const now = this.clock.now();
       const { journalId } = await this.ledger.manualCredit(em, {
         agentId,
         amountCents: dto.amount_cents,
@@ -93,18 +96,28 @@ export class AdminCreditService {
         `INSERT INTO admin_credits (journal_id, admin_id, agent_id, amount_cents, reason, idempotency_key,
                                     balance_after_cents, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-        [
-          journalId,
-          adminId,
-          agentId,
-          dto.amount_cents,
-          dto.reason,
-          idempotencyKey,
-          availableCents,
-          this.clock.now(),
-        ],
+        [journalId, who.adminId, agentId, dto.amount_cents, dto.reason, idempotencyKey, availableCents, now],
       );
-      return toResponse(toAdminCredit(row));
+      const body = toResponse(toAdminCredit(row));
+      await recordOperatorAction(
+        em,
+        who,
+        {
+          action: 'agent.credited',
+          target: { type: 'agent', id: agentId },
+          // Exact: this transaction's journal added the amount, and it holds the account's row until it commits.
+          before: { balance_cents: availableCents - dto.amount_cents },
+          after: {
+            balance_cents: availableCents,
+            amount_cents: dto.amount_cents,
+            reason: dto.reason,
+            transaction_id: body.transaction_id,
+            idempotency_key: idempotencyKey,
+          },
+        },
+        now,
+      );
+      return body;
     });
   }
 }

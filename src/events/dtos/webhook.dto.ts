@@ -28,6 +28,8 @@ export class CreateWebhookRequest {
   @ApiProperty({
     enum: SUBSCRIBABLE,
     isArray: true,
+    minItems: 1,
+    maxItems: SUBSCRIBABLE.length,
     example: ['task.completed', 'task.failed'],
     description: 'Event names to receive; "*" subscribes to every event, including ones added later.',
   })

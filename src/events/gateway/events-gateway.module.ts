@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events.module';
 import { EventsGateway } from './events.gateway';
+import { HandshakeLimit } from './handshake-limit';
+import { TaskWatch } from './task-watch';
 
 /**
  * The socket.io endpoint (/ws), apart from EventsModule so that only the API process loads it: it authenticates
@@ -9,6 +11,6 @@ import { EventsGateway } from './events.gateway';
  */
 @Module({
   imports: [EventsModule],
-  providers: [EventsGateway],
+  providers: [EventsGateway, HandshakeLimit, TaskWatch],
 })
 export class EventsGatewayModule {}

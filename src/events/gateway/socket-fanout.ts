@@ -3,6 +3,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Server } from 'socket.io';
 import { ASSIGNMENT_ENDING_EVENTS, OutboxEvent, toPayload } from '../event-catalog';
 import { RedisBus } from './redis-bus';
+import { SocketOfferDeliveries } from './socket-offer-deliveries';
 
 /** The rooms an event is emitted to. Assignment events (worker_id set) are the worker's own and go to them only. */
 export function roomsFor(e: Pick<OutboxEvent, 'agent_id' | 'worker_id' | 'task_id'>): string[] {
@@ -14,7 +15,8 @@ export function roomsFor(e: Pick<OutboxEvent, 'agent_id' | 'worker_id' | 'task_i
 }
 
 /**
- * Emits published outbox events to socket.io rooms. In an API process the gateway attaches its server, and the
+ * Emits published outbox events to socket.io rooms, and has each offer's socket delivery recorded
+ * (SocketOfferDeliveries). In an API process the gateway attaches its server, and the
  * Redis adapter (with REDIS_URL) carries each emit to the clients of every other instance. In a process without a
  * gateway (a separate job runner) a detached server with the same adapter does the broadcasting; without Redis such
  * a process cannot reach any client, which is why several processes require REDIS_URL.
@@ -24,7 +26,10 @@ export class SocketFanout implements OnApplicationShutdown {
   private server: Server | null = null;
   private detached: Server | null = null;
 
-  constructor(private readonly bus: RedisBus) {}
+  constructor(
+    private readonly bus: RedisBus,
+    private readonly offers: SocketOfferDeliveries,
+  ) {}
 
   attach(server: Server): void {
     this.withAdapter(server);
@@ -51,6 +56,7 @@ export class SocketFanout implements OnApplicationShutdown {
         server.in(`worker:${e.worker_id}`).socketsLeave(`task:${e.task_id}`);
       }
     }
+    this.offers.track(server, events);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { SecretBox } from '../../common/secret-box';
 import { sqlExec, sqlRows } from '../../database/sql';
 import type { AgentCallbackSecretRow } from '../events.rows';
-import { newSigningSecret, SecretBox } from './secret-box';
+import { newSigningSecret } from './signing-secret';
 
 /** What a sealed secret is bound to: an endpoint's secret cannot be opened as another endpoint's or an agent's. */
 const endpointOwner = (id: string) => `webhook_endpoint:${id}`;

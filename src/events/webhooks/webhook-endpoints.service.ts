@@ -23,7 +23,7 @@ import {
 import { TEST_EVENT } from '../event-catalog';
 import type { WebhookEndpointRow } from '../events.rows';
 import { UrlSafety } from '../url-safety/url-safety';
-import { newSigningSecret } from './secret-box';
+import { newSigningSecret } from './signing-secret';
 import { SigningSecretsService } from './signing-secrets.service';
 
 /** Endpoints an agent may have at once (deleted ones do not count). */

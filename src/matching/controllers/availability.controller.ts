@@ -1,10 +1,11 @@
-import { Body, Controller, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { WorkerActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { AvailabilityService } from '../services/availability.service';
 import { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
+import { POSITION_FRESH_MINUTES } from '../offer-policy';
 
 @ApiTags('worker matching')
 @Auth({ actors: ['worker'] })
@@ -12,11 +13,21 @@ import { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availab
 export class AvailabilityController {
   constructor(private readonly availability: AvailabilityService) {}
 
+  @Get('availability')
+  @ApiOperation({
+    summary: 'Whether you are on call, until when, and whether your position is fresh enough to match',
+    description:
+      'The server’s view, which the app shows on load: on call or not, when that ends, the last position and its age.',
+  })
+  @ApiOkResponse({ type: AvailabilityResponse })
+  get(@CurrentActor() actor: WorkerActor): Promise<AvailabilityResponse> {
+    return this.availability.get(actor);
+  }
+
   @Put('availability')
   @ApiOperation({
-    summary: 'Report presence and position; online lapses 10 minutes after the last report',
-    description:
-      'Push offers go only to workers online within a task’s radius. Report `online: true` with your position while the app is open (at least every 10 minutes); `online: false` stops offers at once.',
+    summary: 'Go on call (or off) and report your position',
+    description: `online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most ${POSITION_FRESH_MINUTES} minutes old: keep reporting it while the app is open.`,
   })
   @ApiOkResponse({ type: AvailabilityResponse })
   @ApiErrors({ 400: ['validation_error'] })

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { ONLINE_LAPSE_MINUTES } from '../offer-policy';
+import { POSITION_FRESH_MINUTES } from '../offer-policy';
 
 export class UpdateAvailabilityRequest {
   @ApiProperty({
-    description: `true: ready for offers near the position for the next ${ONLINE_LAPSE_MINUTES} minutes (report again to stay online).`,
+    description:
+      'true: on call, ready for offers near the position, until you send false or for ON_CALL_HOURS (8 by default) after this report; each report with true renews it. false: off call at once.',
   })
   @IsBoolean()
   online: boolean;
@@ -12,7 +13,7 @@ export class UpdateAvailabilityRequest {
   @ApiPropertyOptional({
     minimum: -90,
     maximum: 90,
-    description: 'Required when online is true; with longitude.',
+    description: `Required when online is true; with longitude. Offers match on a position at most ${POSITION_FRESH_MINUTES} minutes old: report it while the app is open (the worker app does every minute).`,
   })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -32,17 +33,60 @@ export class UpdateAvailabilityRequest {
   longitude?: number;
 }
 
+/** The server's view of a worker's presence: what the app shows, never a guess of its own. */
 export class AvailabilityResponse {
-  @ApiProperty({ description: 'Whether offers can reach you now.' }) online: boolean;
-  @ApiProperty({ type: Number, nullable: true, description: 'Last known position.' }) latitude: number | null;
-  @ApiProperty({ type: Number, nullable: true }) longitude: number | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) position_at: string | null;
-  @ApiProperty({ format: 'date-time' }) last_seen_at: string;
+  @ApiProperty({ description: 'Whether you are on call now (online: true reported and not yet ended).' })
+  online: boolean;
+
   @ApiProperty({
     type: String,
     format: 'date-time',
     nullable: true,
-    description: `When you go offline unless you report again (last_seen_at + ${ONLINE_LAPSE_MINUTES} minutes); null when offline.`,
+    description:
+      'When being on call ends unless you report online: true again (ON_CALL_HOURS after the last such report); null when off call.',
+  })
+  on_call_until: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    deprecated: true,
+    description: 'The same as on_call_until (its earlier name).',
   })
   online_until: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Last known position (yours only).' })
+  latitude: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  longitude: number | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was reported.' })
+  position_at: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Seconds since position_at; null without one.',
+  })
+  position_age_seconds: number | null;
+
+  @ApiProperty({
+    description: `Whether the position is fresh enough to match on (at most ${POSITION_FRESH_MINUTES} minutes old). On call with a stale position, you get no offers until you report again.`,
+  })
+  position_fresh: boolean;
+
+  @ApiProperty({
+    description: 'Whether offers can reach you now: on call with a fresh position.',
+  })
+  matching: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Your last report; null if you never reported.',
+  })
+  last_seen_at: string | null;
 }

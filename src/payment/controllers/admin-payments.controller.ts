@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AdminActor } from '../../common/actor';
-import { Auth, CurrentActor } from '../../auth/auth.decorators';
+import type { AuditActor } from '../../audit/operator-audit';
+import { OperatorRequest } from '../../audit/operator-context';
+import { Auth } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { PaymentHealthResponse, ProviderHealthView } from '../dtos/payment-health.dto';
 import { PaymentStatusResponse } from '../dtos/payment-v1.dto';
@@ -49,8 +50,8 @@ export class AdminPaymentsController {
   })
   @ApiOkResponse({ type: AdminWithdrawalResponse })
   @ApiErrors({ 404: ['not_found'], 409: ['invalid_state'] })
-  approve(@CurrentActor() actor: AdminActor, @Param('id') id: string): Promise<AdminWithdrawalResponse> {
-    return this.withdrawals.approve(actor.id, id);
+  approve(@OperatorRequest() who: AuditActor, @Param('id') id: string): Promise<AdminWithdrawalResponse> {
+    return this.withdrawals.approve(who, id);
   }
 
   @Post('withdrawals/:id/reject')
@@ -63,11 +64,11 @@ export class AdminPaymentsController {
   @ApiOkResponse({ type: AdminWithdrawalResponse })
   @ApiErrors({ 404: ['not_found'], 409: ['invalid_state'] })
   reject(
-    @CurrentActor() actor: AdminActor,
+    @OperatorRequest() who: AuditActor,
     @Param('id') id: string,
     @Body() dto: RejectWithdrawalRequest,
   ): Promise<AdminWithdrawalResponse> {
-    return this.withdrawals.reject(actor.id, id, dto.reason);
+    return this.withdrawals.reject(who, id, dto.reason);
   }
 
   @Post('payments/:order_id/confirm-bank-transfer')
@@ -80,10 +81,11 @@ export class AdminPaymentsController {
   @ApiOkResponse({ type: PaymentStatusResponse })
   @ApiErrors({ 404: ['order_not_found'], 409: ['conflict', 'invalid_state'] })
   confirmBankTransfer(
+    @OperatorRequest() who: AuditActor,
     @Param('order_id') orderId: string,
     @Body() dto: ConfirmBankTransferRequest,
   ): Promise<PaymentStatusResponse> {
-    return this.payments.confirmBankTransfer(orderId, dto.bank_reference);
+    return this.payments.confirmBankTransfer(who, orderId, dto.bank_reference);
   }
 
   @Get('payments/health')

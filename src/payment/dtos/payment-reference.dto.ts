@@ -33,12 +33,14 @@ export class ReferenceCreateOrderRequest {
   @ApiProperty({
     type: 'integer',
     minimum: 1,
+    maximum: LIMITS.paymentMaxCents,
     description:
       "Cents of `currency`; must equal the task's total_cents (USD: the smallest number of US cents whose " +
       'conversion at FX_USD_CNY, rounded half up, covers it). The CNY amount must be 1000 to 5,000,000 cents.',
   })
   @IsInt()
   @Min(1)
+  @Max(LIMITS.paymentMaxCents)
   amount: number;
 
   @ApiProperty({ enum: CURRENCIES })
@@ -140,11 +142,13 @@ export class ReferenceRefundRequest {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
+    maximum: LIMITS.paymentMaxCents,
     description: 'Cents of the order currency; default all that is left.',
   })
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(LIMITS.paymentMaxCents)
   amount?: number;
 
   @ApiProperty({

@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Length, Matches, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsIP,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { NOT_BLANK } from '../../common/http/validators';
 import {
   LIMITS,
@@ -71,9 +83,14 @@ export class CreatePaymentRequest {
   @Length(1, 128)
   openid?: string;
 
-  @ApiPropertyOptional({ description: "Required for h5: the payer's IP address." })
+  @ApiPropertyOptional({
+    maxLength: 45,
+    example: '203.0.113.7',
+    description: "Required for h5: the payer's IP address (IPv4 or IPv6).",
+  })
   @IsOptional()
   @IsIP()
+  @MaxLength(45)
   client_ip?: string;
 
   @ApiPropertyOptional({ description: 'page and wap: where the browser returns after paying.' })
@@ -129,9 +146,15 @@ export class PaymentStatusResponse extends PaymentOrderResponse {
 export class RefundRequest {
   @ApiProperty() @IsString() @Length(1, 64) order_id: string;
 
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'At most what is left of the payment.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMITS.paymentMaxCents,
+    description: 'At most what is left of the payment.',
+  })
   @IsInt()
   @Min(1)
+  @Max(LIMITS.paymentMaxCents)
   refund_amount_cents: number;
 
   @ApiProperty({

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
@@ -13,7 +14,8 @@ import { OrderSettlement } from './order-settlement';
 /**
  * Bank transfers have no provider to notify us: an operator who sees the money arrive confirms the order, which
  * completes it exactly as a provider notification would (same conditional update, same deposit journal,
- * from the bank clearing account). The bank's reference becomes the order's transaction id.
+ * from the bank clearing account) and writes the operator's audit entry in that transaction. The bank's reference
+ * becomes the order's transaction id.
  */
 @Injectable()
 export class AdminPaymentsService {
@@ -23,7 +25,11 @@ export class AdminPaymentsService {
     private readonly clock: Clock,
   ) {}
 
-  async confirmBankTransfer(orderId: string, bankReference: string): Promise<PaymentStatusResponse> {
+  async confirmBankTransfer(
+    who: AuditActor,
+    orderId: string,
+    bankReference: string,
+  ): Promise<PaymentStatusResponse> {
     const order = await findOrder(this.ds, orderId);
     if (!order) throw orderNotFound();
     if (
@@ -40,11 +46,28 @@ export class AdminPaymentsService {
       [bankReference],
     );
     if (used.length) throw new ApiError('conflict', 'This bank reference already confirmed another order.');
-    await this.settlement.complete(order.id, {
-      providerTxnId: bankReference,
-      amountCents: order.provider_amount_cents,
-      paidAt: this.clock.now(),
-    });
+    const paidAt = this.clock.now();
+    await this.settlement.complete(
+      order.id,
+      { providerTxnId: bankReference, amountCents: order.provider_amount_cents, paidAt },
+      (em, completed) =>
+        recordOperatorAction(
+          em,
+          who,
+          {
+            action: 'payment_order.bank_transfer_confirmed',
+            target: { type: 'payment_order', id: completed.id },
+            before: { status: order.status },
+            after: {
+              status: completed.status,
+              agent_id: completed.agent_id,
+              amount_cents: completed.provider_amount_cents,
+              bank_reference: bankReference,
+            },
+          },
+          paidAt,
+        ),
+    );
     const after = (await findOrder(this.ds, order.id))!;
     if (after.status !== 'completed') {
       throw new ApiError('invalid_state', 'The order closed before it was confirmed.', {

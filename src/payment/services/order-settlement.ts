@@ -41,8 +41,13 @@ export class OrderSettlement {
    * the order. The one authoritative amount check: the conditional UPDATE completes the order only when the paid
    * amount is its provider amount, in the transaction that credits it, whichever path brought the report
    * (notification, query, reconciliation, operator). A wrong amount completes nothing and is logged as an error.
+   * `also` runs in the same transaction when this call completes the order (an operator's audit entry).
    */
-  async complete(orderId: string, paid: ProviderPayment): Promise<boolean> {
+  async complete(
+    orderId: string,
+    paid: ProviderPayment,
+    also?: (em: EntityManager, order: OrderRow) => Promise<void>,
+  ): Promise<boolean> {
     return inTransaction(this.ds, async (em) => {
       const now = this.clock.now();
       const rows = await sqlRows(
@@ -67,6 +72,7 @@ export class OrderSettlement {
         description: describe(order),
       });
       await this.events.order(em, 'payment.completed', order, now);
+      await also?.(em, order);
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
@@ -144,23 +145,29 @@ export class WithdrawalService {
     };
   }
 
-  /** The approval commits, then the transfer is sent (WithdrawalSettlement, which posts what the provider says). */
-  async approve(adminId: string, id: string): Promise<AdminWithdrawalResponse> {
+  /**
+   * The approval and its audit entry commit, then the transfer is sent (WithdrawalSettlement, which posts what the
+   * provider says).
+   */
+  async approve(who: AuditActor, id: string): Promise<AdminWithdrawalResponse> {
     const approved = await inTransaction(this.ds, async (em) => {
+      const now = this.clock.now();
       const rows = await sqlRows(
         em,
         `UPDATE withdrawals SET status = 'processing', reviewed_by = $2, reviewed_at = $3, updated_at = $3
             WHERE id = $1 AND status = 'pending_review' RETURNING *`,
-        [id, adminId, this.clock.now()],
+        [id, who.adminId, now],
       );
       if (rows.length === 0) throw await this.notReviewable(em, id);
-      return toWithdrawal(rows[0]);
+      const w = toWithdrawal(rows[0]);
+      await this.audit(em, who, 'withdrawal.approved', w, now);
+      return w;
     });
     await this.settlement.transfer(approved);
     return adminWithdrawalView((await findWithdrawal(this.ds, id))!);
   }
 
-  async reject(adminId: string, id: string, reason: string): Promise<AdminWithdrawalResponse> {
+  async reject(who: AuditActor, id: string, reason: string): Promise<AdminWithdrawalResponse> {
     const w = await inTransaction(this.ds, async (em) => {
       const now = this.clock.now();
       const rows = await sqlRows(
@@ -168,10 +175,11 @@ export class WithdrawalService {
         `UPDATE withdrawals SET status = 'rejected', rejection_reason = $4, reviewed_by = $2, reviewed_at = $3,
                 updated_at = $3
           WHERE id = $1 AND status = 'pending_review' RETURNING *`,
-        [id, adminId, now, reason],
+        [id, who.adminId, now, reason],
       );
       if (rows.length === 0) throw await this.notReviewable(em, id);
       const rejected = toWithdrawal(rows[0]);
+      await this.audit(em, who, 'withdrawal.rejected', rejected, now);
       await this.ledger.failWithdrawal(em, {
         workerId: rejected.worker_id,
         withdrawalId: rejected.id,
@@ -181,6 +189,33 @@ export class WithdrawalService {
       return rejected;
     });
     return adminWithdrawalView(w);
+  }
+
+  /** A review decision's audit entry: the withdrawal left pending_review for the status it now has. */
+  private async audit(
+    em: EntityManager,
+    who: AuditActor,
+    action: 'withdrawal.approved' | 'withdrawal.rejected',
+    w: WithdrawalRow,
+    at: Date,
+  ): Promise<void> {
+    await recordOperatorAction(
+      em,
+      who,
+      {
+        action,
+        target: { type: 'withdrawal', id: w.id },
+        before: { status: 'pending_review' },
+        after: {
+          status: w.status,
+          worker_id: w.worker_id,
+          amount_cents: w.amount_cents,
+          review_reason: w.review_reason,
+          ...(w.rejection_reason === null ? {} : { rejection_reason: w.rejection_reason }),
+        },
+      },
+      at,
+    );
   }
 
   /** Read on the transaction's connection (a second one from the pool could wait for the pool to free one). */

@@ -106,6 +106,15 @@ export const FeedbackBody = () =>
           feedback_text: 'The photo shows a different shop.',
         },
       },
+      reject_plain: {
+        summary: 'Reject in the interface spec’s shape: no reason_code, filed under `other`',
+        value: {
+          accept_result: false,
+          rating: 1,
+          quality_score: 0.5,
+          feedback_text: 'Too blurry to read the sign.',
+        },
+      },
     },
   });
 

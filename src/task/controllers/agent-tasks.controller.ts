@@ -16,6 +16,7 @@ import { TaskQueryService } from '../services/task-query.service';
 import { TaskQuoteService } from '../services/task-quote.service';
 import { TaskReviewService } from '../services/task-review.service';
 import { UuidParam } from '../../common/http/uuid-param';
+import { RateLimitAgentRoute } from '../../common/rate-limit/rate-limit.guard';
 import { CreateTaskBody, FeedbackBody } from './agent-task-docs';
 import { Claims } from '../../idempotency/claims.decorator';
 import type { HeldClaims } from '../../idempotency/idempotency-context';
@@ -33,14 +34,17 @@ export class AgentTasksController {
   @Post('quote')
   @HttpCode(200)
   @Auth({ actors: ['agent'], permission: 'task:create' })
+  @RateLimitAgentRoute('quote')
   @ApiOperation({
     summary: 'Price a task without creating it',
     description:
-      'Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and how many eligible workers are online within the radius. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.',
+      'Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and roughly how many eligible workers are online nearby. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.\n\n' +
+      '**Workers nearby are coarse on purpose**, so that quotes cannot locate anyone: people are counted around the centre of the 500 m grid cell holding the point, within `location.max_distance_meters` or 2,000 m, whichever is larger (`workers.radius_meters` says which), and `eligible_online` and `available_now` are the lower bound of a bucket: 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99), 100 (100 and more). In sandbox mode `workers.simulated_online` counts your own simulated workers exactly, as the offers would reach them.\n\n' +
+      '**Quotes have a budget of their own**: 20 a minute and 500 a day per agent by default (`QUOTE_RATE_LIMIT_PER_MINUTE`, `QUOTE_RATE_LIMIT_PER_DAY`), counted besides your general budget; the `X-RateLimit-*` headers of a quote report the quote budget per minute. Beyond it: 429 rate_limit_exceeded with `Retry-After`.',
   })
   @CreateTaskBody()
   @ApiOkResponse({ type: TaskQuoteResponse })
-  @ApiErrors({ 400: ['validation_error'] })
+  @ApiErrors({ 400: ['validation_error'], 429: ['rate_limit_exceeded'] })
   quote(@CurrentActor() actor: AgentActor, @Body() dto: CreateTaskRequest): Promise<TaskQuoteResponse> {
     return this.quotes.quote(actor, dto);
   }
@@ -93,7 +97,7 @@ export class AgentTasksController {
   @ApiOperation({
     summary: 'Accept or reject submitted results',
     description:
-      'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
+      'Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code and scores optional; no reason_code is `other`) refunds the slot in full, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.',
   })
   @FeedbackBody()
   @ApiOkResponse({ type: FeedbackResponse })

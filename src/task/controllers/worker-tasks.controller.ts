@@ -18,6 +18,8 @@ import {
 import { AssignmentService } from '../services/assignment.service';
 import { TaskAcceptService } from '../services/task-accept.service';
 import { WorkerTaskQueryService } from '../services/worker-task-query.service';
+import { WorkerOffersService } from '../services/worker-offers.service';
+import { WorkerOffersResponse } from '../dtos/worker-offer.dto';
 import { PhotoSubmissionService } from '../services/photo-submission.service';
 import { MultipartUpload } from '../../upload/multipart';
 import type { IncomingFile } from '../../upload/services/upload.service';
@@ -33,6 +35,7 @@ export class WorkerTasksController {
     private readonly accepting: TaskAcceptService,
     private readonly assignments: AssignmentService,
     private readonly photoSubmissions: PhotoSubmissionService,
+    private readonly waitingOffers: WorkerOffersService,
   ) {}
 
   @Get('tasks/available')
@@ -61,11 +64,22 @@ export class WorkerTasksController {
     return this.query.mine(actor, q);
   }
 
+  @Get('offers')
+  @ApiOperation({
+    summary: 'Offers waiting for your answer, with their real time left',
+    description:
+      'Every offer still open (a slot held for you until expires_at), the soonest to expire first: the task as the available list shows it, how the offer was sent to you (deliveries per channel) and why it went to you (distance, reputation, responsiveness when it was made). The app shows these on load; new ones also arrive live as assignment.offered.',
+  })
+  @ApiOkResponse({ type: WorkerOffersResponse })
+  offers(@CurrentActor() actor: WorkerActor): Promise<WorkerOffersResponse> {
+    return this.waitingOffers.list(actor);
+  }
+
   @Get('assignments/:assignment_id')
   @ApiOperation({
     summary: 'One of your assignments with its task, submission and verdict',
     description:
-      'Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks) and the agent’s verdict with the rejection reason. Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.',
+      'Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks), the agent’s verdict with the rejection reason, and, for an offer, how it was sent to you (deliveries). Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.',
   })
   @ApiOkResponse({ type: WorkerAssignmentDetail })
   @ApiErrors({ 400: ['validation_error'], 404: ['assignment_not_found'] })
@@ -81,7 +95,7 @@ export class WorkerTasksController {
   @ApiOperation({
     summary: 'Take a free slot of a task (or accept the offer of one made to you)',
     description:
-      'Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached.',
+      'Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached. An offer of the task you declined or let lapse does not stop you: if a slot is open you take it (that same assignment becomes accepted).',
   })
   @ApiOkResponse({ type: TaskAcceptResponse })
   @ApiErrors({

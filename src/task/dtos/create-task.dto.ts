@@ -18,6 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DEFAULT_LOCATION_PROOF, LOCATION_PROOFS } from '../domain/location-proof';
+import { MAX_TASK_RADIUS_METERS } from '../../matching/offer-policy';
 import type { LocationProof } from '../domain/location-proof';
 import {
   BUDGET_MAX_CENTS,
@@ -56,14 +57,14 @@ export class TaskLocation {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
-    maximum: 50_000,
+    maximum: MAX_TASK_RADIUS_METERS,
     default: DEFAULT_MAX_DISTANCE_METERS,
     description: 'How far from the location a worker may be offered the task (push matching).',
   })
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(50_000)
+  @Max(MAX_TASK_RADIUS_METERS)
   max_distance_meters?: number;
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WORKER_COUNT_BUCKETS } from '../domain/quote-privacy';
 import { CostBreakdown } from './task-response.dto';
 
 export class QuoteSlot {
@@ -105,29 +106,44 @@ export class QuoteAutoApproval {
   delay_hours: number;
 }
 
+/**
+ * Workers near the task, coarsely (product-decisions §16, "Quote privacy"): enough to judge whether a task will find
+ * someone, never enough to locate a person.
+ */
 export class QuoteWorkers {
   @ApiProperty({
     type: 'integer',
-    example: 1000,
-    description: 'location.max_distance_meters (default 1000).',
+    example: 2000,
+    description:
+      "The radius people were counted within: location.max_distance_meters (default 1000) or 2000, whichever is larger, around the centre of the 500 m grid cell holding the task's point (rows 500 m tall from the equator, each cut into 500 m columns along its middle parallel, on the sphere distances are measured on). Any point of the same cell gives the same figures.",
   })
   radius_meters: number;
 
   @ApiProperty({
     type: 'integer',
-    example: 3,
+    enum: [...WORKER_COUNT_BUCKETS],
+    example: 5,
     description:
-      'Workers online now within the radius who could take the task: active, holding every required skill, reputation at least min_reputation.',
+      'At least this many people online within radius_meters who could take the task (active, holding every required skill, reputation at least min_reputation): the lower bound of a bucket, 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99) or 100 (100 and more). Simulated workers are not in it.',
   })
   eligible_online: number;
 
   @ApiProperty({
     type: 'integer',
-    example: 2,
+    enum: [...WORKER_COUNT_BUCKETS],
+    example: 1,
     description:
-      'Of those, how many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap).',
+      'Of those, at least this many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap), in the same buckets.',
   })
   available_now: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 0,
+    description:
+      "Sandbox: your own simulated workers online who could take the task, counted exactly at the task's point within location.max_distance_meters (the ones the offers would reach). Always 0 in live mode.",
+  })
+  simulated_online: number;
 }
 
 /** What a task would cost and what would happen to the money, without creating it. */

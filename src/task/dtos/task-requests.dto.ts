@@ -21,8 +21,9 @@ import type { RejectionReason } from '../domain/task-policy';
 const accepting = (o: TaskFeedbackRequest) => o.accept_result === true;
 
 /**
- * The verdict on submitted results (product-decisions §10): `rating` and `quality_score` are required to accept and optional
- * to reject; a rejection names its `reason_code` (the worker sees it, with `feedback_text`), an acceptance has none.
+ * The verdict on submitted results (product-decisions §10): `rating` and `quality_score` are required to accept and
+ * optional to reject; a rejection may name its `reason_code` (absent is `other`, so the interface spec's shape,
+ * which has none, works) and the worker sees it with `feedback_text`; an acceptance has none.
  */
 export class TaskFeedbackRequest {
   @ApiProperty({ description: 'true approves (pays the worker), false rejects (refunds the slot).' })
@@ -58,15 +59,19 @@ export class TaskFeedbackRequest {
 
   @ApiPropertyOptional({
     enum: REJECTION_REASONS,
-    description: 'Required to reject, refused on an acceptance. The worker sees it with the assignment.',
+    description:
+      'Why a rejection rejects; the worker sees it with the assignment. Omitted on a rejection: `other`. Refused on ' +
+      'an acceptance.',
   })
-  @ValidateIf((o: TaskFeedbackRequest) => o.accept_result === false || o.reason_code !== undefined)
-  @IsDefined({ message: 'is required to reject a result' })
+  @ValidateIf((o: TaskFeedbackRequest) => o.reason_code !== undefined)
   @IsIn(REJECTION_REASONS)
   @NotWhen(accepting, { message: 'is only given with a rejection' })
   reason_code?: RejectionReason;
 
-  @ApiPropertyOptional({ maxLength: 500, description: 'Free text; on a rejection the worker sees it.' })
+  @ApiPropertyOptional({
+    maxLength: 500,
+    description: 'Free text; on a rejection it is your note to the worker, shown with the reason.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(500)

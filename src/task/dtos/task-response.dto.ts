@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WORKER_PSEUDONYM_PATTERN } from '../domain/worker-pseudonym';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { DeviceLocation, ResultPhoto } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
@@ -81,10 +82,19 @@ export class TaskAssignmentView {
   @ApiProperty({ format: 'uuid' })
   assignment_id: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({
+    pattern: `^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|${WORKER_PSEUDONYM_PATTERN.slice(1, -1)})$`,
+    example: '9b2f6c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b',
+    description:
+      "The worker's id (a uuid) once they have accepted the slot. Before that (an offer waiting for the worker's answer, or one declined, lapsed or withdrawn) a pseudonym, `anon_` and 16 hex characters: the same for that worker throughout this task, unrelated to their name in any other task, and leading back to no one, so an offer never tells you who is near.",
+  })
   worker_id: string;
 
-  @ApiProperty({ example: 4.0 })
+  @ApiProperty({
+    example: 4.0,
+    description:
+      "The worker's reputation, 0 to 5; while worker_id is a pseudonym, cut to one decimal (the precision of min_reputation).",
+  })
   worker_reputation: number;
 
   @ApiProperty({ format: 'date-time', description: 'When the worker took the slot (or was offered it).' })

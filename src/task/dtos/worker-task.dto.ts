@@ -22,6 +22,7 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { PhotoVerification } from '../../events/event-data';
+import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
 import { TaskLocationView } from './task-response.dto';
 import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, OptionalInt } from '../../common/http/validators';
 
@@ -367,4 +368,10 @@ export class WorkerAssignmentDetail extends MyTaskItem {
     description: 'What you submitted; null before you submit.',
   })
   submission: WorkerSubmissionView | null;
+  @ApiProperty({
+    type: [OfferDeliveryItem],
+    description:
+      'For an assignment that began as an offer: how the offer was sent to you, per channel; else [].',
+  })
+  deliveries: OfferDeliveryItem[];
 }

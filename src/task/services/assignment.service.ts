@@ -14,6 +14,7 @@ import type {
 import { AssignmentStatus } from '../domain/task-status';
 import { UploadService } from '../../upload/services/upload.service';
 import type { DeviceFix } from '../domain/location-proof';
+import { judgeProof } from '../domain/proof-rules';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier';
@@ -93,7 +94,8 @@ export class AssignmentService {
   /**
    * Submission shared by both routes: `photos` runs in the transaction, under the task lock, once the assignment
    * is known to be submittable and before the state change (it may refuse the photos, or record an upload that
-   * must commit together with the submission). A photo task needs at least one checked photo (product-decisions §10).
+   * must commit together with the submission). Then the proof rules of the task's type judge the whole submission
+   * (domain/proof-rules.ts: a photo task needs a checked photo, product-decisions §10).
    */
   async submitResult(
     actor: WorkerActor,
@@ -112,12 +114,8 @@ export class AssignmentService {
         }
         beforeDeadline(task, a, now);
         const list = await photos(em, task, a, now);
-        if (task.task_type === 'photo' && !list.some((p) => p.verification)) {
-          throw new ApiError(
-            'photo_required',
-            'A photo task needs at least one photo whose location was checked: use submit-with-photo, or attach an uploaded JPEG or PNG in photo_urls.',
-          );
-        }
+        const [refusal] = judgeProof({ task, submission: content, photos: list }).refusals;
+        if (refusal) throw refusal;
         return this.moveWithEvent(
           em,
           a,
@@ -188,7 +186,7 @@ export class AssignmentService {
         ['pending'],
         'declined',
         now,
-        { closed_at: now },
+        { closed_at: now, offer_ended_at: now },
         'assignment.declined',
       );
       await this.dispatch.offerOpenSlots(em, task, now);

@@ -7,6 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { liveAssignmentCap } from '../../matching/live-assignment-cap';
+import { DECLINED_OR_LAPSED_STATUSES } from '../../matching/offer-policy';
 import { WorkerRepository } from '../../worker/worker.repository';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
@@ -39,7 +40,7 @@ export class TaskAcceptService {
 
       const { assignments, live } = await TaskRepository.assignmentsAndLive(em, task.id, actor.id);
       const mine = assignments.find((a) => a.worker_id === actor.id);
-      if (mine && mine.status !== 'pending') {
+      if (mine && mine.status !== 'pending' && !declinedOrLapsed(mine)) {
         throw new ApiError(
           'already_assigned',
           `You already hold this task (your assignment is ${mine.status}).`,
@@ -50,9 +51,10 @@ export class TaskAcceptService {
         );
       }
       assertBelowCap(live, reputation);
-      const accepted = mine
-        ? await this.takeOffer(em, mine, now)
-        : await this.takeSlot(em, task, assignments, actor, now);
+      const accepted =
+        mine?.status === 'pending'
+          ? await this.takeOffer(em, mine, now)
+          : await this.takeSlot(em, task, assignments, actor, now, mine);
       await this.events.assignment(em, 'assignment.accepted', accepted, now, {
         payment_cents: task.payout_cents,
       });
@@ -72,12 +74,18 @@ export class TaskAcceptService {
     });
   }
 
+  /**
+   * An open slot, counted under the task lock. A worker whose offer of this task they declined or let lapse takes
+   * it with that same assignment row (one row per task and worker), which then reads as accepted from the offer's
+   * history on: when the offer ended stays in offer_ended_at for the matcher's responsiveness.
+   */
   private async takeSlot(
     em: EntityManager,
     task: TaskRow,
     assignments: AssignmentRow[],
     actor: WorkerActor,
     now: Date,
+    earlier: AssignmentRow | undefined,
   ): Promise<AssignmentRow> {
     const slots = countSlots(
       task.max_workers,
@@ -87,24 +95,32 @@ export class TaskAcceptService {
     if (slots.open <= 0) {
       throw new ApiError('task_full', 'Every slot of this task is taken.', { max_workers: task.max_workers });
     }
-    const rows = await sqlRows(
-      em,
-      `INSERT INTO assignments (task_id, worker_id, status, accepted_at, created_at, updated_at)
-       VALUES ($1, $2, 'accepted', $3, $3, $3) RETURNING *`,
-      [task.id, actor.id, now],
-    );
+    const rows = earlier
+      ? await sqlRows(
+          em,
+          `UPDATE assignments SET status = 'accepted', accepted_at = $2, updated_at = $2, closed_at = NULL,
+                  offer_ended_at = COALESCE(offer_ended_at, closed_at)
+            WHERE id = $1 AND status = ANY($3) AND accepted_at IS NULL AND slot_settlement IS NULL RETURNING *`,
+          [earlier.id, now, DECLINED_OR_LAPSED_STATUSES],
+        )
+      : await sqlRows(
+          em,
+          `INSERT INTO assignments (task_id, worker_id, status, accepted_at, created_at, updated_at)
+           VALUES ($1, $2, 'accepted', $3, $3, $3) RETURNING *`,
+          [task.id, actor.id, now],
+        );
     return mapAssignment(rows[0]);
   }
 
-  /** A slot offered to this worker by dispatch is already reserved for them. */
+  /**
+   * A slot offered to this worker by dispatch is reserved for them. Past its window and not yet swept, the offer
+   * has lapsed, but its slot is still held by it and nobody else can take it: the worker may still (a lapsed offer
+   * keeps nobody from a task, product-decisions §16).
+   */
   private async takeOffer(em: EntityManager, offer: AssignmentRow, now: Date): Promise<AssignmentRow> {
-    if (offer.offer_expires_at && offer.offer_expires_at.getTime() <= now.getTime()) {
-      throw new ApiError('invalid_state', 'The offer of this task to you has expired.', {
-        current_status: offer.status,
-      });
-    }
     const moved = await TaskRepository.moveAssignment(em, offer.id, ['pending'], 'accepted', now, {
       accepted_at: now,
+      offer_ended_at: now,
     });
     return moved!;
   }
@@ -130,6 +146,15 @@ function assertBelowCap(live: number, reputation: number): void {
       { limit: cap, live_assignments: live },
     );
   }
+}
+
+/** An offer of the task the worker declined or let lapse: it keeps them from nothing. */
+function declinedOrLapsed(a: AssignmentRow): boolean {
+  return (
+    (DECLINED_OR_LAPSED_STATUSES as readonly string[]).includes(a.status) &&
+    a.accepted_at === null &&
+    a.slot_settlement === null
+  );
 }
 
 function assertTakingWorkers(task: TaskRow, now: Date): void {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { sqlRows } from '../../database/sql';
-import { OFFER_WINDOW_SECONDS, OfferCandidate } from '../../matching/offer-policy';
+import { OFFER_WINDOW_SECONDS, OfferCandidate, responsiveness } from '../../matching/offer-policy';
 import { WorkerRanking } from '../../matching/services/worker-ranking';
 import { liveAssignmentCap } from '../../matching/live-assignment-cap';
 import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
@@ -96,12 +96,22 @@ export class TaskDispatch {
     if (task.min_reputation !== null && reputation < task.min_reputation) return null;
     if (w.pending > 0 || w.live >= liveAssignmentCap(reputation)) return null;
     const expires = new Date(now.getTime() + OFFER_WINDOW_SECONDS * 1000);
+    // Why this worker: the ranking's inputs as they were, shown with the offer (GET /v1/worker/offers).
     const rows = await sqlRows(
       em,
-      `INSERT INTO assignments (task_id, worker_id, status, offered_at, offer_expires_at, created_at, updated_at)
-       VALUES ($1, $2, 'pending', $3, $4, $3, $3)
+      `INSERT INTO assignments (task_id, worker_id, status, offered_at, offer_expires_at, offer_distance_meters,
+                                offer_reputation, offer_response, created_at, updated_at)
+       VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $3, $3)
        ON CONFLICT (task_id, worker_id) DO NOTHING RETURNING *`,
-      [task.id, c.workerId, now, expires],
+      [
+        task.id,
+        c.workerId,
+        now,
+        expires,
+        Math.round(c.distanceMeters),
+        reputation,
+        Math.round(responsiveness(c.medianAnswerSeconds) * 1000) / 1000,
+      ],
     );
     if (!rows.length) return null;
     const offer = mapAssignment(rows[0]);

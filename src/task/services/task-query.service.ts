@@ -21,6 +21,7 @@ import {
 } from '../task.presenter';
 import { AssignmentRow, mapTask, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
+import { WorkerPseudonyms } from '../domain/worker-pseudonym';
 
 /** Reading an agent's tasks. Another agent's task does not exist as far as the caller can tell (404). */
 @Injectable()
@@ -28,13 +29,14 @@ export class TaskQueryService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly reputation: WorkerReputation,
+    private readonly pseudonyms: WorkerPseudonyms,
   ) {}
 
   async get(actor: AgentActor, taskId: string): Promise<TaskStatusResponse> {
     const task = await this.owned(actor, taskId);
     const assignments = await TaskRepository.assignments(this.ds.manager, task.id);
     const reputations = await this.reputation.ofMany([...new Set(assignments.map((a) => a.worker_id))]);
-    return taskStatusResponse(task, assignments, reputations);
+    return taskStatusResponse(task, assignments, reputations, this.pseudonyms);
   }
 
   /**

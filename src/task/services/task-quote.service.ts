@@ -13,13 +13,20 @@ import { WorkerRanking } from '../../matching/services/worker-ranking';
 import { checkDeadline, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
-import type { QuoteRefundCase, QuoteRefundPolicy, TaskQuoteResponse } from '../dtos/task-quote.dto';
+import type {
+  QuoteRefundCase,
+  QuoteRefundPolicy,
+  QuoteWorkers,
+  TaskQuoteResponse,
+} from '../dtos/task-quote.dto';
+import { quoteCountArea, workerCountBucket } from '../domain/quote-privacy';
 
 /**
  * The quote: a creation body priced and checked as creation would, without creating, holding or locking anything.
  * The same validation (the DTO and the deadline rules), the same fee arithmetic (escrow/fees) with the agent's own
- * rate, and the same eligibility query the offers use. Reads are separate statements, so under concurrent writes
- * the figures are each current but not one snapshot: a quote is advice, creation decides.
+ * rate, and the same eligibility query the offers use (for people over a coarser area, reported coarsely:
+ * domain/quote-privacy.ts). Reads are separate statements, so under concurrent writes the figures are each current
+ * but not one snapshot: a quote is advice, creation decides.
  */
 @Injectable()
 export class TaskQuoteService {
@@ -40,21 +47,9 @@ export class TaskQuoteService {
     const cost = taskCost(dto.budget_cents, maxWorkers, feeBps);
     const slot = splitSlot(dto.budget_cents, feeBps);
     const radius = dto.location.max_distance_meters ?? DEFAULT_MAX_DISTANCE_METERS;
-    const [funds, reach] = await Promise.all([
+    const [funds, workers] = await Promise.all([
       this.balances.agentFunds(actor.id),
-      this.ranking.count(
-        this.ds,
-        {
-          taskId: null,
-          agentId: actor.id,
-          latitude: dto.location.latitude,
-          longitude: dto.location.longitude,
-          maxDistanceMeters: radius,
-          requiredSkills: [...new Set(dto.requirements?.skills ?? [])],
-          minReputation: dto.requirements?.min_reputation ?? null,
-        },
-        now,
-      ),
+      this.workers(actor, dto, radius, now),
     ]);
     const covers = funds.availableCents >= cost.total_cents;
     const withinLimit = agent.active < agent.max_concurrent_tasks;
@@ -81,8 +76,41 @@ export class TaskQuoteService {
       can_create: covers && withinLimit,
       refund_policy: refundPolicy(dto.budget_cents),
       auto_approval: { delay_hours: this.config.autoApproveHours },
-      workers: { radius_meters: radius, eligible_online: reach.eligibleOnline, available_now: reach.freeNow },
+      workers,
       estimated_completion_at: estimateCompletion(now, deadline, dto.task_type).toISOString(),
+    };
+  }
+
+  /**
+   * People are counted around the task's 500 m grid cell within at least 2 km and reported in buckets; the agent's
+   * own simulated workers exactly as the offers would reach them (at the point, within the task's radius).
+   */
+  private async workers(
+    actor: AgentActor,
+    dto: CreateTaskRequest,
+    radius: number,
+    now: Date,
+  ): Promise<QuoteWorkers> {
+    const area = quoteCountArea(dto.location, radius);
+    const target = {
+      taskId: null,
+      agentId: actor.id,
+      latitude: dto.location.latitude,
+      longitude: dto.location.longitude,
+      maxDistanceMeters: radius,
+      requiredSkills: [...new Set(dto.requirements?.skills ?? [])],
+      minReputation: dto.requirements?.min_reputation ?? null,
+    };
+    const around = { ...target, ...area.centre, maxDistanceMeters: area.radiusMeters };
+    const [people, simulated] = await Promise.all([
+      this.ranking.count(this.ds, around, now, 'people'),
+      this.ranking.count(this.ds, target, now, 'simulated'),
+    ]);
+    return {
+      radius_meters: area.radiusMeters,
+      eligible_online: workerCountBucket(people.eligibleOnline),
+      available_now: workerCountBucket(people.freeNow),
+      simulated_online: simulated.eligibleOnline,
     };
   }
 

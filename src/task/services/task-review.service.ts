@@ -46,7 +46,8 @@ export class TaskReviewService {
         rating: dto.rating ?? null,
         quality_score: dto.quality_score ?? null,
         feedback_text: dto.feedback_text ?? null,
-        reason_code: dto.accept_result ? null : (dto.reason_code ?? null),
+        // A rejection without a reason (the interface spec's shape has none) is filed under `other`.
+        reason_code: dto.accept_result ? null : (dto.reason_code ?? 'other'),
       };
       for (const a of targets) {
         if (dto.accept_result) await this.settlement.approve(em, task, a, now, review);
@@ -127,6 +128,7 @@ export class TaskReviewService {
   private async withdrawOffer(em: EntityManager, a: AssignmentRow, now: Date): Promise<void> {
     const moved = await TaskRepository.moveAssignment(em, a.id, ['pending'], 'cancelled', now, {
       closed_at: now,
+      offer_ended_at: now,
     });
     if (moved) await this.events.assignment(em, 'assignment.cancelled', moved, now);
   }

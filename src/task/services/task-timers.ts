@@ -166,6 +166,7 @@ export class TaskTimers {
   private async lapseOffer(em: EntityManager, assignmentId: string, now: Date): Promise<void> {
     const moved = await TaskRepository.moveAssignment(em, assignmentId, ['pending'], 'expired', now, {
       closed_at: now,
+      offer_ended_at: now,
     });
     if (moved) await this.events.assignment(em, 'assignment.expired', moved, now);
   }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
+import { offerDeliveriesOf } from '../../events/offer-deliveries';
 import {
   AssignmentReviewView,
   AvailableTasksQuery,
@@ -14,9 +15,8 @@ import {
   MyTasksResponse,
   WorkerAssignmentDetail,
 } from '../dtos/worker-task.dto';
-import { iso, locationView } from '../task.presenter';
+import { availableTaskItem, iso, locationView } from '../task.presenter';
 import { AssignmentRow, mapAssignment, mapTask, TaskRow } from '../task.repository';
-import { agentRatingView } from '../../matching/services/agent-ratings.service';
 import { NearbyTasks } from '../../matching/services/nearby-tasks';
 
 /** Assignment statuses a worker's unfiltered task list shows: everything they accepted at some point. */
@@ -66,24 +66,7 @@ export class WorkerTaskQueryService {
     };
     if (found.position) metadata.max_distance_meters = radius;
     if (found.positionSource === 'last_known') metadata.last_known_position = 1;
-    return {
-      tasks: found.rows.map((t) => ({
-        task_id: t.id,
-        title: t.title,
-        description: t.description,
-        task_type: t.task_type,
-        payment_cents: Number(t.payout_cents),
-        distance_meters: t.distance === null ? null : Math.round(Number(t.distance)),
-        deadline_at: t.deadline_at.toISOString(),
-        estimated_duration_minutes: null,
-        required_skills: t.required_skills,
-        location: locationView(t),
-        open_slots: t.open_slots,
-        location_proof: t.location_proof,
-        agent_rating: agentRatingView(t.agent_rating_count, t.agent_rating_sum),
-      })),
-      metadata,
-    };
+    return { tasks: found.rows.map(availableTaskItem), metadata };
   }
 
   /** The worker's assignments, newest first, with offset paging. */
@@ -122,6 +105,7 @@ export class WorkerTaskQueryService {
     if (!rows[0]) throw new ApiError('assignment_not_found', 'You have no assignment with this id.');
     const a = mapAssignment(rows[0]);
     const t = mapTask(reviveTask(rows[0].task as Record<string, unknown>));
+    const deliveries = await offerDeliveriesOf(this.ds, [a.id]);
     return {
       ...myTaskItem(a, t),
       description: t.description,
@@ -140,6 +124,7 @@ export class WorkerTaskQueryService {
               })),
               device_location: (a.device_location as Record<string, unknown> | null) ?? null,
             },
+      deliveries: deliveries.get(a.id) ?? [],
     };
   }
 

@@ -1,9 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { ErrorNotice } from '../../shared/ui';
-import { availability } from '../availability';
+import { availability, type AvailabilityState } from '../availability';
 
-/** The online switch: a real checkbox with role=switch, so screen readers say "on"/"off". */
+/**
+ * The on-call switch: a real checkbox with role=switch, so screen readers say "on"/"off". It shows the server's
+ * state (read on load), so a worker who signs in again sees that they are still on call.
+ */
 export function AvailabilitySwitch() {
   const { t, locale } = useI18n();
   const state = useSyncExternalStore(availability.subscribe, availability.snapshot);
@@ -13,25 +16,37 @@ export function AvailabilitySwitch() {
         <span>
           {t('avail.label')}
           <br />
-          <small className="muted">
-            {state.busy ? t('avail.locating') : state.online ? t('avail.on') : t('avail.off')}
-          </small>
+          <small className="muted">{t(statusKey(state))}</small>
         </span>
         <input
           id="availability"
           type="checkbox"
           role="switch"
           checked={state.online}
-          disabled={state.busy}
+          disabled={state.busy || !state.loaded}
           onChange={(e) => void availability.setOnline(e.target.checked)}
         />
       </label>
-      {state.online && state.reportedAt && (
+      {state.online && (
         <small className="muted">
-          {t('avail.position', { time: formatDateTime(state.reportedAt, locale) })}
+          {state.onCallUntil && t('avail.until', { time: formatDateTime(state.onCallUntil, locale) })}
+          {state.onCallUntil && state.reportedAt && <br />}
+          {state.reportedAt && t('avail.position', { time: formatDateTime(state.reportedAt, locale) })}
         </small>
       )}
-      {state.error ? <ErrorNotice error={state.error} /> : null}
+      {state.error ? (
+        <ErrorNotice
+          error={state.error}
+          onRetry={state.loaded ? undefined : () => void availability.load()}
+        />
+      ) : null}
     </section>
   );
+}
+
+function statusKey(s: AvailabilityState): string {
+  if (s.busy) return 'avail.locating';
+  if (!s.loaded) return 'avail.loading';
+  if (!s.online) return 'avail.off';
+  return s.positionFresh ? 'avail.on' : 'avail.stale';
 }

@@ -1,31 +1,67 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import type { Schemas } from '../../shared/api';
 import { useI18n } from '../../shared/i18n';
 import { useLive } from '../../shared/live';
 import { useSignedIn } from '../App';
+import { availability } from '../availability';
+import { loadOffers, type Offer, offerFromEvent, withOffers } from '../offers';
 import { session } from '../session';
 import { OfferBanner } from './OfferBanner';
-
-type Offer = Schemas['AssignmentOfferedEvent'];
 
 /** Live events other screens listen to (a verdict, a cancellation): they reload when one arrives. */
 export const liveEvents = new EventTarget();
 
+/** Events after which an offer no longer waits for an answer. */
+const OFFER_ENDS = [
+  'assignment.expired',
+  'assignment.cancelled',
+  'assignment.declined',
+  'assignment.accepted',
+];
+
 /**
- * The signed-in frame: the screen, the bottom tab bar (thumb reach on a phone) and the live connection. Offers
- * pushed over socket.io appear above the tab bar on any screen; every other event is re-dispatched on liveEvents.
+ * The signed-in frame: the screen, the bottom tab bar (thumb reach on a phone) and the live connection. It reads
+ * the server's on-call state and the offers waiting for the worker when the app opens (and when it comes back on
+ * screen: a phone in a pocket may have missed live events), then follows the socket: offers appear above the tab
+ * bar on any screen, on-call changes made on another device are read again, and every event is re-dispatched on
+ * liveEvents.
  */
 export function Frame() {
   const { t } = useI18n();
   const signedIn = useSignedIn();
   const [offers, setOffers] = useState<Offer[]>([]);
+  useEffect(() => {
+    const refresh = () => {
+      loadOffers().then(
+        // The server's list, and any live offer it crossed on the way that has not ended.
+        (waiting) =>
+          setOffers((list) =>
+            withOffers(
+              waiting,
+              list.filter((o) => Date.parse(o.expiresAt) > Date.now()),
+            ),
+          ),
+        () => undefined, // The live ones still arrive; the next time the app opens reads them again.
+      );
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') refresh();
+    };
+    void availability.load();
+    refresh();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, []);
   useLive(session, signedIn, (name, payload) => {
-    if (name === 'assignment.offered') setOffers((list) => [...list, payload as Offer]);
-    if (name === 'assignment.expired' || name === 'assignment.cancelled' || name === 'assignment.declined') {
-      const id = (payload as { data?: { assignment_id?: string } }).data?.assignment_id;
-      setOffers((list) => list.filter((o) => o.data.assignment_id !== id));
+    if (name === 'assignment.offered') {
+      setOffers((list) => withOffers(list, [offerFromEvent(payload as Schemas['AssignmentOfferedEvent'])]));
     }
+    if (OFFER_ENDS.includes(name)) {
+      const id = (payload as { data?: { assignment_id?: string } }).data?.assignment_id;
+      setOffers((list) => list.filter((o) => o.assignmentId !== id));
+    }
+    if (name === 'worker.on_call' || name === 'worker.off_call') void availability.load();
     liveEvents.dispatchEvent(new CustomEvent('event', { detail: { name, payload } }));
   });
   const tabs = [
@@ -39,7 +75,7 @@ export function Frame() {
       <Outlet />
       {offers[0] && (
         <OfferBanner
-          key={offers[0].data.assignment_id}
+          key={offers[0].assignmentId}
           offer={offers[0]}
           onDone={() => setOffers((list) => list.slice(1))}
         />

@@ -1,21 +1,23 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { unwrap, type Schemas } from '../../shared/api';
+import { unwrap } from '../../shared/api';
 import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
 import { ErrorNotice } from '../../shared/ui';
 import { formatDistance } from '../geo';
+import type { Offer } from '../offers';
 import { api } from '../session';
 
 /**
- * A pushed offer (assignment.offered): what, where, how much, and the seconds left to answer (120 s,
- * product-decisions §5). Accepting takes the offered slot (POST /v1/worker/tasks/{id}/accept) and opens the task;
- * declining hands it to the next worker at once.
+ * An offer waiting for the worker (live, or read on load): what, where, how much, and the seconds left to answer,
+ * counted to the server's expiry (120 s from the offer, product-decisions §5). Accepting takes the offered slot
+ * (POST /v1/worker/tasks/{id}/accept) and opens the task; declining hands it to the next worker at once, and the
+ * task stays in the nearby list for this worker to take later if a slot is still open.
  */
-export function OfferBanner(props: { offer: Schemas['AssignmentOfferedEvent']; onDone: () => void }) {
+export function OfferBanner(props: { offer: Offer; onDone: () => void }) {
   const { t, locale } = useI18n();
   const navigate = useNavigate();
-  const { data } = props.offer;
-  const left = () => Math.max(0, Math.round((Date.parse(data.offer_expires_at) - Date.now()) / 1000));
+  const { task } = props.offer;
+  const left = () => Math.max(0, Math.round((Date.parse(props.offer.expiresAt) - Date.now()) / 1000));
   const [seconds, setSeconds] = useState(left);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -29,14 +31,14 @@ export function OfferBanner(props: { offer: Schemas['AssignmentOfferedEvent']; o
     try {
       if (accept) {
         const accepted = await unwrap(
-          api.POST('/v1/worker/tasks/{task_id}/accept', { params: { path: { task_id: data.task_id } } }),
+          api.POST('/v1/worker/tasks/{task_id}/accept', { params: { path: { task_id: task.taskId } } }),
         );
         props.onDone();
         void navigate(`/mine/${accepted.assignment_id}`);
       } else {
         await unwrap(
           api.POST('/v1/worker/assignments/{assignment_id}/decline', {
-            params: { path: { assignment_id: data.assignment_id } },
+            params: { path: { assignment_id: props.offer.assignmentId } },
           }),
         );
         props.onDone();
@@ -61,14 +63,14 @@ export function OfferBanner(props: { offer: Schemas['AssignmentOfferedEvent']; o
         </span>
       </div>
       <div id="offer-what">
-        <h3 style={{ margin: 0 }}>{data.task.title}</h3>
-        <p className="pay">{formatCents(data.task.payment_cents, locale)}</p>
+        <h3 style={{ margin: 0 }}>{task.title}</h3>
+        <p className="pay">{formatCents(task.paymentCents, locale)}</p>
         <p className="meta">
-          {data.task.distance_meters != null && (
-            <span>{t('tasks.distance', { distance: formatDistance(data.task.distance_meters) })}</span>
+          {task.distanceMeters != null && (
+            <span>{t('tasks.distance', { distance: formatDistance(task.distanceMeters) })}</span>
           )}
-          <span>{t('tasks.deadline', { time: formatDateTime(data.task.deadline_at, locale) })}</span>
-          {data.task.location.address && <span>{data.task.location.address}</span>}
+          <span>{t('tasks.deadline', { time: formatDateTime(task.deadlineAt, locale) })}</span>
+          {task.address && <span>{task.address}</span>}
         </p>
       </div>
       {error ? <ErrorNotice error={error} /> : null}

@@ -1,10 +1,11 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
 import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { availability } from '../availability';
 import { AvailabilitySwitch } from '../components/AvailabilitySwitch';
+import { liveEvents } from '../components/Frame';
 import { PullToRefresh } from '../components/PullToRefresh';
 import { AgentRating } from '../components/AgentRating';
 import { type Fix, direction, formatDistance } from '../geo';
@@ -24,6 +25,15 @@ export function Nearby() {
     setFix(position);
     return loadNearby(sort, km, position);
   }, [sort, km, online]);
+  // An offer that ended unanswered (declined, lapsed) may leave its task open: it is listed again, for this worker too.
+  useEffect(() => {
+    const onEvent = (e: Event) => {
+      const name = (e as CustomEvent<{ name: string }>).detail.name;
+      if (name === 'assignment.declined' || name === 'assignment.expired') void list.reload();
+    };
+    liveEvents.addEventListener('event', onEvent);
+    return () => liveEvents.removeEventListener('event', onEvent);
+  }, [list.reload]);
   return (
     <main className="screen">
       <div className="topbar">

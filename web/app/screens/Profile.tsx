@@ -17,7 +17,7 @@ export function Profile() {
   const profile = useAsync(() => unwrap(api.GET('/v1/worker/profile')), []);
   const p = profile.data;
   const logout = async () => {
-    availability.reset();
+    availability.signOut();
     await session.logOut();
     await navigate('/login', { replace: true });
   };

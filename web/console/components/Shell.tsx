@@ -7,7 +7,7 @@ import { useLive } from '../../shared/live';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { liveEvents, useSignedIn, type LiveDetail } from '../hooks';
-import { adminSession, agentApi, agentSession } from '../session';
+import { adminApi, adminSession, agentApi, agentSession } from '../session';
 
 type Profile = Schemas['AgentProfileResponse'];
 
@@ -136,20 +136,26 @@ export function AgentShell() {
   );
 }
 
-/** The operator's frame (product-decisions §8): agents, withdrawals, provider health, the ledger check. */
+/**
+ * The operator's frame (product-decisions §8, §16): agents, withdrawals, provider health, the ledger check, the audit
+ * log and the account's security; the operator is named by their email.
+ */
 export function OperatorShell() {
   const { t } = useI18n();
+  const me = useAsync(() => unwrap(adminApi.GET('/v1/admin/me')), []);
   const nav: [string, string][] = [
     ['/ops/withdrawals', 'nav.ops_withdrawals'],
     ['/ops/agents', 'nav.ops_agents'],
     ['/ops/health', 'nav.ops_health'],
     ['/ops/ledger', 'nav.ops_ledger'],
+    ['/ops/audit', 'nav.ops_audit'],
+    ['/ops/security', 'nav.ops_security'],
   ];
   return (
     <Frame
       nav={nav}
       session={adminSession}
-      who={t('ops.who')}
+      who={me.data?.email ?? t('ops.who')}
       badge={<span className="badge">{t('ops.badge')}</span>}
     >
       <Outlet />

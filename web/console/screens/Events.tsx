@@ -4,7 +4,7 @@ import { unwrap } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useAction, useLiveEvents } from '../hooks';
+import { useAction, useCursorPages, useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
 import { Pager } from './Money';
 import { EVENT_NAMES } from './Webhooks';
@@ -21,8 +21,8 @@ interface ListedEvent {
 export function Events() {
   const { t, locale } = useI18n();
   const [type, setType] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const list = useAsync(
     () =>
       unwrap(
@@ -39,7 +39,7 @@ export function Events() {
     [type, cursor],
   );
   useLiveEvents(
-    () => cursors.length === 0,
+    () => pages.onFirstPage,
     () => void list.reload(),
   );
   const action = useAction();
@@ -63,7 +63,7 @@ export function Events() {
             value={type}
             onChange={(e) => {
               setType(e.target.value);
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">{t('tasks.all')}</option>
@@ -122,16 +122,7 @@ export function Events() {
           </tbody>
         </table>
       )}
-      {list.data && (
-        <Pager
-          onPrev={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
-          onNext={
-            list.data.has_more && list.data.next_cursor
-              ? () => setCursors([...cursors, list.data!.next_cursor!])
-              : undefined
-          }
-        />
-      )}
+      {list.data && <Pager onPrev={pages.prev} onNext={pages.next(list.data)} />}
     </>
   );
 }

@@ -3,15 +3,18 @@ import { useLocation, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
 import { LanguageSwitch, useI18n } from '../../shared/i18n';
 import { ErrorNotice } from '../../shared/ui';
+import { OperatorSecondStep } from '../components/OperatorSecondStep';
 import { ShownOnce } from '../components/Secret';
+import { RecoveryCodes } from '../components/TwoFactor';
 import { useAction } from '../hooks';
 import { adminApi, adminSession, agentApi, agentSession } from '../session';
 
 type Mode = 'login' | 'register' | 'operator';
 
 /**
- * Sign in as an agent (email and password), register a new agent account, or sign in as an operator. A new account's
- * first API key and secret are in the registration answer: they are shown here once, before the dashboard.
+ * Sign in as an agent (email and password), register a new agent account, or sign in as an operator (the password,
+ * then a second factor when the account has or needs one). A new account's first API key and secret, and an
+ * operator's first recovery codes, are shown here once, before the pages.
  */
 export function Login() {
   const { t } = useI18n();
@@ -22,6 +25,8 @@ export function Login() {
   const [password, setPassword] = useState('');
   const [organization, setOrganization] = useState('');
   const [created, setCreated] = useState<Schemas['AgentAuthResponse'] | null>(null);
+  const [challenge, setChallenge] = useState<Schemas['AdminSignInChallengeResponse'] | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const action = useAction();
   const go = (fallback: string) => {
     const from = state?.from;
@@ -31,8 +36,9 @@ export function Login() {
   };
   const submit = action.onSubmit(async () => {
     if (mode === 'operator') {
-      adminSession.signIn(await unwrap(adminApi.POST('/v1/admin/login', { body: { email, password } })));
-      go('/ops');
+      const answer = await unwrap(adminApi.POST('/v1/admin/login', { body: { email, password } }));
+      if (answer.status === 'signed_in') operatorSignedIn(answer);
+      else setChallenge(answer);
     } else if (mode === 'login') {
       agentSession.signIn(await unwrap(agentApi.POST('/v1/agent/login', { body: { email, password } })));
       go('/');
@@ -50,6 +56,34 @@ export function Login() {
       setCreated(answer);
     }
   });
+  function operatorSignedIn(answer: Schemas['AdminSignedInResponse']) {
+    adminSession.signIn(answer);
+    if (answer.recovery_codes) setRecoveryCodes(answer.recovery_codes);
+    else go('/ops');
+  }
+  if (recoveryCodes) {
+    return (
+      <main className="narrow">
+        <h1>{t('console.title')}</h1>
+        <RecoveryCodes codes={recoveryCodes} onDone={() => go('/ops')} />
+      </main>
+    );
+  }
+  if (challenge) {
+    return (
+      <main className="narrow">
+        <TitleBar />
+        <OperatorSecondStep
+          challenge={challenge}
+          onSignedIn={operatorSignedIn}
+          onRestart={() => {
+            setChallenge(null);
+            setPassword('');
+          }}
+        />
+      </main>
+    );
+  }
   if (created) {
     return (
       <main className="narrow">
@@ -67,10 +101,7 @@ export function Login() {
   const tabs: Mode[] = ['login', 'register', 'operator'];
   return (
     <main className="narrow">
-      <div className="row spread">
-        <h1>{t('console.title')}</h1>
-        <LanguageSwitch />
-      </div>
+      <TitleBar />
       <p className="muted">{t('console.lead')}</p>
       <div className="tabs" role="tablist" aria-label={t('auth.choose')}>
         {tabs.map((m) => (
@@ -90,6 +121,11 @@ export function Login() {
         ))}
       </div>
       <form className="card" onSubmit={submit} aria-label={t(`auth.tab_${mode}`)}>
+        {mode === 'operator' && adminSession.endedWith === 'session_expired' && (
+          <p className="notice" role="status">
+            {t('auth.session_expired')}
+          </p>
+        )}
         {action.error ? <ErrorNotice error={action.error} /> : null}
         <label htmlFor="email">{t('auth.email')}</label>
         <input
@@ -132,5 +168,16 @@ export function Login() {
         </p>
       </form>
     </main>
+  );
+}
+
+/** The sign-in screens' heading, with the language switch beside it. */
+function TitleBar() {
+  const { t } = useI18n();
+  return (
+    <div className="row spread">
+      <h1>{t('console.title')}</h1>
+      <LanguageSwitch />
+    </div>
   );
 }

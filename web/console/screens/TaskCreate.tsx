@@ -339,7 +339,15 @@ function QuoteView({ quote, locale }: { quote: Quote; locale: Parameters<typeof 
             now: quote.workers.available_now,
             radius: quote.workers.radius_meters,
           })}
+          <br />
+          <small className="muted">{t('quote.nearby_note')}</small>
         </dd>
+        {quote.workers.simulated_online > 0 && (
+          <>
+            <dt>{t('quote.simulated')}</dt>
+            <dd>{quote.workers.simulated_online}</dd>
+          </>
+        )}
         <dt>{t('quote.concurrency')}</dt>
         <dd>
           {quote.concurrency.active_tasks} / {quote.concurrency.max_concurrent_tasks}{' '}

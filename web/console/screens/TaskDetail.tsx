@@ -56,8 +56,11 @@ async function timeline(task: Task): Promise<TimelineItem[]> {
     cursor = list.next_cursor;
   }
   for (const a of task.assignments) {
-    const worker = a.worker_id.slice(0, 8);
-    if (a.assigned_at) items.push({ at: a.assigned_at, what: 'timeline.assigned', detail: worker });
+    // Until a worker accepts, the API names them by a pseudonym of this task (`anon_` + 16 hex), not their id.
+    const named = !a.worker_id.startsWith('anon_');
+    const worker = a.worker_id.slice(0, named ? 8 : 13);
+    const assigned = named ? 'timeline.assigned' : 'timeline.offered';
+    if (a.assigned_at) items.push({ at: a.assigned_at, what: assigned, detail: worker });
     if (a.submitted_at) items.push({ at: a.submitted_at, what: 'timeline.submitted', detail: worker });
     if (a.reviewed_at) items.push({ at: a.reviewed_at, what: `timeline.${a.status}`, detail: worker });
   }

@@ -5,7 +5,7 @@ import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
 import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useLiveEvents } from '../hooks';
+import { useCursorPages, useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
 import { Pager } from './Money';
 
@@ -38,8 +38,8 @@ export function StatusBadge({ status }: { status: string }) {
 export function Tasks() {
   const { t, locale } = useI18n();
   const [status, setStatus] = useState<Status | ''>('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const list = useAsync(
     () =>
       unwrap(
@@ -75,7 +75,7 @@ export function Tasks() {
             value={status}
             onChange={(e) => {
               setStatus(e.target.value as Status | '');
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">{t('tasks.all')}</option>
@@ -124,16 +124,7 @@ export function Tasks() {
           </tbody>
         </table>
       )}
-      {list.data && (
-        <Pager
-          onPrev={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
-          onNext={
-            list.data.has_more && list.data.next_cursor
-              ? () => setCursors([...cursors, list.data!.next_cursor!])
-              : undefined
-          }
-        />
-      )}
+      {list.data && <Pager onPrev={pages.prev} onNext={pages.next(list.data)} />}
     </>
   );
 }

@@ -62,6 +62,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operator audit log: who did what to what, before and after, newest first
+         * @description Every operator action (sign-ins and failed attempts, sign-outs, two-factor changes, agent changes, credits, withdrawal decisions, bank transfer confirmations, `admin:create` runs), written in the transaction of the action itself and never changed (the database refuses UPDATE and DELETE). Cursor paged; filters combine.
+         */
+        get: operations["AdminAudit_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/ledger/check": {
         parameters: {
             query?: never;
@@ -92,10 +112,170 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Operator login; accounts are made with `npm run admin:create`
-         * @description Email and password of an operator account; answers the operator JWT pair. Repeated failures lock the account for a while (429 account_locked).
+         * Operator sign-in, step one: the password; accounts are made with `npm run admin:create`
+         * @description Without two-factor the answer is the session (`status: signed_in`). With two-factor on, or required and not set up yet, it is a 5-minute challenge (`totp_required`, or `totp_enrolment_required` with the secret to add to an authenticator app) for `POST /v1/admin/login/totp`. Sessions last 12 hours from sign-in. Repeated failures, wrong codes included, lock the account for a while (429 account_locked).
          */
         post: operations["AdminAuth_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/login/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator sign-in, step two: a code from the authenticator app, or a recovery code
+         * @description The challenge of step one with the current 6-digit code (each works once), or one of the recovery codes. After `totp_enrolment_required` the code is the first one of the new secret: it turns two-factor on and the answer carries the ten recovery codes, shown this once. Wrong codes count as failed logins.
+         */
+        post: operations["AdminAuth_completeSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator sign-out: end the session of a refresh token
+         * @description Revokes the session of the presented refresh token: the token and every later one of the session answer 401, and so do the session’s access tokens at once (operator sessions are checked on every request). Needs no access token: holding the refresh token is the proof. A session already ended answers 204 too.
+         */
+        post: operations["AdminAuth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in operator: two-factor state and when this session ends
+         * @description The account, whether two-factor is on or required, recovery codes left, and the session’s end.
+         */
+        get: operations["AdminAccount_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ten new recovery codes for a current code; the earlier ones stop working
+         * @description Needs two-factor on and the current code from the app (wrong codes count as failed logins). The new codes are in the answer, never shown again.
+         */
+        post: operations["AdminAccount_regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning two-factor sign-in on: a new secret to add to an authenticator app
+         * @description Answers a new secret (and its otpauth URI for a QR code), pending until `POST /v1/admin/me/totp/confirm` with its first code; starting again replaces it. 409 when two-factor is on already.
+         */
+        post: operations["AdminAccount_startTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on with the first code; answers the recovery codes once
+         * @description The first code of the pending secret turns two-factor on; the ten recovery codes are in the answer, never shown again. The operator’s other sessions end (they were opened with the password alone). Wrong codes count as failed logins.
+         */
+        post: operations["AdminAccount_confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operator accounts, with their two-factor state
+         * @description Every operator, by email. Operators are created on the server with `npm run admin:create`.
+         */
+        get: operations["AdminAccount_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/operators/{id}/totp/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset another operator's two-factor sign-in (a lost authenticator and recovery codes)
+         * @description Removes the operator’s secret and recovery codes and ends their sessions; if two-factor is required for them they set it up again at their next sign-in. Only another operator who has two-factor on may do it (403 two_factor_required; for one’s own account 403 forbidden). Recorded in the audit log.
+         */
+        post: operations["AdminAccount_resetTotp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -153,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange an operator refresh token for a new pair
-         * @description Refresh tokens rotate: each works once; reusing one ends the session.
+         * @description Refresh tokens rotate: each works once; reusing one ends the session. The session keeps its sign-in time: past 12 hours the refresh is 401 session_expired, and no token of a pair outlives the session.
          */
         post: operations["AdminAuth_refresh"];
         delete?: never;
@@ -1025,7 +1205,7 @@ export interface paths {
         put?: never;
         /**
          * Accept or reject submitted results
-         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code required, scores optional) refunds the slot, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
+         * @description Accepting (rating and quality_score required) pays each approved slot and closes unfilled slots (refunded); rejecting (reason_code and scores optional; no reason_code is `other`) refunds the slot in full, and the worker sees the reason and feedback_text. Without assignment_id the verdict applies to every submitted result.
          */
         post: operations["AgentTasks_feedback"];
         delete?: never;
@@ -1085,7 +1265,11 @@ export interface paths {
         put?: never;
         /**
          * Price a task without creating it
-         * @description Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and how many eligible workers are online within the radius. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.
+         * @description Takes a creation body and answers what creating it now would cost and do: the split per slot and in total, the amount held in escrow, whether your balance covers it and the concurrency limit allows it, the refund policy in cents for each situation, the auto-approval delay, and roughly how many eligible workers are online nearby. Nothing is created, held or reserved; the same body is validated exactly as creation validates it (400 validation_error). A dry run of creation, so it needs the `task:create` permission.
+         *
+         *     **Workers nearby are coarse on purpose**, so that quotes cannot locate anyone: people are counted around the centre of the 500 m grid cell holding the point, within `location.max_distance_meters` or 2,000 m, whichever is larger (`workers.radius_meters` says which), and `eligible_online` and `available_now` are the lower bound of a bucket: 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99), 100 (100 and more). In sandbox mode `workers.simulated_online` counts your own simulated workers exactly, as the offers would reach them.
+         *
+         *     **Quotes have a budget of their own**: 20 a minute and 500 a day per agent by default (`QUOTE_RATE_LIMIT_PER_MINUTE`, `QUOTE_RATE_LIMIT_PER_DAY`), counted besides your general budget; the `X-RateLimit-*` headers of a quote report the quote budget per minute. Beyond it: 429 rate_limit_exceeded with `Retry-After`.
          */
         post: operations["AgentTasks_quote"];
         delete?: never;
@@ -1143,7 +1327,7 @@ export interface paths {
         };
         /**
          * One of your assignments with its task, submission and verdict
-         * @description Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks) and the agent’s verdict with the rejection reason. Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.
+         * @description Your assignment with its task (description, place, deadline, payout, required skills), what you submitted (result, notes, photos with their distance and checks), the agent’s verdict with the rejection reason, and, for an offer, how it was sent to you (deliveries). Only your own: another worker’s assignment answers 404 assignment_not_found like an unknown id.
          */
         get: operations["WorkerTasks_one"];
         put?: never;
@@ -1261,10 +1445,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
         /**
-         * Report presence and position; online lapses 10 minutes after the last report
-         * @description Push offers go only to workers online within a task’s radius. Report `online: true` with your position while the app is open (at least every 10 minutes); `online: false` stops offers at once.
+         * Whether you are on call, until when, and whether your position is fresh enough to match
+         * @description The server’s view, which the app shows on load: on call or not, when that ends, the last position and its age.
+         */
+        get: operations["Availability_get"];
+        /**
+         * Go on call (or off) and report your position
+         * @description online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most 30 minutes old: keep reporting it while the app is open.
          */
         put: operations["Availability_update"];
         post?: never;
@@ -1348,6 +1536,26 @@ export interface paths {
          * @description Revokes the presented refresh token and every token of its session, so a later refresh with it answers 401 invalid_token. Needs no access token (it may have lapsed): holding the refresh token is the proof. Logging out of a session already ended answers 204 as well. Access tokens already issued stay valid until they expire (15 minutes at most).
          */
         post: operations["WorkerAuth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers waiting for your answer, with their real time left
+         * @description Every offer still open (a slot held for you until expires_at), the soonest to expire first: the task as the available list shows it, how the offer was sent to you (deliveries per channel) and why it went to you (distance, reputation, responsiveness when it was made). The app shows these on load; new ones also arrive live as assignment.offered.
+         */
+        get: operations["WorkerTasks_offers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1469,7 +1677,7 @@ export interface paths {
         put?: never;
         /**
          * Take a free slot of a task (or accept the offer of one made to you)
-         * @description Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached.
+         * @description Takes an open slot, or accepts the offer made to you, under the task lock: a full task is 409 task_full, a second slot of the same task 409 already_assigned, and your live-assignment cap (3, or 1 below reputation 3.5) 409 assignment_limit_reached. An offer of the task you declined or let lapse does not stop you: if a slot is open you take it (that same assignment becomes accepted).
          */
         post: operations["WorkerTasks_accept"];
         delete?: never;
@@ -1587,7 +1795,7 @@ export interface paths {
         };
         /**
          * WebSocket connections by kind and instance (public)
-         * @description Public. Open socket.io connections on /ws by credential kind, per instance and in total.
+         * @description Public. Open socket.io connections on /ws by credential kind, per instance and in total. The socket protocol (handshake, rooms, acks) and its limits (20 messages a second per socket, 200 task rooms, 20 open sockets per account and instance, handshakes per client IP) are in [webhooks and events](../docs/webhooks.md#socket-limits).
          */
         get: operations["WsStats_get"];
         put?: never;
@@ -1632,26 +1840,6 @@ export interface components {
             /** @enum {string} */
             tier: "standard" | "verified" | "enterprise";
         };
-        AdminAuthResponse: {
-            /** @description Access JWT; send as `Authorization: Bearer <token>`. */
-            access_token: string;
-            /** Format: uuid */
-            admin_id: string;
-            /** Format: email */
-            email: string;
-            /**
-             * @description Lifetime of the access token in seconds.
-             * @example 900
-             */
-            expires_in: number;
-            /** @description Refresh JWT; single use, exchanged at the refresh endpoint for a new pair. */
-            refresh_token: string;
-            /**
-             * @example bearer
-             * @enum {string}
-             */
-            token_type: "bearer";
-        };
         AdminCreditRequest: {
             /**
              * @description Cents to add to the agent's available balance.
@@ -1694,6 +1882,88 @@ export interface components {
             /** Format: email */
             email: string;
             password: string;
+        };
+        AdminMeResponse: {
+            /** Format: uuid */
+            admin_id: string;
+            /** Format: email */
+            email: string;
+            /** @description Recovery codes not used yet (0 without two-factor). */
+            recovery_codes_left: number;
+            /**
+             * Format: date-time
+             * @description When this session ends (12 hours after sign-in).
+             */
+            session_expires_at: string;
+            totp_enabled: boolean;
+            /** @description The account must use two-factor (`admin:create --require-totp`). */
+            totp_required: boolean;
+        };
+        AdminSecondFactorRequest: {
+            /** @description The `challenge_token` the password step answered (valid 5 minutes). */
+            challenge_token: string;
+            /**
+             * @description The current 6-digit code from the authenticator app. Required unless `recovery_code` is sent; after a `totp_enrolment_required` answer it is the first code of the new secret and confirms the enrolment.
+             * @example 492039
+             */
+            code?: string;
+            /**
+             * @description One of the recovery codes, instead of `code` (each works once; case, spaces and dash are ignored).
+             * @example k3mq7-xh2pa
+             */
+            recovery_code?: string;
+        };
+        AdminSignedInResponse: {
+            /** @description Access JWT; send as `Authorization: Bearer <token>`. */
+            access_token: string;
+            /** Format: uuid */
+            admin_id: string;
+            /** Format: email */
+            email: string;
+            /**
+             * @description Lifetime of the access token in seconds.
+             * @example 900
+             */
+            expires_in: number;
+            /** @description Only in the answer that completes an enrolment: the ten recovery codes, shown this once. Each signs in once in place of a code when the authenticator is lost. */
+            recovery_codes?: string[];
+            /** @description Only after signing in with a recovery code: how many are left. */
+            recovery_codes_left?: number;
+            /** @description Refresh JWT; single use, exchanged at the refresh endpoint for a new pair. */
+            refresh_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends whatever the activity (12 hours after sign-in): refreshing does not extend it.
+             */
+            session_expires_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "signed_in";
+            /**
+             * @example bearer
+             * @enum {string}
+             */
+            token_type: "bearer";
+            /** @description Whether the account signs in with a second factor. */
+            totp_enabled: boolean;
+        };
+        AdminSignInChallengeResponse: {
+            /** @description Send it back with the code. It proves the password step only, for 5 minutes. */
+            challenge_token: string;
+            /**
+             * @description Seconds the challenge stays valid.
+             * @example 300
+             */
+            expires_in: number;
+            /**
+             * @description `totp_required`: send the current code (or a recovery code). `totp_enrolment_required`: the account must use two-factor and has none yet: add `totp_setup` to an authenticator app and send its first code. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            status: "totp_enrolment_required" | "totp_required";
+            /** @description With `totp_enrolment_required` only. */
+            totp_setup?: components["schemas"]["TotpSetupResponse"];
         };
         AdminWithdrawalListResponse: {
             has_more: boolean;
@@ -2234,21 +2504,87 @@ export interface components {
              */
             timestamp: string;
         };
-        AvailabilityResponse: {
+        AuditLogEntryResponse: {
+            /** @enum {string} */
+            action: "operator.created" | "operator.updated" | "operator.signed_in" | "operator.sign_in_failed" | "operator.signed_out" | "operator.totp_enrolled" | "operator.totp_reset" | "operator.recovery_codes_regenerated" | "agent.updated" | "agent.credited" | "withdrawal.approved" | "withdrawal.rejected" | "payment_order.bank_transfer_confirmed";
+            /** @description The same fields after the action, and what was given with it (a reason, an amount). */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The target’s fields the action changed, as they were. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Increasing with time; the cursor. */
+            id: string;
+            /** @description The client address, on sign-in entries only. */
+            ip: string | null;
             /** Format: date-time */
-            last_seen_at: string;
-            /** @description Last known position. */
+            occurred_at: string;
+            /** @description Who acted (for a failed sign-in: the account tried); null from the command line. */
+            operator: components["schemas"]["AuditOperatorView"] | null;
+            /** @description The `X-Request-ID` of the request. */
+            request_id: string | null;
+            /**
+             * Format: uuid
+             * @description The session that acted: its `operator.signed_in` entry has the same value.
+             */
+            session_id: string | null;
+            /**
+             * @description `api`: an operator’s request; `cli`: `npm run admin:create` on the server (no operator named).
+             * @enum {string}
+             */
+            source: "api" | "cli";
+            target_id: string;
+            /** @enum {string} */
+            target_type: "operator" | "agent" | "withdrawal" | "payment_order";
+        };
+        AuditLogPageResponse: {
+            /** @description Newest first. */
+            data: components["schemas"]["AuditLogEntryResponse"][];
+            has_more: boolean;
+            /** @description Pass as starting_after for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AuditOperatorView: {
+            /** Format: uuid */
+            admin_id: string;
+            /** Format: email */
+            email: string;
+        };
+        AvailabilityResponse: {
+            /**
+             * Format: date-time
+             * @description Your last report; null if you never reported.
+             */
+            last_seen_at: string | null;
+            /** @description Last known position (yours only). */
             latitude: number | null;
             longitude: number | null;
-            /** @description Whether offers can reach you now. */
+            /** @description Whether offers can reach you now: on call with a fresh position. */
+            matching: boolean;
+            /**
+             * Format: date-time
+             * @description When being on call ends unless you report online: true again (ON_CALL_HOURS after the last such report); null when off call.
+             */
+            on_call_until: string | null;
+            /** @description Whether you are on call now (online: true reported and not yet ended). */
             online: boolean;
             /**
              * Format: date-time
-             * @description When you go offline unless you report again (last_seen_at + 10 minutes); null when offline.
+             * @deprecated
+             * @description The same as on_call_until (its earlier name).
              */
             online_until: string | null;
-            /** Format: date-time */
+            /** @description Seconds since position_at; null without one. */
+            position_age_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description When it was reported.
+             */
             position_at: string | null;
+            /** @description Whether the position is fresh enough to match on (at most 30 minutes old). On call with a stale position, you get no offers until you report again. */
+            position_fresh: boolean;
         };
         AvailableTaskItem: {
             /** @description Workers' ratings of the agent who posted the task. */
@@ -2388,9 +2724,12 @@ export interface components {
             worker_payout_cents: number;
         };
         CreateApiKeyRequest: {
-            /** @default Primary API Key */
+            /**
+             * @description null or omitted: the default name.
+             * @default Primary API Key
+             */
             name?: string | null;
-            /** @description Permissions of the new key; all of them when omitted. */
+            /** @description Permissions of the new key; all of them when null or omitted. */
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[] | null;
         };
         CreateApiKeyResponse: {
@@ -2467,7 +2806,10 @@ export interface components {
         CreatePaymentRequest: {
             /** @example 10000 */
             amount_cents: number;
-            /** @description Required for h5: the payer's IP address. */
+            /**
+             * @description Required for h5: the payer's IP address (IPv4 or IPv6).
+             * @example 203.0.113.7
+             */
             client_ip?: string;
             /** @description Required for jsapi: the payer's openid under our WeChat app. */
             openid?: string;
@@ -2713,7 +3055,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
@@ -2961,6 +3303,23 @@ export interface components {
              */
             task_id: string;
         };
+        OfferDeliveryItem: {
+            /**
+             * @description socket: your open app; push: Web Push to your devices; sms: a text with a link to the offer.
+             * @enum {string}
+             */
+            channel: "socket" | "push" | "sms";
+            /**
+             * Format: date-time
+             * @description When the channel was tried (the latest try).
+             */
+            sent_at: string;
+            /**
+             * @description sent: handed to the channel with you there to take it (for socket: at least one of your app’s connections was open); no_connection: no way to you on that channel (no app connected, no push subscription); failed: the channel refused or errored; skipped: a rule held it back (quiet hours, the daily limit, turned off).
+             * @enum {string}
+             */
+            status: "sent" | "no_connection" | "failed" | "skipped";
+        };
         OfferedTask: {
             /** Format: date-time */
             deadline_at: string;
@@ -2988,6 +3347,34 @@ export interface components {
             longitude: number;
             /** @example 1000 */
             max_distance_meters: number;
+        };
+        OfferWhy: {
+            /** @description How far your reported position was from the task when it was offered. */
+            distance_meters: number | null;
+            /**
+             * @description Your reputation then (0 to 5).
+             * @example 4.2
+             */
+            reputation: number | null;
+            /**
+             * @description Your responsiveness then, 0 to 1: 1 minus your median time to answer your recent offers over the 120 s window (0.5 before your first offer).
+             * @example 0.8
+             */
+            response: number | null;
+        };
+        OperatorListResponse: {
+            /** @description Every operator account, by email. */
+            items: components["schemas"]["OperatorResponse"][];
+        };
+        OperatorResponse: {
+            /** Format: uuid */
+            admin_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            totp_enabled: boolean;
+            totp_required: boolean;
         };
         OrderEventData: {
             /**
@@ -3310,20 +3697,27 @@ export interface components {
         };
         QuoteWorkers: {
             /**
-             * @description Of those, how many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap).
-             * @example 2
+             * @description Of those, at least this many are free to be offered a slot at once (no other offer waiting, below their live-assignment cap), in the same buckets.
+             * @example 1
+             * @enum {integer}
              */
-            available_now: number;
+            available_now: 0 | 1 | 5 | 20 | 100;
             /**
-             * @description Workers online now within the radius who could take the task: active, holding every required skill, reputation at least min_reputation.
-             * @example 3
+             * @description At least this many people online within radius_meters who could take the task (active, holding every required skill, reputation at least min_reputation): the lower bound of a bucket, 0, 1 (1 to 4), 5 (5 to 19), 20 (20 to 99) or 100 (100 and more). Simulated workers are not in it.
+             * @example 5
+             * @enum {integer}
              */
-            eligible_online: number;
+            eligible_online: 0 | 1 | 5 | 20 | 100;
             /**
-             * @description location.max_distance_meters (default 1000).
-             * @example 1000
+             * @description The radius people were counted within: location.max_distance_meters (default 1000) or 2000, whichever is larger, around the centre of the 500 m grid cell holding the task's point (rows 500 m tall from the equator, each cut into 500 m columns along its middle parallel, on the sphere distances are measured on). Any point of the same cell gives the same figures.
+             * @example 2000
              */
             radius_meters: number;
+            /**
+             * @description Sandbox: your own simulated workers online who could take the task, counted exactly at the task's point within location.max_distance_meters (the ones the offers would reach). Always 0 in live mode.
+             * @example 0
+             */
+            simulated_online: number;
         };
         ReadinessResponse: {
             /** @example up */
@@ -3347,6 +3741,15 @@ export interface components {
              * @description Where the payer's browser returns after paying (default PAYMENT_RETURN_URL).
              */
             return_url?: string;
+        };
+        RecoveryCodesResponse: {
+            /**
+             * @description Ten single-use codes, shown this once; any earlier ones stop working.
+             * @example [
+             *       "k3mq7-xh2pa"
+             *     ]
+             */
+            recovery_codes: string[];
         };
         RedeliveryResponse: {
             /** @description One new delivery per active endpoint subscribed to the event (empty when there is none). */
@@ -3838,9 +4241,15 @@ export interface components {
             submission: components["schemas"]["TaskResult"] | null;
             /** Format: date-time */
             submitted_at: string | null;
-            /** Format: uuid */
+            /**
+             * @description The worker's id (a uuid) once they have accepted the slot. Before that (an offer waiting for the worker's answer, or one declined, lapsed or withdrawn) a pseudonym, `anon_` and 16 hex characters: the same for that worker throughout this task, unrelated to their name in any other task, and leading back to no one, so an offer never tells you who is near.
+             * @example 9b2f6c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b
+             */
             worker_id: string;
-            /** @example 4 */
+            /**
+             * @description The worker's reputation, 0 to 5; while worker_id is a pseudonym, cut to one decimal (the precision of min_reputation).
+             * @example 4
+             */
             worker_reputation: number;
         };
         /** @description You cancelled the task. */
@@ -3939,7 +4348,7 @@ export interface components {
              * @description The submitted assignment the verdict is for; without it, every submitted assignment.
              */
             assignment_id?: string;
-            /** @description Free text; on a rejection the worker sees it. */
+            /** @description Free text; on a rejection it is your note to the worker, shown with the reason. */
             feedback_text?: string;
             /**
              * @description One decimal place at most. Required to accept; optional to reject.
@@ -3949,7 +4358,7 @@ export interface components {
             /** @description Required to accept; optional to reject. */
             rating?: number;
             /**
-             * @description Required to reject, refused on an acceptance. The worker sees it with the assignment.
+             * @description Why a rejection rejects; the worker sees it with the assignment. Omitted on a rejection: `other`. Refused on an acceptance.
              * @enum {string}
              */
             reason_code?: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other";
@@ -4244,6 +4653,25 @@ export interface components {
              */
             token_type: "bearer";
         };
+        TotpCodeRequest: {
+            /**
+             * @description The current code from the app.
+             * @example 492039
+             */
+            code: string;
+        };
+        TotpSetupResponse: {
+            /**
+             * @description Key URI (SHA-1, 6 digits, 30 s) to show as a QR code.
+             * @example otpauth://totp/Legwork%20(ops.example.com):ops%40example.com?issuer=...&secret=...
+             */
+            otpauth_uri: string;
+            /**
+             * @description Base32, for typing into the app.
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+        };
         TransactionItem: {
             /**
              * @description Integer cents, always positive (see direction).
@@ -4307,11 +4735,11 @@ export interface components {
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
         };
         UpdateAvailabilityRequest: {
-            /** @description Required when online is true; with longitude. */
+            /** @description Required when online is true; with longitude. Offers match on a position at most 30 minutes old: report it while the app is open (the worker app does every minute). */
             latitude?: number;
             /** @description Required when online is true; with latitude. */
             longitude?: number;
-            /** @description true: ready for offers near the position for the next 10 minutes (report again to stay online). */
+            /** @description true: on call, ready for offers near the position, until you send false or for ON_CALL_HOURS (8 by default) after this report; each report with true renews it. false: off call at once. */
             online: boolean;
         };
         UpdateSandboxWorkerRequest: {
@@ -4524,6 +4952,8 @@ export interface components {
             assignment_id: string;
             /** Format: date-time */
             deadline_at: string;
+            /** @description For an assignment that began as an offer: how the offer was sent to you, per channel; else []. */
+            deliveries: components["schemas"]["OfferDeliveryItem"][];
             description: string;
             location: components["schemas"]["TaskLocationView"];
             /**
@@ -4560,6 +4990,15 @@ export interface components {
             /** @enum {string} */
             task_type: "photo" | "verification" | "data_collection" | "delivery" | "other";
             title: string;
+        };
+        WorkerAvailabilityData: {
+            /**
+             * Format: date-time
+             * @description When being on call ends unless renewed; null when off call.
+             */
+            on_call_until: string | null;
+            /** @description Whether the worker is on call now. */
+            online: boolean;
         };
         WorkerBalanceResponse: {
             /**
@@ -4601,13 +5040,71 @@ export interface components {
             /** @description Paid out to you by completed withdrawals. */
             withdrawn_cents: number;
         };
-        /** @description An event about one of the worker’s assignments, sent to its socket room; `event` tells which. */
-        WorkerEvent: components["schemas"]["AssignmentOfferedEvent"] | components["schemas"]["AssignmentDeclinedEvent"] | components["schemas"]["AssignmentAcceptedEvent"] | components["schemas"]["AssignmentStartedEvent"] | components["schemas"]["AssignmentSubmittedEvent"] | components["schemas"]["AssignmentApprovedEvent"] | components["schemas"]["AssignmentRejectedEvent"] | components["schemas"]["AssignmentAbandonedEvent"] | components["schemas"]["AssignmentExpiredEvent"] | components["schemas"]["AssignmentCancelledEvent"];
+        /** @description An event about one of the worker’s assignments or its on-call state, sent to its socket room; `event` tells which. */
+        WorkerEvent: components["schemas"]["AssignmentOfferedEvent"] | components["schemas"]["AssignmentDeclinedEvent"] | components["schemas"]["AssignmentAcceptedEvent"] | components["schemas"]["AssignmentStartedEvent"] | components["schemas"]["AssignmentSubmittedEvent"] | components["schemas"]["AssignmentApprovedEvent"] | components["schemas"]["AssignmentRejectedEvent"] | components["schemas"]["AssignmentAbandonedEvent"] | components["schemas"]["AssignmentExpiredEvent"] | components["schemas"]["AssignmentCancelledEvent"] | components["schemas"]["WorkerOnCallEvent"] | components["schemas"]["WorkerOffCallEvent"];
         WorkerLogin: {
             /** Format: password */
             password: string;
             /** @example 13800138000 */
             phone_number: string;
+        };
+        /** @description The worker turned being on call off. */
+        WorkerOffCallEvent: {
+            data: components["schemas"]["WorkerAvailabilityData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "worker.off_call";
+            /**
+             * Format: uuid
+             * @description Unique per event, the same on every delivery of it: de-duplicate by it.
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+        };
+        WorkerOffer: {
+            /** Format: uuid */
+            assignment_id: string;
+            /** @description How the offer was sent to you, per channel. */
+            deliveries: components["schemas"]["OfferDeliveryItem"][];
+            /**
+             * Format: date-time
+             * @description Answer before this (accept with POST /v1/worker/tasks/{task_id}/accept, decline with POST /v1/worker/assignments/{assignment_id}/decline); then the slot goes to the next worker.
+             */
+            expires_at: string;
+            /** Format: date-time */
+            offered_at: string;
+            /** @description The task as the available list shows it; distance_meters from your last reported position. */
+            task: components["schemas"]["AvailableTaskItem"];
+            why: components["schemas"]["OfferWhy"];
+        };
+        WorkerOffersResponse: {
+            /** @description Offers still open, the soonest to expire first. */
+            offers: components["schemas"]["WorkerOffer"][];
+        };
+        /** @description The worker went on call, or reported a fresh position while on call after the last one had grown too old to match on: offers can reach them again. */
+        WorkerOnCallEvent: {
+            data: components["schemas"]["WorkerAvailabilityData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "worker.on_call";
+            /**
+             * Format: uuid
+             * @description Unique per event, the same on every delivery of it: de-duplicate by it.
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
         };
         WorkerRatingCreate: {
             comment?: string;
@@ -5079,6 +5576,101 @@ export interface operations {
             };
         };
     };
+    AdminAudit_list: {
+        parameters: {
+            query?: {
+                /** @description Only this kind of action. */
+                action?: "operator.created" | "operator.updated" | "operator.signed_in" | "operator.sign_in_failed" | "operator.signed_out" | "operator.totp_enrolled" | "operator.totp_reset" | "operator.recovery_codes_regenerated" | "agent.updated" | "agent.credited" | "withdrawal.approved" | "withdrawal.rejected" | "payment_order.bank_transfer_confirmed";
+                limit?: number;
+                /** @description Only what this operator did. */
+                operator_id?: string;
+                /** @description The `id` of the last entry of the previous page (`next_cursor`). */
+                starting_after?: string;
+                /** @description Only actions on this target (with `target_type`). */
+                target_id?: string;
+                /** @description Only actions on this kind of target. */
+                target_type?: "operator" | "agent" | "withdrawal" | "payment_order";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPageResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminLedger_check: {
         parameters: {
             query?: never;
@@ -5168,7 +5760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminAuthResponse"];
+                    "application/json": components["schemas"]["AdminSignedInResponse"] | components["schemas"]["AdminSignInChallengeResponse"];
                 };
             };
             /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
@@ -5198,6 +5790,713 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAuth_completeSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminSecondFactorRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSignedInResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             *     - [`invalid_totp_code`](../docs/errors.md#invalid_totp_code): The two-factor code or recovery code is wrong, expired or already used.
+             */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`account_locked`](../docs/errors.md#account_locked): Too many failed logins: the account is locked for `retry_after` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAuth_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is ended. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAccount_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMeResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAccount_regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             *     - [`invalid_totp_code`](../docs/errors.md#invalid_totp_code): The two-factor code or recovery code is wrong, expired or already used.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`account_locked`](../docs/errors.md#account_locked): Too many failed logins: the account is locked for `retry_after` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAccount_startTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAccount_confirmTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             *     - [`invalid_totp_code`](../docs/errors.md#invalid_totp_code): The two-factor code or recovery code is wrong, expired or already used.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`account_locked`](../docs/errors.md#account_locked): Too many failed logins: the account is locked for `retry_after` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAccount_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorListResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminAccount_resetTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             *     - [`two_factor_required`](../docs/errors.md#two_factor_required): This operator action needs an operator who signs in with two-factor.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -5440,7 +6739,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists. */
+            /**
+             * @description - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             *     - [`session_expired`](../docs/errors.md#session_expired): The operator session has lasted as long as a session may (12 hours from sign-in): sign in again.
+             */
             401: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -11134,6 +12436,76 @@ export interface operations {
             };
         };
     };
+    Availability_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailabilityResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Availability_update: {
         parameters: {
             query?: never;
@@ -11474,6 +12846,76 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerTasks_offers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerOffersResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
