@@ -14,6 +14,7 @@ const moduleNameMapper = {
   '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js',
   // Tests use the SDK from its sources (the e2e SDK spec), so they need no build first.
   '^@legwork/sdk$': '<rootDir>/packages/sdk/src/index.ts',
+  '^@legwork/sdk/types$': '<rootDir>/packages/sdk/src/types.ts',
   // The service's /mcp endpoint serves the MCP package's tool catalogue; tests load it from its sources too.
   '^@legwork/mcp$': '<rootDir>/packages/mcp/src/index.ts',
 };

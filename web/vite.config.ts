@@ -11,6 +11,11 @@ import { defineConfig } from 'vite';
  */
 const APPS = ['app', 'console'];
 const web = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * The API's vocabulary (types, enum arrays, limits) from the SDK's sources, so the apps build without the SDK built
+ * first and bundle only the arrays they use (tsconfig.json's `paths` says the same to the compiler).
+ */
+export const sdkTypes = `${web}../packages/sdk/src/types.ts`;
 
 export default defineConfig(({ mode }) => {
   if (!APPS.includes(mode)) throw new Error(`vite --mode must be one of ${APPS.join(', ')} (got ${mode})`);
@@ -18,6 +23,7 @@ export default defineConfig(({ mode }) => {
     root: `${web}${mode}`,
     base: `/${mode}/`,
     publicDir: `${web}${mode}/public`,
+    resolve: { alias: { '@legwork/sdk/types': sdkTypes } },
     plugins: [react()],
     build: {
       outDir: `${web}../dist/web/${mode}`,
@@ -29,7 +35,7 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
     },
     server: {
-      fs: { allow: [web, `${web}../packages/sdk/src/generated`] },
+      fs: { allow: [web, sdkTypes, `${web}../packages/sdk/src/generated`] },
       // `npm run dev:app -w @legwork/web` beside `npm start`: the API and its WebSocket on the same origin.
       proxy: {
         '/v1': 'http://localhost:8000',

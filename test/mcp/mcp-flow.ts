@@ -157,13 +157,12 @@ export async function runTaskFlow(client: Client): Promise<{ taskId: string; pro
     content: { observed: true },
   });
 
-  const review = await call(client, 'review_submission', {
-    task_id: taskId,
-    accept: true,
-    rating: 5,
-    quality_score: 4.5,
-  });
+  const verdict = { task_id: taskId, accept: true, rating: 5, quality_score: 4.5 };
+  const review = await call(client, 'review_submission', verdict);
   expect(review).toMatchObject({ status: 'completed', assignment_ids: [submission.assignment_id] });
+  // A host retrying the call (its answer lost) gets the first answer again, as the description promises, not an
+  // error that nothing is left to review: the API replays it, and the worker is paid once.
+  expect(await call(client, 'review_submission', verdict)).toEqual(review);
   const done = await call(client, 'get_task', { task_id: taskId });
   expect(done.status).toBe('completed');
   // The completion is the last event; after it, a wait answers at once that the task has ended.

@@ -11,7 +11,7 @@ import {
   type WebhookEvent,
 } from '@legwork/sdk';
 import { type NotificationReceiver, startNotificationReceiver } from '../contract/notification-receiver';
-import { registerAgent } from '../support/agents';
+import { AGENT_PASSWORD, registerAgent, uniqueEmail } from '../support/agents';
 import { agentBalance } from '../support/balances';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
 import { poll } from '../simulation/simulation-helpers';
@@ -78,7 +78,8 @@ interface Delivery {
 /**
  * The SDK end to end, as an agent builder uses it: the real app listening on a port (real PostgreSQL, jobs and the
  * provider sandbox in process), a local webhook receiver that verifies deliveries with the SDK, and every call
- * through @legwork/sdk (only the registration, which hands out the key, is outside it).
+ * through @legwork/sdk (the first test registers outside it, as an operator would hand out a key; the second
+ * registers with Legwork.register).
  */
 describe('@legwork/sdk against the real service', () => {
   let rig: PaymentRig;
@@ -228,5 +229,43 @@ describe('@legwork/sdk against the real service', () => {
 
     // The money: 5000 held and paid out, nothing else moved.
     expect((await legwork.balance.retrieve()).balance_cents).toBe(95_000);
+  });
+  it('registers with Legwork.register, and each answer tells how it went: a replayed write says so', async () => {
+    const reg = await Legwork.register(
+      { email: uniqueEmail('sdk'), password: AGENT_PASSWORD },
+      { baseUrl: rig.baseUrl },
+    );
+    expect(reg.api_key).toMatch(/^lw_test_/);
+    expect(reg.lastResponse).toMatchObject({
+      status: 201,
+      idempotencyKey: undefined,
+      idempotentReplayed: false,
+    });
+    expect(reg.lastResponse.requestId).toMatch(/.+/);
+    const client = new Legwork({ apiKey: reg.api_key, baseUrl: rig.baseUrl });
+
+    // The same write twice under one key: the API runs it once and answers the second from its store.
+    const first = await client.sandbox.balance.fund({ amount_cents: 5000 }, { idempotencyKey: 'fund-once' });
+    const again = await client.sandbox.balance.fund({ amount_cents: 5000 }, { idempotencyKey: 'fund-once' });
+    expect(first.lastResponse).toMatchObject({ idempotentReplayed: false, idempotencyKey: 'fund-once' });
+    expect(again.lastResponse).toMatchObject({
+      status: first.lastResponse.status,
+      idempotentReplayed: true,
+      idempotencyKey: 'fund-once',
+    });
+    expect(again).toEqual(first);
+    expect(again.lastResponse.requestId).not.toBe(first.lastResponse.requestId);
+    expect(await agentBalance(rig.t, reg.agent_id)).toBe(5000);
+
+    // A read carries no key; an answer without a body (204) is an empty object that still carries its status.
+    const me = await client.account.retrieve();
+    expect([me.agent_id, me.lastResponse.status, me.lastResponse.idempotencyKey]).toEqual([
+      reg.agent_id,
+      200,
+      undefined,
+    ]);
+    const hook = await client.webhooks.create({ url: `${receiver.url}/other`, events: ['task.completed'] });
+    const removed = await client.webhooks.remove(hook.webhook_id);
+    expect([removed, removed.lastResponse.status]).toEqual([{}, 204]);
   });
 });

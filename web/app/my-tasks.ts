@@ -1,9 +1,11 @@
+import { pathsV1WorkerTasksMyTasksGetParametersQueryStatusValues as STATUSES } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../shared/api';
 import { api } from './session';
 
 export type MyTask = Schemas['MyTaskItem'];
-export const MY_FILTERS = ['accepted', 'in_progress', 'submitted', 'completed', 'failed'] as const;
-export type MyFilter = (typeof MY_FILTERS)[number];
+export type MyFilter = Exclude<(typeof STATUSES)[number], 'offered'>;
+/** The list's filters: the API's statuses but offers, which the worker answers on their own screen. */
+export const MY_FILTERS = STATUSES.filter((s): s is MyFilter => s !== 'offered');
 
 export async function loadMyTasks(status: MyFilter | null, offset = 0) {
   return unwrap(

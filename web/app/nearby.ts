@@ -1,3 +1,4 @@
+import { pathsV1WorkerTasksAvailableGetParametersQuerySort_byValues } from '@legwork/sdk/types';
 import { unwrap } from '../shared/api';
 import { availability } from './availability';
 import { currentFix, type Fix } from './geo';
@@ -5,7 +6,7 @@ import { api } from './session';
 import { lastNearby } from './task-store';
 
 export type { NearbyTask } from './task-store';
-export const SORTS = ['payment_desc', 'distance_asc', 'deadline_asc'] as const;
+export const SORTS = pathsV1WorkerTasksAvailableGetParametersQuerySort_byValues;
 export type Sort = (typeof SORTS)[number];
 
 /** Loads available tasks around a position (the switch's last fix, else a one-off fix, else none). */

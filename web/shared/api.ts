@@ -1,11 +1,11 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from '@legwork/api-types';
+import type { components, paths } from '@legwork/sdk/types';
 import type { Session } from './auth';
 import { errorFromBody, toApiError } from './errors';
 
 /**
  * The apps' API client: openapi-fetch over the types the SDK generates from openapi/openapi.json
- * (packages/sdk/src/generated), so a request or a field the public API does not have is a type error. Same origin,
+ * (`@legwork/sdk/types`), so a request or a field the public API does not have is a type error. Same origin,
  * public /v1 routes only; the session adds the bearer token and renews it (auth.ts).
  */
 export type Schemas = components['schemas'];

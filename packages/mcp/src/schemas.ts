@@ -1,58 +1,95 @@
+import {
+  createTaskRequestLimits,
+  createTaskRequestTask_typeValues,
+  healthResponseModeValues,
+  taskLocationLimits,
+  taskRequirementsLimits,
+  taskRequirementsLocation_proofValues,
+  taskResponseStatusValues,
+  type Limit,
+} from '@legwork/sdk/types';
 import * as z from 'zod';
 
 /**
- * Input and output shapes shared by several tools. Inputs mirror the API's request bodies (the API validates them
- * again and answers a validation_error tool error with details); outputs name the fields an agent reads and let the
- * rest through (looseObject), so a field the API adds later does not break a host.
+ * Input and output shapes shared by several tools. Inputs take their enums and bounds from the API's document
+ * (`@legwork/sdk/types`, generated from openapi/openapi.json), so a host's model sees the API's own limits and a tool
+ * cannot drift from the request it makes (schemas.spec.ts compares every tool with the API); the API validates again
+ * and answers a validation_error tool error with details. Outputs name the fields an agent reads and let the rest
+ * through (looseObject), so a field the API adds later does not break a host.
  */
-export const TASK_STATUSES = [
-  'pending',
-  'assigned',
-  'in_progress',
-  'submitted',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
-export const TASK_TYPES = ['photo', 'verification', 'data_collection', 'delivery', 'other'] as const;
+export const TASK_STATUSES = taskResponseStatusValues;
+export const TASK_TYPES = createTaskRequestTask_typeValues;
+
+/** A number with the API's bounds for the field. */
+export function bounded<T extends z.ZodNumber>(schema: T, limit: Limit): T {
+  let out = schema;
+  if (limit.minimum !== undefined) out = out.min(limit.minimum);
+  if (limit.maximum !== undefined) out = out.max(limit.maximum);
+  return out;
+}
+
+export const integer = (limit: Limit) => bounded(z.number().int(), limit);
+export const number = (limit: Limit) => bounded(z.number(), limit);
+
+/** A string with the API's lengths and pattern for the field. */
+export function text(limit: Limit = {}): z.ZodString {
+  let out = z.string();
+  if (limit.minLength !== undefined) out = out.min(limit.minLength);
+  if (limit.maxLength !== undefined) out = out.max(limit.maxLength);
+  if (limit.pattern !== undefined) out = out.regex(new RegExp(limit.pattern));
+  return out;
+}
 
 export const uuid = (what: string) => z.uuid().describe(what);
 
+/** An Idempotency-Key, as the API takes it (1 to 255 characters). */
+export const idempotencyKey = text(createTaskRequestLimits.idempotency_key);
+
+export const location = z.object({
+  latitude: number(taskLocationLimits.latitude),
+  longitude: number(taskLocationLimits.longitude),
+  address: text(taskLocationLimits.address).optional(),
+  max_distance_meters: integer(taskLocationLimits.max_distance_meters)
+    .optional()
+    .describe('How far from the location a worker may be offered the task.'),
+});
+
+/** Strict, as the API is: a field it does not know is refused rather than dropped. */
+const requirements = z.strictObject({
+  skills: z
+    .array(text(taskRequirementsLimits.skills.items))
+    .max(taskRequirementsLimits.skills.maxItems)
+    .optional()
+    .describe('Every listed skill must be among the worker’s skills.'),
+  min_reputation: number(taskRequirementsLimits.min_reputation).optional(),
+  location_proof: z
+    .enum(taskRequirementsLocation_proofValues)
+    .optional()
+    .describe(
+      'photo_gps (default): the photo’s EXIF GPS within 100 m; photo_or_device_gps: else the device location sent with it.',
+    ),
+});
+
 export const taskBody = z.object({
-  title: z.string().min(1).describe('Short title a worker sees first.'),
-  description: z.string().min(1).describe('What the worker must do and what to send back.'),
-  location: z.object({
-    latitude: z.number().min(-90).max(90),
-    longitude: z.number().min(-180).max(180),
-    address: z.string().optional(),
-    max_distance_meters: z
-      .number()
-      .int()
-      .min(1)
-      .max(50_000)
-      .optional()
-      .describe('How far from the location a worker may be offered the task.'),
-  }),
-  budget_cents: z
-    .number()
-    .int()
-    .min(1000)
-    .max(5_000_000)
-    .describe('Gross price of one worker’s work in CNY cents, platform fee included.'),
+  title: text(createTaskRequestLimits.title).describe('Short title a worker sees first.'),
+  description: text(createTaskRequestLimits.description).describe(
+    'What the worker must do and what to send back.',
+  ),
+  location,
+  budget_cents: integer(createTaskRequestLimits.budget_cents).describe(
+    'Gross price of one worker’s work in CNY cents, platform fee included.',
+  ),
   deadline_at: z
     .string()
     .describe('ISO 8601 with an offset (e.g. 2026-12-01T12:00:00Z), in the future, at most 365 days ahead.'),
   task_type: z.enum(TASK_TYPES),
-  max_workers: z.number().int().min(1).max(10).optional().describe('Workers wanted (default 1).'),
-  requirements: z
-    .record(z.string(), z.unknown())
+  max_workers: integer(createTaskRequestLimits.max_workers)
     .optional()
-    .describe(
-      'Skills, reputation, photo and location-proof rules (see the API reference, TaskRequirements).',
-    ),
+    .describe('Workers wanted (default 1).'),
+  requirements: requirements.optional().describe('Skills, reputation and the location-proof rule.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Your own JSON, at most 1024 bytes.'),
   test_clock: z
-    .string()
+    .uuid()
     .optional()
     .describe('Sandbox only: a clock_id from sandbox_clock; the task lives on it.'),
 });
@@ -172,5 +209,7 @@ export const accountOutput = z.looseObject({
   tier: z.string(),
   rate_limit_per_minute: z.number().int(),
   max_concurrent_tasks: z.number().int(),
-  mode: z.enum(['sandbox', 'live']).describe('sandbox: test money and simulated workers; live: real ones.'),
+  mode: z
+    .enum(healthResponseModeValues)
+    .describe('sandbox: test money and simulated workers; live: real ones.'),
 });

@@ -1,12 +1,13 @@
 import type { Legwork, WebhookEvent } from '@legwork/sdk';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { LegworkError } from '@legwork/sdk';
+import type { Schemas } from '@legwork/sdk/types';
 import { markUntrusted } from './untrusted';
 
 export const MAX_WAIT_S = 50;
 
-/** Statuses after which a task has no more events to wait for. */
-const ENDED: readonly string[] = ['completed', 'failed', 'cancelled'];
+/** Statuses after which a task has no more events to wait for (typed by the API's, so a renamed one fails to compile). */
+const ENDED: readonly Schemas['TaskResponse']['status'][] = ['completed', 'failed', 'cancelled'];
 
 /**
  * Long-polls one task's events for wait_for_task. It returns as soon as the task has events after `since` (all of

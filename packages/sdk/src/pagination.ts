@@ -1,3 +1,5 @@
+import type { WithLastResponse } from './response';
+
 /** One page of a cursor list: `next_cursor` goes in `starting_after` for the next. */
 export interface Page<T> {
   data: T[];
@@ -6,24 +8,25 @@ export interface Page<T> {
 }
 
 /**
- * What a list method answers: await it for the first page, or iterate it with `for await` for every item across
- * pages (each next page is fetched when the previous one is used up, from its `next_cursor`).
+ * What a list method answers: await it for the first page (with its `lastResponse`), or iterate it with
+ * `for await` for every item across pages (each next page is fetched when the previous one is used up, from its
+ * `next_cursor`).
  */
-export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
-  private first: Promise<Page<T>> | undefined;
+export class PagePromise<T> implements PromiseLike<WithLastResponse<Page<T>>>, AsyncIterable<T> {
+  private first: Promise<WithLastResponse<Page<T>>> | undefined;
 
   constructor(
-    private readonly fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>,
+    private readonly fetchPage: (startingAfter: string | undefined) => Promise<WithLastResponse<Page<T>>>,
     private readonly startingAfter?: string,
   ) {}
 
-  private firstPage(): Promise<Page<T>> {
+  private firstPage(): Promise<WithLastResponse<Page<T>>> {
     this.first ??= this.fetchPage(this.startingAfter);
     return this.first;
   }
 
-  then<A = Page<T>, B = never>(
-    onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null,
+  then<A = WithLastResponse<Page<T>>, B = never>(
+    onfulfilled?: ((value: WithLastResponse<Page<T>>) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.firstPage().then(onfulfilled, onrejected);

@@ -111,7 +111,11 @@ export class CreateTaskRequest {
   @Matches(NOT_BLANK, { message: 'must not be blank' })
   title: string;
 
-  @ApiProperty({ maxLength: 10_000, example: 'Two photos: the full storefront and the opening hours sign.' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 10_000,
+    example: 'Two photos: the full storefront and the opening hours sign.',
+  })
   @IsString()
   @MaxLength(10_000)
   @Matches(NOT_BLANK, { message: 'must not be empty' })

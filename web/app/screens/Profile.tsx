@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { workerRegisterSkillsValues as SKILLS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { LanguageSwitch, useI18n } from '../../shared/i18n';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { availability } from '../availability';
 import { api, session } from '../session';
-import { SKILLS } from '../skills';
 
 type Skill = (typeof SKILLS)[number];
 

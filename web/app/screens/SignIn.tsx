@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { workerRegisterSkillsValues as SKILLS } from '@legwork/sdk/types';
 import { unwrap } from '../../shared/api';
 import { LanguageSwitch, useI18n } from '../../shared/i18n';
 import { ErrorNotice } from '../../shared/ui';
 import { api, session } from '../session';
-import { SKILLS } from '../skills';
 
 type Mode = 'login' | 'signup' | 'reset';
 type Purpose = 'register' | 'reset_password';

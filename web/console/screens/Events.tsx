@@ -30,7 +30,7 @@ export function Events() {
           params: {
             query: {
               limit: 25,
-              ...(type ? { type: type as Exclude<(typeof EVENT_NAMES)[number], '*'> } : {}),
+              ...(type ? { type: type as (typeof EVENT_NAMES)[number] } : {}),
               ...(cursor ? { starting_after: cursor } : {}),
             },
           },

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { createPaymentRequestPayment_methodValues as METHODS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
@@ -41,7 +42,7 @@ export function yuanToCents(text: string): number {
 function TopUp({ onSettled }: { onSettled: () => void }) {
   const { t, locale } = useI18n();
   const { sandbox, reloadProfile } = useAgent();
-  const [method, setMethod] = useState<'alipay' | 'wechat'>('alipay');
+  const [method, setMethod] = useState<(typeof METHODS)[number]>('alipay');
   const [amount, setAmount] = useState('100.00');
   const [order, setOrder] = useState<Order | null>(null);
   const action = useAction();
@@ -84,7 +85,7 @@ function TopUp({ onSettled }: { onSettled: () => void }) {
       <form onSubmit={submit} className="inline-form" aria-labelledby="topup-h">
         <fieldset>
           <legend>{t('money.method')}</legend>
-          {(['alipay', 'wechat'] as const).map((m) => (
+          {METHODS.map((m) => (
             <label key={m} className="choice">
               <input
                 type="radio"

@@ -1,4 +1,9 @@
 import { useState } from 'react';
+import {
+  pathsV1AdminWithdrawalsGetParametersQueryStatusValues as WITHDRAWAL_STATUSES,
+  updateAgentRequestAccount_statusValues as ACCOUNT_STATUSES,
+  updateAgentRequestTierValues as TIERS,
+} from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
@@ -10,9 +15,6 @@ import { Pager, yuanToCents } from './Money';
 
 type Agent = Schemas['AdminAgentResponse'];
 const PAGE = 20;
-const TIERS = ['standard', 'verified', 'enterprise'] as const;
-const ACCOUNT_STATUSES = ['active', 'suspended', 'closed'] as const;
-const WITHDRAWAL_STATUSES = ['pending_review', 'processing', 'completed', 'failed', 'rejected'] as const;
 type WStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 /** Withdrawals waiting for review first (large amounts and first withdrawals, product-decisions §7). */

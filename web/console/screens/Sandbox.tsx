@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { unwrap, type Schemas } from '../../shared/api';
+import { createSandboxWorkerRequestPersonaValues as PERSONAS } from '@legwork/sdk/types';
+import { unwrap } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
 import { ErrorNotice, ListState } from '../../shared/ui';
@@ -9,8 +10,7 @@ import { useAction, useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
 import { yuanToCents } from './Money';
 
-type Persona = NonNullable<Schemas['CreateSandboxWorkerRequest']['persona']>;
-const PERSONAS: Persona[] = ['reliable', 'slow', 'abandons', 'declines_offers', 'photo_too_far', 'no_exif'];
+type Persona = (typeof PERSONAS)[number];
 const ADVANCE = [
   ['clock.hour', 3600],
   ['clock.day', 86_400],

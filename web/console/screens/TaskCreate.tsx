@@ -1,5 +1,12 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import {
+  createTaskRequestLimits,
+  createTaskRequestTask_typeValues as TYPES,
+  taskLocationLimits,
+  taskRequirementsLocation_proofValues as PROOFS,
+  workerRegisterSkillsValues as SKILLS,
+} from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
@@ -13,17 +20,6 @@ import { yuanToCents } from './Money';
 
 type Body = Schemas['CreateTaskRequest'];
 type Quote = Schemas['TaskQuoteResponse'];
-const TYPES = ['photo', 'verification', 'data_collection', 'delivery', 'other'] as const;
-const SKILLS = [
-  'photography',
-  'data_entry',
-  'surveying',
-  'translation',
-  'quality_inspection',
-  'delivery',
-  'driving',
-  'other',
-] as const;
 const REFUND_CASES = [
   'cancel_unassigned',
   'cancel_assigned',
@@ -57,7 +53,7 @@ export function TaskCreate() {
   const [address, setAddress] = useState('');
   const [radius, setRadius] = useState('5000');
   const [skills, setSkills] = useState<string[]>(['photography']);
-  const [proof, setProof] = useState<'photo_gps' | 'photo_or_device_gps'>('photo_gps');
+  const [proof, setProof] = useState<(typeof PROOFS)[number]>('photo_gps');
   const [budget, setBudget] = useState('50.00');
   const [workers, setWorkers] = useState('1');
   const [deadline, setDeadline] = useState(() => localInput(new Date(Date.now() + 24 * 3_600_000)));
@@ -141,7 +137,7 @@ export function TaskCreate() {
           <input
             id="t-title"
             required
-            maxLength={200}
+            maxLength={createTaskRequestLimits.title.maxLength}
             value={title}
             onChange={(e) => setTitle(e.target.value)}
           />
@@ -205,8 +201,8 @@ export function TaskCreate() {
             <input
               id="t-radius"
               type="number"
-              min={1}
-              max={50000}
+              min={taskLocationLimits.max_distance_meters.minimum}
+              max={taskLocationLimits.max_distance_meters.maximum}
               value={radius}
               onChange={(e) => setRadius(e.target.value)}
             />
@@ -230,8 +226,11 @@ export function TaskCreate() {
           </fieldset>
           <label htmlFor="t-proof">{t('create.proof')}</label>
           <select id="t-proof" value={proof} onChange={(e) => setProof(e.target.value as typeof proof)}>
-            <option value="photo_gps">{t('proof.photo_gps')}</option>
-            <option value="photo_or_device_gps">{t('proof.photo_or_device_gps')}</option>
+            {PROOFS.map((p) => (
+              <option key={p} value={p}>
+                {t(`proof.${p}`)}
+              </option>
+            ))}
           </select>
           <div className="grid2">
             <div>
@@ -249,8 +248,8 @@ export function TaskCreate() {
               <input
                 id="t-workers"
                 type="number"
-                min={1}
-                max={100}
+                min={createTaskRequestLimits.max_workers.minimum}
+                max={createTaskRequestLimits.max_workers.maximum}
                 required
                 value={workers}
                 onChange={(e) => setWorkers(e.target.value)}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { taskFeedbackRequestReason_codeValues as REASONS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { ApiError } from '../../shared/errors';
 import { formatDateTime, useI18n } from '../../shared/i18n';
@@ -28,7 +29,6 @@ interface ListedEvent {
 
 /** Events read for a timeline (pages of 100, newest first): a task has a few dozen at most. */
 const EVENT_PAGES = 5;
-const REASONS = ['wrong_location', 'poor_quality', 'incomplete', 'not_as_described', 'other'] as const;
 
 /** The task's events (GET /v1/agent/events?task_id=), plus the per-assignment times of the task itself. */
 async function timeline(task: Task): Promise<TimelineItem[]> {

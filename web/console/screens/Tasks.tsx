@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { pathsV1TasksGetParametersQueryStatusValues as TASK_STATUSES } from '@legwork/sdk/types';
 import { unwrap } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { formatCents } from '../format';
@@ -9,15 +10,6 @@ import { useCursorPages, useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
 import { Pager } from './Money';
 
-export const TASK_STATUSES = [
-  'pending',
-  'assigned',
-  'in_progress',
-  'submitted',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
 type Status = (typeof TASK_STATUSES)[number];
 const PAGE = 20;
 

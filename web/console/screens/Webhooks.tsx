@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { pathsV1AgentEventsGetParametersQueryTypeValues } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime, useI18n } from '../../shared/i18n';
 import { Empty, ErrorNotice, Loading, ListState } from '../../shared/ui';
@@ -8,23 +9,9 @@ import { useAction } from '../hooks';
 import { agentApi } from '../session';
 
 type Endpoint = Schemas['WebhookEndpointResponse'];
-type EventName = Schemas['CreateWebhookRequest']['events'][number];
-export const EVENT_NAMES: EventName[] = [
-  'task.assigned',
-  'task.started',
-  'task.submitted',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-  'payment.created',
-  'payment.completed',
-  'payment.failed',
-  'payment.expired',
-  'refund.created',
-  'refund.completed',
-  'refund.failed',
-  'webhook.disabled',
-];
+/** The events an endpoint can subscribe to one by one (the API's list; `*` is every event). */
+export const EVENT_NAMES = pathsV1AgentEventsGetParametersQueryTypeValues;
+type EventName = (typeof EVENT_NAMES)[number];
 
 /** Webhook endpoints: add one (its signing secret shown once), send a test event, see deliveries, remove. */
 export function Webhooks() {
