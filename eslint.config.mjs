@@ -51,6 +51,33 @@ export default tseslint.config(
     },
   },
   {
+    // The benchmarks and the soak are built with the service (tsconfig.build.json), without the tests: of test/ they
+    // use only the child-process module they share with the fault tests, which itself uses nothing but Node.
+    files: ['scripts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)test/(?!support/process$)',
+              message: 'scripts/ may use test/support/process.ts only (it is built with them).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/support/process.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['./*', '../*'], message: 'process.ts is built with scripts/: Node modules only.' }] },
+      ],
+    },
+  },
+  {
     // Error responses are documented from their codes, so the OpenAPI cannot say what the code does not do.
     files: ['src/**/*.ts'],
     rules: {

@@ -23,6 +23,7 @@ import { OperatorAuditLog1732200131000 } from './1732200131000-operator-audit-lo
 import { OnCallOffers1732200140000 } from './1732200140000-on-call-offers';
 import { SandboxSms1732200150000 } from './1732200150000-sandbox-sms';
 import { PushSubscriptions1732200151000 } from './1732200151000-push-subscriptions';
+import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-required';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   OnCallOffers1732200140000,
   SandboxSms1732200150000,
   PushSubscriptions1732200151000,
+  PaymentTypeRequired1732200170000,
 ];

@@ -5,8 +5,8 @@ import * as ts from 'typescript';
 /**
  * The layer order of src/ as a check (`npm run check:layers`, part of `npm run check`; docs/architecture.md,
  * "Layers"). Every folder of src/ has a layer; a folder imports only its own layer or lower ones, and no two folders
- * import each other, directly or round a loop, even within one layer. Every import counts: `import type`,
- * re-exports, `import()` and `require()`, in specs too.
+ * import each other, directly or round a loop, even within one layer (nor do two files, within a folder either).
+ * Every import counts: `import type`, re-exports, `import()` and `require()`, in specs too.
  *
  * Unit specs (`*.spec.ts`) obey the layer of the folder they sit in, so a unit test never reaches up into code it
  * does not test; besides that they may use test tooling: `test/support` and the provider sandbox.
@@ -75,7 +75,12 @@ function main(): void {
   const cache = ts.createModuleResolutionCache(ROOT, (f) => f, options);
   const files = sourceFiles();
   const imports = files.flatMap((file) => importsOf(file, options, cache));
-  const problems = [...checkTable(), ...imports.flatMap(checkImport), ...cycles(imports)];
+  const problems = [
+    ...checkTable(),
+    ...imports.flatMap(checkImport),
+    ...cycles(imports),
+    ...fileCycles(imports),
+  ];
   if (problems.length === 0) {
     console.log(
       `check-layers: ${imports.length} imports in ${files.length} files of src/ keep to the layers`,
@@ -233,14 +238,28 @@ function checkImport(i: Import): string[] {
 
 /** Folder-level cycles (strongly connected components of more than one folder), with one import per edge. */
 function cycles(imports: Import[]): string[] {
+  return loops(imports, (path) => source(path).folder, 'Folders');
+}
+
+/**
+ * Files that import each other, directly or round a loop, within a folder too (config.ts and payment-config.ts
+ * once did): Node loads such a loop half-initialised, and neither file can be read without the other. The shared
+ * piece belongs in a file of its own.
+ */
+function fileCycles(imports: Import[]): string[] {
+  return loops(imports, (path) => path, 'Files');
+}
+
+/** The loops among the nodes that `node` maps files of src/ to, each with one import per edge inside it. */
+function loops(imports: Import[], node: (path: string) => string, what: string): string[] {
   const edges = new Map<string, Map<string, Import>>();
   for (const i of imports) {
     if (!i.target.startsWith('src/')) continue;
-    const to = source(i.target).folder;
-    if (to === i.from.folder) continue;
-    const out = edges.get(i.from.folder) ?? new Map<string, Import>();
+    const [from, to] = [node(i.from.path), node(i.target)];
+    if (to === from) continue;
+    const out = edges.get(from) ?? new Map<string, Import>();
     if (!out.has(to)) out.set(to, i);
-    edges.set(i.from.folder, out);
+    edges.set(from, out);
   }
   return components(edges)
     .filter((c) => c.length > 1)
@@ -248,7 +267,7 @@ function cycles(imports: Import[]): string[] {
       const inside = c.flatMap((f) =>
         [...(edges.get(f) ?? new Map<string, Import>())].filter(([to]) => c.includes(to)),
       );
-      return `Folders import each other: ${c.join(', ')}\n${inside.map(([, i]) => `  ${where(i)}`).join('\n')}`;
+      return `${what} import each other: ${c.join(', ')}\n${inside.map(([, i]) => `  ${where(i)}`).join('\n')}`;
     });
 }
 

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { loadEnvFile } from './config/env-file';
-import { embeddedDatabaseUrl } from './database/embedded-postgres';
+import { embeddedDatabaseUrl, runningEmbeddedPort } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
 import { Drain } from './health/drain';
 import { closeHealthServer, startHealthServer } from './health/health-server';
@@ -26,7 +26,9 @@ async function bootstrap(): Promise<void> {
   loadEnvFile();
   const config = loadConfig();
   const logger = new Logger(config.logLevel);
-  const databaseUrl = config.databaseUrl ?? embeddedDatabaseUrl(config.embeddedPgPort);
+  // The embedded server a local `npm start` runs on DATA_DIR, on whatever port it got.
+  const databaseUrl =
+    config.databaseUrl ?? embeddedDatabaseUrl(runningEmbeddedPort(config.dataDir) ?? config.embeddedPgPort);
   await runMigrations(databaseUrl, logger);
   const app = await NestFactory.createApplicationContext(
     // Offers' pushes and SMS are jobs, and in sandbox mode the simulated workers' steps too.

@@ -6,6 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
 import { LegworkExpressAdapter } from './common/http/express-adapter';
+import { reservePort } from './common/http/reserved-port';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { loadEnvFile } from './config/env-file';
@@ -14,9 +15,13 @@ import { runMigrations } from './database/migrate';
 import { Drain } from './health/drain';
 import { onShutdownSignal, sleep } from './health/shutdown';
 
+const HOST = '0.0.0.0';
+
 /**
  * The API process. With no DATABASE_URL it starts the embedded PostgreSQL under .data/ first; either way it applies
- * migrations (under an advisory lock), then serves HTTP. On SIGTERM it drains (docs/scaling.md): /readyz turns 503 at
+ * migrations (under an advisory lock), then serves HTTP. PORT=0 serves on a port the operating system picks, held
+ * from the start (reservePort); the log line names it, and a parent that started this process with an IPC channel
+ * (the benchmarks, the tests) is sent `{type: 'listening', port}`. On SIGTERM it drains (docs/scaling.md): /readyz turns 503 at
  * once while the listener keeps serving for SHUTDOWN_DRAIN_SECONDS, then HTTP stops accepting, in-flight requests and
  * jobs finish, and the pool and the embedded database close. SIGINT (Ctrl-C) skips the drain window.
  */
@@ -24,6 +29,13 @@ async function bootstrap(): Promise<void> {
   loadEnvFile();
   let config = loadConfig();
   const logger = new Logger(config.logLevel);
+  // Settings known only once the process has them (a port the OS picked), over the environment's.
+  const known: Record<string, string> = {};
+  const reserved = config.port === 0 ? await reservePort(HOST) : null;
+  if (reserved) {
+    known.PORT = String(reserved.port);
+    config = loadConfig({ ...process.env, ...known });
+  }
   // Sandbox mode: the provider simulators run as a child process (loaded dynamically: live mode never loads them).
   const settings = config.payments.sandbox;
   const sandbox = settings?.spawn
@@ -35,12 +47,10 @@ async function bootstrap(): Promise<void> {
       'provider sandbox started',
     );
     // Unset ports mean free ones, known only now: the provider URLs are built from the ports the sandbox got.
-    config = loadConfig({
-      ...process.env,
-      SANDBOX_ALIPAY_PORT: new URL(sandbox.alipayBaseUrl).port,
-      SANDBOX_WECHAT_PORT: new URL(sandbox.wechatBaseUrl).port,
-      SANDBOX_PUSH_PORT: new URL(sandbox.pushBaseUrl).port,
-    });
+    known.SANDBOX_ALIPAY_PORT = new URL(sandbox.alipayBaseUrl).port;
+    known.SANDBOX_WECHAT_PORT = new URL(sandbox.wechatBaseUrl).port;
+    known.SANDBOX_PUSH_PORT = new URL(sandbox.pushBaseUrl).port;
+    config = loadConfig({ ...process.env, ...known });
   }
   const embedded = config.databaseUrl
     ? null
@@ -58,11 +68,14 @@ async function bootstrap(): Promise<void> {
     },
   );
   setupApp(app, config);
-  await app.listen(config.port, '0.0.0.0');
+  // Nest hands the reserved socket to Node's server.listen, which takes a listening server's handle over.
+  if (reserved) await app.listen(reserved.server as unknown as number);
+  else await app.listen(config.port, HOST);
   logger.info(
     { port: config.port, mode: config.paymentMode, database: embedded ? 'embedded' : 'external' },
     `Legwork listening on ${config.publicBaseUrl} (docs at /docs)`,
   );
+  process.send?.({ type: 'listening', port: config.port });
 
   onShutdownSignal(async (signal) => {
     const drainSeconds = signal === 'SIGTERM' ? config.shutdownDrainSeconds : 0;

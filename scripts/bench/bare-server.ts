@@ -186,7 +186,10 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   });
 });
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+// PORT=0 (the harness's default): the OS picks; the port is reported to the harness as the API reports its own.
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  process.send?.({ type: 'listening', port: (server.address() as { port: number }).port });
+});
 process.on('SIGTERM', () => {
   server.close();
   void pool.end();

@@ -1,7 +1,16 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { healthyPort, MAIN, ROOT, signal, type Started, startNode } from '../../test/support/process';
+
+/** Fixed secrets for benchmark servers, so the harness can sign worker JWTs the server accepts. */
+export const BENCH_JWT = {
+  access: 'bench-access-secret-0123456789abcdefghijklmnopqrstuv',
+  refresh: 'bench-refresh-secret-0123456789abcdefghijklmnopqrstu',
+};
+
+/** The compiled API to run: BENCH_SERVER_MAIN names another build, to measure two versions with one harness. */
+export const COMPILED_MAIN = process.env.BENCH_SERVER_MAIN ?? MAIN;
 
 export interface ThreadTimes {
   cpuMs: number;
@@ -11,118 +20,52 @@ export interface ThreadTimes {
 /** USER_HZ, the unit of utime and stime in /proc/<pid>/stat (100 on Linux on every common architecture). */
 const CLOCK_TICKS = 100;
 
-/** Fixed secrets for benchmark servers, so the harness can sign worker JWTs the server accepts. */
-export const BENCH_JWT = {
-  access: 'bench-access-secret-0123456789abcdefghijklmnopqrstuv',
-  refresh: 'bench-refresh-secret-0123456789abcdefghijklmnopqrstu',
-};
-
-/** The repository root: the nearest directory above this file (compiled or not) with a package.json. */
-function repoRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(join(dir, 'package.json')) || dir.endsWith('dist')) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${from}`);
-    dir = up;
-  }
-  return dir;
-}
-
-/**
- * The compiled API (`npm run build`), whether this file runs compiled (bench, soak) or under ts-jest (fault tests).
- * BENCH_SERVER_MAIN points at another build, to measure two versions with the same harness (before/after).
- */
-export const COMPILED_MAIN =
-  process.env.BENCH_SERVER_MAIN ?? join(repoRoot(__dirname), 'dist', 'src', 'main.js');
-
-/** The bare node:http + pg creation handler (scripts/bench/bare-server.ts), the framework-free baseline. */
-export const BARE_MAIN = join(repoRoot(__dirname), 'dist', 'scripts', 'bench', 'bare-server.js');
-
-export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => ok(port));
-    });
-  });
-}
-
 export interface ServerOptions {
   databaseUrl: string;
   dataDir: string;
+  /** A port the caller must know beforehand (a notification URL names it); by default the OS picks one. */
   port?: number;
   poolSize?: number;
   env?: Record<string, string>;
-  /** Where the child's output goes (a file path); by default it is discarded except the last lines. */
-  logFile?: string;
   /** Another script to run instead of the API (the bare-handler baseline), with the same environment. */
   main?: string;
 }
 
 /**
- * The compiled API as a child process (`node dist/src/main.js`), exactly what `npm start` runs, against an external
- * PostgreSQL. Its RSS is read from /proc/<pid>/status, so the figure is the server's alone, not the harness's.
+ * The compiled API as a child process (`node dist/src/main.js`, with `npm start`'s Node flags) against an external
+ * PostgreSQL: what the fault tests kill and restart, and what the benchmarks measure. It listens on a port the OS
+ * picks (PORT=0, reported over IPC), so nothing can take the port between choosing and binding it; a restart takes
+ * the same port again, as a restarted server would. CPU, scheduling and RSS are read from /proc, the server's alone.
  */
 export class ServerProcess {
-  readonly port: number;
-  readonly baseUrl: string;
-  private child: ChildProcess | null = null;
-  private tail: string[] = [];
-  private exited: Promise<number | null> = Promise.resolve(null);
+  port = 0;
+  /** Milliseconds from spawning the process to its first healthy /health answer (the last start). */
+  bootMs = 0;
+  private started: Started | null = null;
 
-  private constructor(
-    private readonly options: ServerOptions,
-    port: number,
-  ) {
-    this.port = port;
-    this.baseUrl = `http://127.0.0.1:${port}`;
+  private constructor(private readonly options: ServerOptions) {
+    this.port = options.port ?? 0;
   }
 
   static async start(options: ServerOptions): Promise<ServerProcess> {
     const main = options.main ?? COMPILED_MAIN;
     if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
-    const server = new ServerProcess(options, options.port ?? (await freePort()));
+    const server = new ServerProcess(options);
     await server.spawn();
     return server;
   }
 
-  get pid(): number {
-    if (!this.child?.pid) throw new Error('server is not running');
-    return this.child.pid;
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
   }
 
-  /** The environment a server started with these options gets. */
-  static async envFor(options: ServerOptions): Promise<Record<string, string>> {
-    return new ServerProcess(options, options.port ?? (await freePort())).env;
+  get pid(): number {
+    if (!this.started?.child.pid) throw new Error('server is not running');
+    return this.started.child.pid;
   }
 
   get env(): Record<string, string> {
-    return {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'production',
-      PAYMENT_MODE: 'sandbox',
-      SANDBOX_SPAWN: 'false',
-      DATABASE_URL: this.options.databaseUrl,
-      DATABASE_POOL_SIZE: String(this.options.poolSize ?? 20),
-      PORT: String(this.port),
-      DATA_DIR: this.options.dataDir,
-      LOG_LEVEL: 'warn',
-      JWT_ACCESS_SECRET: BENCH_JWT.access,
-      JWT_REFRESH_SECRET: BENCH_JWT.refresh,
-      JWT_ACCESS_TTL_SECONDS: '3600',
-      // Per-worker and per-IP budgets would throttle a load generator that plays hundreds of users from one IP.
-      WORKER_RATE_LIMIT_PER_MINUTE: '100000',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      WS_HANDSHAKES_PER_MINUTE_PER_IP: '100000',
-      // No load balancer to wait for: stop at once unless a test measures the drain (test/fault/drain).
-      SHUTDOWN_DRAIN_SECONDS: '0',
-      ...this.options.env,
-    };
+    return serverEnv(this.options, this.port);
   }
 
   /** (Re)starts the child and waits until /health answers. */
@@ -132,43 +75,15 @@ export class ServerProcess {
     const nodeArgs = this.options.main
       ? []
       : [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-    const child = spawn(process.execPath, [...nodeArgs, this.options.main ?? COMPILED_MAIN], {
-      env: this.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const begun = performance.now();
+    this.started = startNode(this.options.main ?? COMPILED_MAIN, [], this.env, {
+      defaults: false,
+      nodeArgs,
+      keepLines: 200,
+      logFile: process.env.BENCH_SERVER_OUT,
     });
-    this.child = child;
-    this.exited = new Promise((ok) => child.once('exit', (code) => ok(code)));
-    const out = process.env.BENCH_SERVER_OUT;
-    const keep = (chunk: Buffer): void => {
-      if (out) appendFileSync(out, chunk);
-      this.tail.push(...chunk.toString().split('\n').filter(Boolean));
-      if (this.tail.length > 200) this.tail.splice(0, this.tail.length - 200);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const started = performance.now();
-    await this.waitHealthy(60_000);
-    this.bootMs = Math.round(performance.now() - started);
-  }
-
-  /** Milliseconds from spawning the process to its first healthy /health answer (the last start). */
-  bootMs = 0;
-
-  async waitHealthy(timeoutMs: number): Promise<void> {
-    const giveUp = Date.now() + timeoutMs;
-    let exited = false;
-    void this.exited.then(() => (exited = true));
-    while (Date.now() < giveUp) {
-      if (exited) throw new Error(`server exited during start:\n${this.lastLines()}`);
-      try {
-        const res = await fetch(`${this.baseUrl}/health`);
-        if (res.ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`server did not become healthy in ${timeoutMs} ms:\n${this.lastLines()}`);
+    this.port = await healthyPort(this.started);
+    this.bootMs = Math.round(performance.now() - begun);
   }
 
   /**
@@ -207,57 +122,102 @@ export class ServerProcess {
   }
 
   lastLines(n = 40): string {
-    return this.tail.slice(-n).join('\n');
+    return (this.started?.output() ?? '').split('\n').slice(-n).join('\n');
   }
 
   /** SIGKILL: no shutdown hooks, no flushing, connections cut. */
   async kill9(): Promise<void> {
-    this.child?.kill('SIGKILL');
-    await this.exited;
-    this.child = null;
+    if (this.started) await signal(this.started, 'SIGKILL');
+    this.started = null;
   }
 
   /** SIGTERM, then SIGKILL after 15 s; resolves with the exit code (null if it had to be killed). */
   async stop(): Promise<number | null> {
-    if (!this.child) return null;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child?.kill('SIGKILL'), 15_000);
-    const code = await this.exited;
-    clearTimeout(timer);
-    this.child = null;
+    if (!this.started) return null;
+    const code = await signal(this.started, 'SIGTERM');
+    this.started = null;
     return code;
   }
 }
 
+/** The environment of a server started with these options on `port` (0: the OS picks). */
+export function serverEnv(options: ServerOptions, port: number): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    NODE_ENV: 'production',
+    PAYMENT_MODE: 'sandbox',
+    SANDBOX_SPAWN: 'false',
+    DATABASE_URL: options.databaseUrl,
+    DATABASE_POOL_SIZE: String(options.poolSize ?? 20),
+    PORT: String(port),
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: 'warn',
+    JWT_ACCESS_SECRET: BENCH_JWT.access,
+    JWT_REFRESH_SECRET: BENCH_JWT.refresh,
+    JWT_ACCESS_TTL_SECONDS: '3600',
+    // Per-worker and per-IP budgets would throttle a load generator that plays hundreds of users from one IP.
+    WORKER_RATE_LIMIT_PER_MINUTE: '100000',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    WS_HANDSHAKES_PER_MINUTE_PER_IP: '100000',
+    // No load balancer to wait for: stop at once unless a test measures the drain (test/fault/drain).
+    SHUTDOWN_DRAIN_SECONDS: '0',
+    ...options.env,
+  };
+}
+
+/**
+ * The Node flags `npm start` runs the server with (package.json scripts.start, e.g. the heap budget), so the
+ * harnesses run the server as it is started, not a bare `node`.
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  if (command !== 'node')
+    throw new Error(`package.json scripts.start does not run node: ${pkg.scripts.start}`);
+  return args.filter((a) => a.startsWith('--'));
+}
+
+/** The bare node:http + pg creation handler (scripts/bench/bare-server.ts), the framework-free baseline. */
+export const BARE_MAIN = join(ROOT, 'dist', 'scripts', 'bench', 'bare-server.js');
+
 /**
  * `npm start` as a user runs it, on a current build (prestart then skips the build): milliseconds from the command
  * to the first healthy /health answer (null when dist/ is not current: the sources changed since the build). Started
- * in a process group of its own, which is stopped as a whole.
+ * in a process group of its own, which is stopped as a whole. PORT=0: npm passes no IPC channel on, so the port the
+ * server got is read from its "listening" log line.
  */
 export async function timeNpmStart(options: ServerOptions): Promise<number | null> {
   // On a stale build prestart would rebuild dist/ (deleting it first) under the running benchmark: not measured.
-  const stamp = spawnSync(process.execPath, [
-    join(repoRoot(__dirname), 'scripts', 'build-stamp.mjs'),
-    'check',
-  ]);
+  const stamp = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-stamp.mjs'), 'check']);
   if (stamp.status !== 0) return null;
-  const port = await freePort();
-  const template = await ServerProcess.envFor({ ...options, port });
   const started = performance.now();
   const child = spawn('npm', ['start', '--silent'], {
-    cwd: repoRoot(__dirname),
-    env: template,
-    stdio: 'ignore',
+    cwd: ROOT,
+    env: { ...serverEnv(options, 0), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'ignore'],
     detached: true,
   });
   try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let seen = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const line = seen.split('\n').find((l) => l.includes('Legwork listening on'));
+        if (line) resolve((JSON.parse(line) as { port: number }).port);
+      });
+      child.once('exit', (code) => reject(new Error(`npm start exited ${code} before listening`)));
+      setTimeout(() => reject(new Error('npm start did not listen within 60 s')), 60_000).unref();
+    });
     const giveUp = Date.now() + 60_000;
     while (Date.now() < giveUp) {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/health`)).ok)
           return Math.round(performance.now() - started);
       } catch {
-        // not listening yet
+        // not serving yet
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -269,18 +229,4 @@ export async function timeNpmStart(options: ServerOptions): Promise<number | nul
       await exited;
     }
   }
-}
-
-/**
- * The Node flags `npm start` runs the server with (package.json scripts.start, e.g. the heap budget), so the
- * benchmarks measure the server as it is started, not a bare `node`.
- */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(repoRoot(__dirname), 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const [command, ...args] = pkg.scripts.start.split(/\s+/);
-  if (command !== 'node')
-    throw new Error(`package.json scripts.start does not run node: ${pkg.scripts.start}`);
-  return args.filter((a) => a.startsWith('--'));
 }

@@ -9,7 +9,9 @@ const TYPEORM = /[\\/]node_modules[\\/]typeorm[\\/]/;
 export default {
   meta: {
     type: 'problem',
-    docs: { description: "Forbid TypeORM's untyped query(); use sqlRows<T>() or sqlExec() from src/database/sql.ts" },
+    docs: {
+      description: "Forbid TypeORM's untyped query(); use sqlRows<T>() or sqlExec() from src/database/sql.ts",
+    },
     messages: {
       untyped:
         "TypeORM's query() returns rows of any type unchecked: use sqlRows<Row>() or sqlExec() from src/database/sql.ts.",

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { checkLedger } from '../../src/escrow/ledger-check';
 import { createDatabase, databaseUrl, dropDatabase, pool } from '../bench/database';
 import { createAdmin, createAgents, createWorkers } from '../bench/fixtures';
-import { freePort, ServerProcess } from '../bench/server';
+import { ServerProcess } from '../bench/server';
 import { Traffic } from './http';
 import { judgeMemory, MemorySample, soakMarkdown, SoakReport } from './soak-report';
 import { agentLoop, operatorLoop, Workload, workerLoop } from './workload';
@@ -28,15 +28,14 @@ async function main(): Promise<void> {
   const db = pool(url, 3);
   let server: ServerProcess | null = null;
   try {
-    const [alipayPort, wechatPort] = [await freePort(), await freePort()];
+    // The API on a port the OS picks, and the provider sandbox it spawns on free ports of its own (SANDBOX_*_PORT
+    // unset); notifications go to the API's own URL, which names the port it got.
     server = await ServerProcess.start({
       databaseUrl: url,
       dataDir: join(dir, 'data'),
       poolSize: numberArg('pool', 20),
       env: {
         SANDBOX_SPAWN: 'true',
-        SANDBOX_ALIPAY_PORT: String(alipayPort),
-        SANDBOX_WECHAT_PORT: String(wechatPort),
         SANDBOX_AUTO_COMPLETE_MS: '1500',
       },
     });

@@ -1,8 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { Logger } from '../common/logging/logger';
+import { NotificationListener } from '../database/notification-listener';
 
 /** The channel the auth triggers (migration AuthCacheNotify) NOTIFY when a credential or account changes. */
 export const AUTH_CHANNEL = 'legwork_auth';
@@ -26,9 +23,10 @@ interface Entry<T> {
  *
  * Correctness rests on invalidation, not on expiry:
  * - Triggers on api_keys, agents, workers and admins NOTIFY `legwork_auth` when a column the lookup reads changes
- *   (or the row goes), whoever changes it (the API, an operator's SQL). Every instance LISTENs on its own connection
- *   and drops everything it holds on a notification. Another instance therefore stops accepting a disabled or
- *   rotated key as soon as the notification reaches it (milliseconds after the commit).
+ *   (or the row goes), whoever changes it (the API, an operator's SQL). Every instance LISTENs (on the process's
+ *   one listening connection, NotificationListener) and drops everything it holds on a notification. Another
+ *   instance therefore stops accepting a disabled or rotated key as soon as the notification reaches it
+ *   (milliseconds after the commit).
  * - The services that change credentials in this process call `invalidate()` after their commit, so the next
  *   request here never sees the old state, without waiting for the notification.
  * - A lookup that was in flight while an invalidation happened does not store its (possibly old) answer: every
@@ -40,28 +38,33 @@ interface Entry<T> {
 export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly maps = new Map<string, Map<string, Entry<unknown>>>();
   private epoch = 0;
-  private client: Client | null = null;
   private listening = false;
   private stopped = false;
-  private retryMs = 500;
-  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => Promise<void>) | null = null;
 
-  constructor(
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly listener: NotificationListener) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.connect();
+    this.unsubscribe = await this.listener.subscribe({
+      channels: [AUTH_CHANNEL],
+      notify: () => this.drop(),
+      // Notifications may have been missed while not listening: nothing held before is trusted.
+      up: () => {
+        this.drop();
+        this.listening = !this.stopped;
+      },
+      down: () => {
+        this.listening = false;
+        this.drop();
+      },
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.listening = false;
     this.drop();
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
+    await this.unsubscribe?.();
   }
 
   /**
@@ -103,52 +106,11 @@ export class AuthCache implements OnApplicationBootstrap, OnApplicationShutdown 
    * plain SQL and then expect the next request to see it.
    */
   async settled(): Promise<void> {
-    await this.client?.query('SELECT 1');
+    await this.listener.settled();
   }
 
   private drop(): void {
     this.epoch++;
     this.maps.clear();
-  }
-
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
-    const url = (this.ds.options as { url?: string }).url;
-    if (!url) return;
-    const client = new Client({ connectionString: url, application_name: 'legwork-auth-listener' });
-    client.on('notification', () => this.drop());
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'auth cache listener lost; looking every credential up until it is back');
-      this.reconnect(client);
-    });
-    client.on('end', () => this.reconnect(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${AUTH_CHANNEL}`);
-      this.client = client;
-      this.retryMs = 500;
-      this.drop();
-      this.listening = !this.stopped;
-      if (this.stopped) await client.end().catch(() => undefined);
-    } catch (err) {
-      this.logger.warn({ err }, 'auth cache listener could not connect; looking every credential up');
-      this.reconnect(client);
-    }
-  }
-
-  private reconnect(client: Client): void {
-    if (this.client === client || this.client === null) {
-      this.listening = false;
-      this.drop();
-    }
-    if (this.stopped || this.timer) return;
-    if (this.client === client) this.client = null;
-    client.end().catch(() => undefined);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.connect();
-    }, this.retryMs);
-    this.timer.unref();
-    this.retryMs = Math.min(this.retryMs * 2, 30_000);
   }
 }

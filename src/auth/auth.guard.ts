@@ -1,26 +1,41 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import { Passport } from 'passport';
+import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
 import type { Actor } from '../common/actor';
+import { ApiKeyStrategy } from './api-key.strategy';
 import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
+import { JwtStrategy } from './jwt.strategy';
+import { invalidAccessToken } from './tokens';
+
+/** Where passport looks for the credential, in order: an API key, else an access JWT. */
+const STRATEGIES = ['api-key', 'jwt'];
 
 /**
  * Global, deny-by-default authentication and authorisation. A route is either @Public() or declares an
  * @Auth(rule); a route with neither is refused, so forgetting the decorator can never open an endpoint.
+ *
+ * The credential is resolved by this app's own passport, holding this app's strategies: passport's default instance
+ * is one per process, where strategies register by name, so two apps in one process (a test's second instance on the
+ * same database) would both authenticate through whichever registered last, with its cache.
  */
 @Injectable()
-export class AuthGuard extends PassportAuthGuard('bearer') {
+export class AuthGuard implements CanActivate {
+  private readonly passport = new Passport();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly apiSecrets: ApiSecretVerifier,
+    apiKeys: ApiKeyStrategy,
+    jwt: JwtStrategy,
   ) {
-    super();
+    this.passport.use('api-key', apiKeys);
+    this.passport.use('jwt', jwt);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
@@ -41,10 +56,8 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
         'The Authorization header must be "Bearer <API key or token>".',
       );
     }
-    await super.canActivate(context);
-    // handleRequest refuses a missing actor, so passport has set it by now.
-    const actor = req.actor;
-    if (!actor) throw new ApiError('invalid_token', 'The credential is invalid.');
+    const actor = await this.authenticate(req, context.switchToHttp().getResponse<Response>());
+    req.actor = actor;
     // The secret is part of the credential, so a missing or wrong one is 401 before any 403 of the rule check.
     if (rule.apiSecret && actor.kind === 'agent') {
       await this.apiSecrets.verify(actor, req.header('x-api-secret'));
@@ -53,21 +66,33 @@ export class AuthGuard extends PassportAuthGuard('bearer') {
     return true;
   }
 
-  override handleRequest<TUser = Actor>(err: unknown, user: TUser | false): TUser {
-    if (err) throw err as Error;
-    if (!user) throw new ApiError('invalid_token', 'The credential is invalid.');
-    return user;
-  }
-
-  /** Passport writes the validated actor to req.actor instead of req.user. */
-  override getAuthenticateOptions(): { property: string; session: boolean } {
-    return { property: 'actor', session: false };
-  }
-
-  override getRequest(context: ExecutionContext): Request {
-    return context.switchToHttp().getRequest<Request>();
+  /** The strategies in order: the first to succeed names the actor; an error (a refused key) stops at once. */
+  private authenticate(req: Request, res: Response): Promise<Actor> {
+    return new Promise((resolve, reject) => {
+      const done = (err: unknown, user: Actor | false, info: unknown): void => {
+        if (err) reject(err instanceof Error ? err : new Error('authentication failed', { cause: err }));
+        // Every strategy failed: the JWT strategy's failure is jsonwebtoken's refusal when the token was one.
+        else if (!user) reject(refusedJwt(info) ? invalidAccessToken() : invalidCredential());
+        else resolve(user);
+      };
+      // With a callback passport calls next() for nothing.
+      const middleware = this.passport.authenticate(STRATEGIES, { session: false }, done) as RequestHandler;
+      void middleware(req, res, () => reject(invalidCredential()));
+    });
   }
 }
+
+function invalidCredential(): ApiError {
+  return new ApiError('invalid_token', 'The credential is invalid.');
+}
+
+/** Whether passport's failures (one per strategy) include jsonwebtoken refusing a token (bad signature, claims). */
+function refusedJwt(info: unknown): boolean {
+  const failures: unknown[] = Array.isArray(info) ? info : [info];
+  return failures.some((f) => f instanceof Error && JWT_REFUSALS.has(f.name));
+}
+
+const JWT_REFUSALS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
 
 /** The authorisation half of the guard: may this (authenticated) actor call a route with this rule? */
 export function authorise(actor: Actor, rule: AuthRule): void {

@@ -2,9 +2,10 @@ import { Global, Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ApiSecretVerifier } from './api-secret';
+import { ApiKeyStrategy } from './api-key.strategy';
 import { AuthCache } from './auth-cache';
 import { Authenticator } from './authenticator';
-import { BearerStrategy } from './bearer.strategy';
+import { JwtStrategy } from './jwt.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './passwords';
 import { SignInChallenges } from './sign-in-challenges';
@@ -13,7 +14,8 @@ import { UsageTracker } from './usage-tracker';
 
 /**
  * Credentials for every kind of principal: passwords, JWT pairs, API-key resolution (cached, see AuthCache), lock-out,
- * usage counts.
+ * usage counts. Requests authenticate through two passport strategies, tried in order: API keys (ApiKeyStrategy),
+ * then access JWTs (JwtStrategy, passport-jwt).
  */
 @Global()
 @Module({
@@ -21,7 +23,8 @@ import { UsageTracker } from './usage-tracker';
   providers: [
     AuthCache,
     Authenticator,
-    BearerStrategy,
+    ApiKeyStrategy,
+    JwtStrategy,
     PasswordHasher,
     Tokens,
     UsageTracker,
@@ -32,6 +35,8 @@ import { UsageTracker } from './usage-tracker';
   exports: [
     AuthCache,
     Authenticator,
+    ApiKeyStrategy,
+    JwtStrategy,
     PasswordHasher,
     Tokens,
     UsageTracker,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
 import { Actor, ActorKind, PERMISSIONS, Permission } from '../common/actor';
@@ -8,14 +9,17 @@ import { sqlRows } from '../database/sql';
 import { looksLikeApiKey } from './api-keys';
 import { AuthCache } from './auth-cache';
 import type { AccountAccessRow, AdminSessionRow, KeyAccessRow } from './auth.rows';
-import { Tokens } from './tokens';
+import { type AccessClaims, type AccessSubject, accessSubject, Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
 /** The kinds whose account row is cached (operators are looked up on every request: `operator`). */
 type AccountKind = Exclude<ActorKind, 'admin'>;
 const TABLE: Record<AccountKind, string> = { agent: 'agents', worker: 'workers' };
 
-/** Turns a bearer credential (API key or access JWT) into an Actor, checking that the account may act. */
+/**
+ * Turns a credential into an Actor, checking that the account may act: an API key (ApiKeyStrategy on HTTP), the
+ * verified claims of an access JWT (JwtStrategy), or either as a bare token (a socket's handshake).
+ */
 @Injectable()
 export class Authenticator {
   constructor(
@@ -23,13 +27,22 @@ export class Authenticator {
     private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
     private readonly cache: AuthCache,
+    private readonly clock: Clock,
   ) {}
 
+  /** A bearer token outside an HTTP request (a socket's handshake): an API key or an access JWT. */
   async authenticate(token: string): Promise<Actor> {
-    return looksLikeApiKey(token) ? this.fromApiKey(token) : this.fromJwt(token);
+    return looksLikeApiKey(token)
+      ? this.fromApiKey(token)
+      : this.fromAccess(await this.tokens.verifyAccess(token));
   }
 
-  private async fromApiKey(key: string): Promise<Actor> {
+  /** An access JWT's claims, its signature, issuer, audience and algorithm already verified. */
+  fromAccessClaims(claims: AccessClaims): Promise<Actor> {
+    return this.fromAccess(accessSubject(claims, this.clock.now()));
+  }
+
+  async fromApiKey(key: string): Promise<Actor> {
     const keyHash = sha256Hex(key);
     const row = await this.cache.get(
       'api_key',
@@ -62,12 +75,7 @@ export class Authenticator {
     };
   }
 
-  private async fromJwt(token: string): Promise<Actor> {
-    const { kind, subjectId, sessionId } = await this.tokens.verifyAccess(token, [
-      'agent',
-      'worker',
-      'admin',
-    ]);
+  private async fromAccess({ kind, subjectId, sessionId }: AccessSubject): Promise<Actor> {
     if (kind === 'admin') return this.operator(subjectId, sessionId);
     const account = await this.account(kind, subjectId);
     if (!account) throw new ApiError('invalid_token', 'The account of this token no longer exists.');

@@ -30,6 +30,49 @@ const ISSUER = 'legwork';
 const ALGORITHM = 'HS256' as const;
 
 /**
+ * What an access token must be, whoever verifies it (JwtStrategy on HTTP requests, verifyAccess for sockets): signed
+ * with HS256 (a token with alg "none" or any other algorithm is refused), by this issuer, for one of the three
+ * access audiences. Expiry is not among them: accessSubject reads it against the service's Clock, which tests and
+ * sandbox test clocks move, where jsonwebtoken would read the machine's.
+ */
+export const ACCESS_TOKEN_RULES = {
+  issuer: ISSUER,
+  audience: [AUDIENCE.agent, AUDIENCE.worker, AUDIENCE.admin] as [string, ...string[]],
+  algorithms: [ALGORITHM],
+  ignoreExpiration: true,
+};
+
+/** The claims of an access token whose signature, issuer and audience were verified. */
+export interface AccessClaims {
+  sub: string;
+  aud?: unknown;
+  exp?: unknown;
+  /** The session (refresh family); absent from tokens signed before sessions had ids. */
+  sid?: unknown;
+}
+
+export interface AccessSubject {
+  kind: ActorKind;
+  subjectId: string;
+  sessionId: string | null;
+}
+
+/**
+ * The kind (from the audience), subject and session of a verified access token, or invalid_token once it expired
+ * at `now`.
+ */
+export function accessSubject(claims: AccessClaims, now: Date): AccessSubject {
+  const kind = (Object.keys(AUDIENCE) as ActorKind[]).find((k) => AUDIENCE[k] === claims.aud);
+  const alive = typeof claims.exp === 'number' && Math.floor(now.getTime() / 1000) < claims.exp;
+  if (!kind || !alive) throw invalidAccessToken();
+  return { kind, subjectId: claims.sub, sessionId: typeof claims.sid === 'string' ? claims.sid : null };
+}
+
+export function invalidAccessToken(): ApiError {
+  return new ApiError('invalid_token', 'The access token is invalid or expired.');
+}
+
+/**
  * How long a session may last from its sign-in, whatever the activity, for the kinds that have a limit (operators:
  * 12 hours, product-decisions §16). Refreshing keeps the sign-in time; no access token reaches past the end, and a
  * refresh past it is refused (session_expired).
@@ -143,22 +186,25 @@ export class Tokens {
   }
 
   /**
-   * Verifies an access token for any of the given kinds; returns the kind, subject and session (`sid`, absent from
-   * tokens signed before sessions had ids), or throws invalid_token.
+   * Verifies an access token given outside an HTTP request (a socket's handshake; on HTTP, JwtStrategy does it with
+   * the same rules); returns the kind and subject, or throws invalid_token.
    */
-  async verifyAccess(
-    token: string,
-    kinds: ActorKind[],
-  ): Promise<{ kind: ActorKind; subjectId: string; sessionId: string | null }> {
-    // The unverified audience only picks which kind to verify against (instead of trying each in turn, a failed
-    // verification apiece); the verification itself still checks signature, audience, issuer and expiry.
-    const claimed = this.jwt.decode<{ aud?: unknown } | null>(token)?.aud;
-    const candidates = typeof claimed === 'string' ? kinds.filter((k) => AUDIENCE[k] === claimed) : kinds;
-    for (const kind of candidates) {
-      const payload = await this.verify(token, this.accessKey, AUDIENCE[kind]);
-      if (payload) return { kind, subjectId: payload.sub, sessionId: payload.sid ?? null };
+  async verifyAccess(token: string): Promise<AccessSubject> {
+    let claims: AccessClaims;
+    try {
+      claims = await this.jwt.verifyAsync<AccessClaims>(token, {
+        secret: asSecret(this.accessKey),
+        ...ACCESS_TOKEN_RULES,
+      });
+    } catch {
+      throw invalidAccessToken();
     }
-    throw new ApiError('invalid_token', 'The access token is invalid or expired.');
+    return accessSubject(claims, this.clock.now());
+  }
+
+  /** The access tokens' HMAC key, for JwtStrategy (made once: see the constructor). */
+  get accessVerificationKey(): KeyObject {
+    return this.accessKey;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import type { Reader } from './config';
+import type { Reader } from './reader';
 import { isLoopbackHost } from './payment-config';
 
 /**

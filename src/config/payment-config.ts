@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Reader } from './config';
+import type { Reader } from './reader';
 import { loadOrCreateSandboxCredentials } from './sandbox-credentials';
 
 /**

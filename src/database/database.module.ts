@@ -1,6 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Logger } from '../common/logging/logger';
 import { dataSourceOptions, JOBS_DATA_SOURCE, jobsDataSourceOptions } from './data-source';
+import { NotificationListener } from './notification-listener';
 
 @Global()
 @Module({})
@@ -17,7 +19,14 @@ export class DatabaseModule {
           retryDelay: 500,
         }),
       ],
-      exports: [TypeOrmModule],
+      providers: [
+        {
+          provide: NotificationListener,
+          useFactory: (logger: Logger) => new NotificationListener(url, logger),
+          inject: [Logger],
+        },
+      ],
+      exports: [TypeOrmModule, NotificationListener],
     };
   }
 }

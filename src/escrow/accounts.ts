@@ -1,5 +1,8 @@
+import { PAYMENT_PROVIDERS, type PaymentProviderName } from '../common/payment-providers';
+
 /**
- * Ledger account codes. One place names every account so that no other module builds codes by hand.
+ * Ledger account codes. One place names every account so that no other module builds codes by hand; a payment
+ * provider's clearing account is its row of the provider table.
  */
 export type AccountKind =
   | 'agent_available'
@@ -9,7 +12,7 @@ export type AccountKind =
   | 'platform_fees'
   | 'provider_clearing';
 
-export type Provider = 'alipay' | 'wechat' | 'card' | 'bank';
+export type Provider = PaymentProviderName;
 
 export interface AccountRef {
   code: string;
@@ -51,7 +54,7 @@ export const Accounts = {
     agentId: null,
   }),
   providerClearing: (provider: Provider): AccountRef => ({
-    code: `provider:${provider}:clearing`,
+    code: PAYMENT_PROVIDERS[provider].clearingAccount,
     kind: 'provider_clearing',
     ownerId: null,
     agentId: null,

@@ -1,20 +1,28 @@
 import { randomBase62 } from '../common/crypto';
+import {
+  CHECKOUT_KINDS,
+  type CheckoutKind,
+  ONLINE_PROVIDER_NAMES,
+  type OnlineProviderName,
+  PAYMENT_METHOD_TABLE,
+  type PaymentMethod,
+} from '../common/payment-providers';
+
+export { PAYMENT_METHODS, type PaymentMethod } from '../common/payment-providers';
 
 /**
  * The payment rules that are plain arithmetic or tables (product-decisions §7 and §9), kept apart from I/O so they are
  * unit-tested exactly. Amounts are integer cents; currency conversion is done in BigInt, never in floating point.
  */
-export const PAYMENT_METHODS = ['alipay', 'wechat', 'card', 'bank_transfer'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PROVIDER_METHODS = ['alipay', 'wechat'] as const;
-export type ProviderMethod = (typeof PROVIDER_METHODS)[number];
+/** The methods named after the online provider that takes them (`/v1/payment/create`: alipay or wechat). */
+export type ProviderMethod = OnlineProviderName & PaymentMethod;
+export const PROVIDER_METHODS = ONLINE_PROVIDER_NAMES.filter(
+  (p): p is ProviderMethod => p in PAYMENT_METHOD_TABLE,
+);
 
-export const ALIPAY_TYPES = ['page', 'wap', 'qr'] as const;
-export const WECHAT_TYPES = ['native', 'jsapi', 'h5'] as const;
-export const PAYMENT_TYPES = [...ALIPAY_TYPES, ...WECHAT_TYPES] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
-/** The simplified recharge's choice when no payment_type is sent: page payment for Alipay, QR code for WeChat. */
-export const DEFAULT_TYPE: Record<ProviderMethod, PaymentType> = { alipay: 'page', wechat: 'native' };
+/** payment_type: the checkout kinds of every provider (common/payment-providers.ts). */
+export const PAYMENT_TYPES = CHECKOUT_KINDS;
+export type PaymentType = CheckoutKind;
 
 export const ORDER_STATUSES = [
   'pending',

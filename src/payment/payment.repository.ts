@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { PaymentProviderName, PayoutProviderName } from '../common/payment-providers';
 import { numericColumns, sqlRows } from '../database/sql';
 import type { Currency, OrderStatus, PaymentMethod, PaymentType, RefundReasonCode } from './payment-rules';
 
@@ -15,7 +16,7 @@ export interface OrderRow {
   provider_amount_cents: number;
   payment_method: PaymentMethod;
   /** Where the money settles: the ledger clearing account and the provider asked about the order. */
-  provider: 'alipay' | 'wechat' | 'bank';
+  provider: PaymentProviderName;
   payment_type: PaymentType | null;
   status: OrderStatus;
   refunded_cents: number;
@@ -61,7 +62,7 @@ export interface WithdrawalRow {
   id: string;
   worker_id: string;
   amount_cents: number;
-  provider: 'alipay';
+  provider: PayoutProviderName;
   payee_account: string;
   payee_name: string | null;
   status: WithdrawalStatus;

@@ -1,5 +1,6 @@
+import { sign, type SignOptions } from 'jsonwebtoken';
 import { Tokens } from '../../src/auth/tokens';
-import { createTestApp, TestApp } from '../support/app';
+import { createTestApp, TEST_ENV, TestApp } from '../support/app';
 import { AGENT_PASSWORD, bearer, insertWorker, registerAgent } from '../support/agents';
 
 const b64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -171,6 +172,45 @@ describe('agent credentials: tokens, refresh and the auth guard', () => {
       })}.`;
       const res = await t.http.get('/v1/agent/profile').set(bearer(token)).expect(401);
       expect(res.body.error.code).toBe('invalid_token');
+    });
+
+    it('the algorithm, issuer and audience are pinned: signed with the access secret otherwise, it is 401', async () => {
+      const agent = await registerAgent(t);
+      const now = Math.floor(t.clock.now().getTime() / 1000);
+      const good: SignOptions = { algorithm: 'HS256', issuer: 'legwork', audience: 'legwork:agent' };
+      const token = (over: SignOptions) =>
+        sign({ sub: agent.id, iat: now, exp: now + 600 }, TEST_ENV.JWT_ACCESS_SECRET, { ...good, ...over });
+      // The control: the same token with the pinned values is accepted.
+      await t.http
+        .get('/v1/agent/profile')
+        .set(bearer(token({})))
+        .expect(200);
+      for (const over of [
+        { algorithm: 'HS512' },
+        { issuer: 'someone-else' },
+        { audience: 'legwork:agent:refresh' },
+        { audience: 'legwork:console' },
+      ] satisfies SignOptions[]) {
+        const res = await t.http
+          .get('/v1/agent/profile')
+          .set(bearer(token(over)))
+          .expect(401);
+        expect(res.body.error).toMatchObject({
+          code: 'invalid_token',
+          message: 'The access token is invalid or expired.',
+        });
+      }
+    });
+
+    it('a credential sent twice (the header and access_token in the query) is 401, whatever it is', async () => {
+      const agent = await registerAgent(t);
+      for (const credential of [agent.accessToken, agent.apiKey]) {
+        const res = await t.http
+          .get(`/v1/agent/profile?access_token=${encodeURIComponent(credential)}`)
+          .set(bearer(credential))
+          .expect(401);
+        expect(res.body.error.code).toBe('invalid_token');
+      }
     });
 
     it('a worker token on an agent route is 403 forbidden', async () => {

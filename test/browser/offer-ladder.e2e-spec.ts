@@ -14,7 +14,7 @@ import {
   type BrowserContext,
   type Page,
 } from '../support/browser';
-import { freePort } from '../support/compiled-server';
+import { freePort } from '../support/process';
 import { offset } from '../support/photos';
 import { createTask } from '../support/tasks';
 import { waitFor } from '../support/waiters';

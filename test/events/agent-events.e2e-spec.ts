@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Tokens } from '../../src/auth/tokens';
-import { OutboxListener } from '../../src/events/delivery/outbox-listener';
+import { NotificationListener } from '../../src/database/notification-listener';
+import { DELIVERIES_CHANNEL, EVENTS_CHANNEL } from '../../src/events/delivery/events-runner';
 import { Logger } from '../../src/common/logging/logger';
 import { inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
@@ -264,12 +265,11 @@ describe('event history, redelivery and payment events', () => {
   describe('low latency: LISTEN/NOTIFY', () => {
     it('the outbox trigger notifies only when the inserting transaction commits', async () => {
       const seen: string[] = [];
-      const listener = new OutboxListener(
-        databaseUrl(t.databaseName),
-        (c) => seen.push(c),
-        new Logger('silent'),
-      );
-      await listener.start();
+      const listener = new NotificationListener(databaseUrl(t.databaseName), new Logger('silent'));
+      await listener.subscribe({
+        channels: [EVENTS_CHANNEL, DELIVERIES_CHANNEL],
+        notify: (c) => seen.push(c),
+      });
       try {
         const agent = await createAgent(t);
         const client = new Client({ connectionString: databaseUrl(t.databaseName) });
@@ -293,7 +293,7 @@ describe('event history, redelivery and payment events', () => {
         await new Promise((r) => setTimeout(r, 200));
         expect(seen.filter((c) => c === 'legwork_events')).toHaveLength(1);
       } finally {
-        await listener.stop();
+        await listener.close();
       }
     });
 

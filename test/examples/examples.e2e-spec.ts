@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { registerAgent, type RegisteredAgent } from '../support/agents';
 import { agentBalance, escrowOf, workerBalance } from '../support/balances';
-import { exitOf, startNode, type Started, stop } from '../support/compiled-server';
+import { exitOf, startNode, type Started, stop } from '../support/process';
 import { REPO_ROOT } from '../support/doc-script';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
 import { waitFor } from '../support/waiters';

@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -7,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { BenchAgent, createAgents } from '../../scripts/bench/fixtures';
-import { BENCH_JWT, COMPILED_MAIN, freePort, ServerProcess } from '../../scripts/bench/server';
+import { BENCH_JWT, ServerProcess } from '../../scripts/bench/server';
+import { freePort, JOBS_MAIN, signal, type Started, startNode } from '../support/process';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
 import { create, effects, taskBody } from './process-support';
 
@@ -202,22 +202,23 @@ describe('draining an API instance on SIGTERM', () => {
 /** The job runner's health listener (JOBS_HEALTH_PORT) and its clean exit on SIGTERM. */
 describe('job runner health listener', () => {
   let name: string;
-  let child: ChildProcess | null = null;
+  let child: Started | null = null;
 
   beforeAll(async () => {
     name = await createTestDatabase();
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    if (child) await signal(child, 'SIGKILL');
     await dropDatabase(name);
   });
 
   it('serves /livez and /readyz, and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const proc = spawn(process.execPath, [join(COMPILED_MAIN, '..', 'jobs.main.js')], {
-      env: {
-        PATH: process.env.PATH ?? '',
+    const proc = startNode(
+      JOBS_MAIN,
+      [],
+      {
         NODE_ENV: 'production',
         PAYMENT_MODE: 'sandbox',
         SANDBOX_SPAWN: 'false',
@@ -228,10 +229,9 @@ describe('job runner health listener', () => {
         JWT_REFRESH_SECRET: BENCH_JWT.refresh,
         JOBS_HEALTH_PORT: String(port),
       },
-      stdio: 'ignore',
-    });
+      { defaults: false },
+    );
     child = proc;
-    const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
     let status = 0;
     for (let i = 0; i < 300 && status !== 200; i++) {
       status = await readyzStatus(base);
@@ -249,8 +249,7 @@ describe('job runner health listener', () => {
     expect((await fetch(`${base}/v1/tasks`)).status).toBe(404);
     expect((await fetch(`${base}/livez`, { method: 'POST' })).status).toBe(405);
 
-    proc.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await signal(proc, 'SIGTERM')).toBe(0);
     child = null;
     expect(await refused(port)).toBe(true);
   }, 60_000);

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import Redis from 'ioredis';
-import { freePort } from '../../scripts/bench/server';
+import { freePort } from '../support/process';
 import { createAgent, createWorker } from '../support/actors';
 import { alignToMinuteStart } from '../support/agents';
 import { createTestApp, TestApp } from '../support/app';

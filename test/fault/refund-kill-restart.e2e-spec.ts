@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchAgent } from '../../scripts/bench/fixtures';
-import { freePort } from '../../scripts/bench/server';
+import { freePort } from '../support/process';
 import { type ProviderSandbox, startProviderSandbox } from '../../src/sandbox/provider-sandbox';
 import {
   type Answer,

@@ -237,6 +237,13 @@ describe('payment access and provider health', () => {
         .set('Authorization', worker.bearer)
         .send({ amount_cents: 1000, alipay_account: '2088000000000001' });
       expectError(w, 400, 'payment_method_unavailable');
+      // Its notifications are refused in its own protocol, so it keeps them for when it is enabled: Alipay
+      // redelivers on any body but `success`.
+      const notice = await only.t.http
+        .post('/webhooks/alipay')
+        .type('form')
+        .send({ notify_type: 'trade_status_sync', out_trade_no: 'pay_x' });
+      expect({ status: notice.status, body: notice.text }).toEqual({ status: 200, body: 'failure' });
     } finally {
       await only.close();
     }

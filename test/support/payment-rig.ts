@@ -11,7 +11,7 @@ import { alipayTime, wechatTime } from '../../src/sandbox/formats';
 import { encryptResource, signatureHeaders } from '../../src/sandbox/wechat/wechat-crypto';
 import type { TestAgent } from './actors';
 import { createTestApp, type TestApp } from './app';
-import { freePort } from './compiled-server';
+import { freePort } from './process';
 
 /**
  * The payment e2e rig: the provider sandbox as its own server on loopback ports, and the real app listening on a

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../support/compiled-server';
+import { runCli } from '../support/process';
 import { createTestDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
 /**

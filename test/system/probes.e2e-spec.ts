@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../../scripts/bench/server';
+import { freePort } from '../support/process';
 import { Drain } from '../../src/health/drain';
 import { createTestApp, TestApp } from '../support/app';
 

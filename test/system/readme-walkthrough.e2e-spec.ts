@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
-import { CLIS } from '../support/compiled-server';
+import { CLIS } from '../support/process';
 import { databaseUrl } from '../support/databases';
 import { docScript, requireTools, runBash } from '../support/doc-script';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';

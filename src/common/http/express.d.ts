@@ -5,7 +5,7 @@ declare global {
     interface Request {
       id: string;
       rawBody?: Buffer;
-      /** Who is calling: set by the global AuthGuard (passport writes it here instead of req.user). */
+      /** Who is calling: set by the global AuthGuard from what its passport strategies resolved. */
       actor?: Actor;
     }
   }

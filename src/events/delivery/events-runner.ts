@@ -1,12 +1,14 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Logger } from '../../common/logging/logger';
+import { NotificationListener } from '../../database/notification-listener';
 import { WebhookDelivery } from './webhook-delivery';
-import { DELIVERIES_CHANNEL, EVENTS_CHANNEL, OutboxListener } from './outbox-listener';
 import { OutboxPublisher } from './outbox-publisher';
+
+/** The channels the outbox triggers NOTIFY when a transaction that inserted events or deliveries commits. */
+export const EVENTS_CHANNEL = 'legwork_events';
+export const DELIVERIES_CHANNEL = 'legwork_deliveries';
 
 /** Polling fallback: how often due retries and any missed notification are picked up. */
 export const POLL_INTERVAL_MS = 1_000;
@@ -45,12 +47,13 @@ export class Serial {
 
 /**
  * Drives the publisher and the delivery queue in this process (JOBS_IN_PROCESS=true, the default): woken by
- * LISTEN/NOTIFY as soon as events or deliveries commit, and by a one-second poll for retries that fall due and
- * for notifications lost while the listening connection was down. Every step is safe in several processes at once.
+ * LISTEN/NOTIFY as soon as events or deliveries commit (on the process's one listening connection,
+ * NotificationListener), by a one-second poll for retries that fall due, and at once when listening resumes after
+ * the connection was down (notifications sent meanwhile were lost). Every step is safe in several processes at once.
  */
 @Injectable()
 export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
-  private listener: OutboxListener | null = null;
+  private unsubscribe: (() => Promise<void>) | null = null;
   private poll: NodeJS.Timeout | null = null;
   private stopping = false;
   private readonly publishing: Serial;
@@ -58,7 +61,7 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly listener: NotificationListener,
     private readonly publisher: OutboxPublisher,
     private readonly deliveries: WebhookDelivery,
     private readonly logger: Logger,
@@ -73,19 +76,15 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runJobsInProcess) return;
-    const url = (this.ds.options as { url?: string }).url!;
-    this.listener = new OutboxListener(
-      url,
-      (channel) =>
-        (channel === EVENTS_CHANNEL
-          ? this.publishing
-          : channel === DELIVERIES_CHANNEL
-            ? this.delivering
-            : null
-        )?.kick(),
-      this.logger,
-    );
-    await this.listener.start();
+    const wake: Record<string, Serial> = {
+      [EVENTS_CHANNEL]: this.publishing,
+      [DELIVERIES_CHANNEL]: this.delivering,
+    };
+    this.unsubscribe = await this.listener.subscribe({
+      channels: Object.keys(wake),
+      notify: (channel) => wake[channel]?.kick(),
+      up: () => this.kick(),
+    });
     this.poll = setInterval(() => this.kick(), POLL_INTERVAL_MS);
     this.poll.unref();
     this.kick();
@@ -93,7 +92,7 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Whether this process publishes and delivers (JOBS_IN_PROCESS, or a job-runner process). */
   get running(): boolean {
-    return this.listener !== null;
+    return this.unsubscribe !== null;
   }
 
   kick(): void {
@@ -108,9 +107,9 @@ export class EventsRunner implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     if (this.poll) clearInterval(this.poll);
-    const listener = this.listener;
-    this.listener = null;
-    await listener?.stop();
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = null;
+    await unsubscribe?.();
     await Promise.all([this.publishing.idle(), this.delivering.idle()]);
   }
 }

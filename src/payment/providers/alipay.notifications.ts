@@ -89,3 +89,8 @@ function normalise(p: Record<string, string>): ProviderNotification | null {
 export function alipayAck(result: NotificationResult): NotificationAck {
   return { status: 200, contentType: 'text/plain; charset=utf-8', body: result.ok ? 'success' : 'failure' };
 }
+
+/** Alipay redelivers on any answer but `success`; the status and the reason are its own business. */
+export function alipayRefusal(): NotificationAck {
+  return alipayAck({ ok: false, failure: { code: 'malformed', message: 'refused' } });
+}

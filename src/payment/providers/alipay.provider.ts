@@ -1,6 +1,6 @@
 import type { AlipaySdk, AlipaySdkCommonResult } from 'alipay-sdk';
 import type { AlipaySettings } from '../../config/payment-config';
-import { alipayAck, verifyAlipayNotification } from './alipay.notifications';
+import { alipayAck, alipayRefusal, verifyAlipayNotification } from './alipay.notifications';
 import { checkAmount, checkId, ORDER_ID, ProviderError, REFUND_ID, TRANSFER_ID } from './provider-error';
 import { centsToYuan, fromAlipayTime, toAlipayTime, yuanToCents } from './provider-formats';
 import type {
@@ -40,7 +40,6 @@ const PRODUCT_CODES = { page: 'FAST_INSTANT_TRADE_PAY', wap: 'QUICK_WAP_WAY' } a
 
 export class AlipayProvider implements PaymentProvider {
   readonly name = 'alipay' as const;
-  readonly checkoutKinds: readonly CheckoutKind[] = ['qr', 'page', 'wap'];
   private client: AlipaySdk | null = null;
 
   constructor(
@@ -222,6 +221,10 @@ export class AlipayProvider implements PaymentProvider {
 
   acknowledge(result: NotificationResult): NotificationAck {
     return alipayAck(result);
+  }
+
+  refuse(): NotificationAck {
+    return alipayRefusal();
   }
 
   async probe(): Promise<{ ok: true } | { ok: false; error: string }> {

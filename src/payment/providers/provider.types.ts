@@ -1,13 +1,15 @@
+import type { CheckoutKind, OnlineProviderName } from '../../common/payment-providers';
+
+export type { CheckoutKind } from '../../common/payment-providers';
+
 /**
  * What the payment service needs from an online payment provider, one small interface per capability, with results
  * normalised so the service does not care which provider it talks to. Amounts are integer cents (fen), times Dates.
  * Ids: `orderId` is the merchant order number (out_trade_no), `refundId` the merchant refund number, `transferId`
  * the merchant transfer number; the provider's own ids are the `provider*Id` fields.
  */
-export type ProviderName = 'alipay' | 'wechat';
-
-/** qr, page and wap for Alipay; native (QR), jsapi and h5 for WeChat Pay. */
-export type CheckoutKind = 'qr' | 'page' | 'wap' | 'native' | 'jsapi' | 'h5';
+/** A provider the service talks to (the table's online providers: `common/payment-providers.ts`). */
+export type ProviderName = OnlineProviderName;
 
 export interface CreateOrderInput {
   /** At most 32 characters of [0-9A-Za-z_-] so it suits both providers. */
@@ -104,9 +106,9 @@ export interface TransferState {
   readonly packageInfo: string | null;
 }
 
+/** The checkout kinds a provider offers are its row of the provider table (`common/payment-providers.ts`). */
 export interface CheckoutProvider {
   readonly name: ProviderName;
-  readonly checkoutKinds: readonly CheckoutKind[];
   createOrder(kind: CheckoutKind, input: CreateOrderInput): Promise<CreatedOrder>;
   /** null when the provider does not know the order (for Alipay page/wap: the buyer never opened it). */
   queryOrder(orderId: string): Promise<OrderState | null>;
@@ -225,4 +227,10 @@ export interface NotificationVerifier {
    */
   verifyNotification(input: RawNotification, expected?: ExpectedAmount): Promise<NotificationResult>;
   acknowledge(result: NotificationResult): NotificationAck;
+  /**
+   * The answer, in the provider's own form, that makes it deliver a notification again: one verified but not
+   * applied (`status` 500: the database is away), or one for a provider not enabled here (404). Alipay reads only the
+   * body (`failure`); WeChat Pay the status and a FAIL body.
+   */
+  refuse(message: string, status: number): NotificationAck;
 }

@@ -192,6 +192,11 @@ function normalise(
 }
 
 /** WeChat retries on anything but 200/204; the body follows the API spec ({code, message}). */
+/** WeChat Pay redelivers on a non-2xx status; the FAIL body says why. */
+export function wechatRefusal(message: string, status: number): NotificationAck {
+  return { status, contentType: 'application/json', body: JSON.stringify({ code: 'FAIL', message }) };
+}
+
 export function wechatAck(result: NotificationResult): NotificationAck {
   if (result.ok)
     return { status: 200, contentType: 'application/json', body: '{"code":"SUCCESS","message":"成功"}' };

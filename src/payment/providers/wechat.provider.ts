@@ -21,7 +21,7 @@ import type {
   TransferState,
 } from './provider.types';
 import { wechatCall } from './wechat.errors';
-import { TRANSFER_STATE, verifyWechatNotification, wechatAck } from './wechat.notifications';
+import { TRANSFER_STATE, verifyWechatNotification, wechatAck, wechatRefusal } from './wechat.notifications';
 
 /**
  * WeChat Pay APIv3 through wechatpay-axios-plugin (WeChat Pay public key mode): requests are signed by the plugin
@@ -39,7 +39,6 @@ const REFUND_STATUS: Record<string, RefundState['status']> = {
 
 export class WechatPayProvider implements PaymentProvider {
   readonly name = 'wechat' as const;
-  readonly checkoutKinds: readonly CheckoutKind[] = ['native', 'jsapi', 'h5'];
   private client: Wechatpay | null = null;
   private readonly merchantKey: KeyObject;
   private readonly platformKey: KeyObject;
@@ -236,6 +235,10 @@ export class WechatPayProvider implements PaymentProvider {
 
   acknowledge(result: NotificationResult): NotificationAck {
     return wechatAck(result);
+  }
+
+  refuse(message: string, status: number): NotificationAck {
+    return wechatRefusal(message, status);
   }
 
   async probe(): Promise<{ ok: true } | { ok: false; error: string }> {

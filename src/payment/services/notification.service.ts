@@ -3,16 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Logger } from '../../common/logging/logger';
 import { sqlRows } from '../../database/sql';
-import { alipayAck } from '../providers/alipay.notifications';
 import { PaymentProviders } from '../providers/payment-providers';
 import type {
   NotificationAck,
-  NotificationResult,
   ProviderName,
   ProviderNotification,
   RawNotification,
 } from '../providers/provider.types';
-import { wechatAck } from '../providers/wechat.notifications';
 import { findOrder } from '../payment.repository';
 import { OrderSettlement } from './order-settlement';
 import { RefundSettlement } from './refund-settlement';
@@ -38,7 +35,7 @@ export class NotificationService {
 
   async handle(name: ProviderName, raw: RawNotification): Promise<NotificationAck> {
     const provider = this.providers.find(name);
-    if (!provider) return refuse(name, 'provider not enabled', 404);
+    if (!provider) return this.providers.refuser(name).refuse('provider not enabled', 404);
     const result = await provider.verifyNotification(raw, (n) => this.expectedAmount(name, n));
     if (!result.ok) {
       this.logger.warn({ provider: name, failure: result.failure }, 'provider notification refused');
@@ -52,7 +49,7 @@ export class NotificationService {
         { err, provider: name, notification: result.notification },
         'notification not applied',
       );
-      return refuse(name, 'temporarily unable to process the notification', 500);
+      return provider.refuse('temporarily unable to process the notification', 500);
     }
     return provider.acknowledge(result);
   }
@@ -110,12 +107,4 @@ export class NotificationService {
       packageInfo: null,
     });
   }
-}
-
-/** A failure answer in the provider's own form (Alipay: plain `failure`; WeChat: JSON FAIL with a status). */
-function refuse(provider: ProviderName, message: string, status: number): NotificationAck {
-  const failed: NotificationResult = { ok: false, failure: { code: 'malformed', message } };
-  return provider === 'alipay'
-    ? alipayAck(failed)
-    : { ...wechatAck(failed), status, body: JSON.stringify({ code: 'FAIL', message }) };
 }

@@ -5,6 +5,7 @@ import { AgentRepository } from '../../agent/agent.repository';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
+import { PAYMENT_PROVIDERS, providerOf } from '../../common/payment-providers';
 import { sqlExec, sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { PaymentProviders } from '../providers/payment-providers';
@@ -98,10 +99,10 @@ export class OrderCreation {
     return (await findOrder(this.ds, order.id))!;
   }
 
-  /** The provider that takes this method's money; bank transfers have none (an operator confirms them). */
+  /** The client of the provider that takes this method's money; none where an operator confirms it (bank transfer). */
   private providerFor(method: PaymentMethod): PaymentProvider | null {
-    if (method === 'bank_transfer') return null;
-    const name = method === 'wechat' ? 'wechat' : 'alipay';
+    const name = providerOf(method);
+    if (!PAYMENT_PROVIDERS[name].online) return null;
     const provider = this.providers.find(name);
     if (!provider) {
       throw new ApiError('payment_method_unavailable', `Payment method ${method} is not available.`, {
@@ -141,8 +142,7 @@ export class OrderCreation {
     }
     const now = this.clock.now();
     await this.checkDailyLimit(em, input, tier, now);
-    const provider =
-      input.method === 'bank_transfer' ? 'bank' : input.method === 'wechat' ? 'wechat' : 'alipay';
+    const provider = providerOf(input.method);
     const expiresAt = new Date(now.getTime() + input.expiresInSeconds * 1000);
     let rows: Record<string, unknown>[];
     try {

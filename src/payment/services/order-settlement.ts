@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
+import { PAYMENT_METHOD_TABLE } from '../../common/payment-providers';
 import { inTransaction } from '../../database/transaction';
 import { sqlRows } from '../../database/sql';
 import { Ledger } from '../../escrow/services/ledger';
@@ -17,13 +18,6 @@ export interface ProviderPayment {
   amountCents: number;
   paidAt: Date | null;
 }
-
-const METHOD_NAMES: Record<string, string> = {
-  alipay: 'Alipay',
-  wechat: 'WeChat Pay',
-  card: 'card',
-  bank_transfer: 'bank transfer',
-};
 
 /**
  * The transitions of a payment order out of pending, whoever learns of them first: a provider notification, a
@@ -132,7 +126,7 @@ export class OrderSettlement {
    */
   async syncFromProvider(order: OrderRow): Promise<OrderRow> {
     if (order.status !== 'pending' && order.status !== 'processing') return order;
-    const provider = order.provider === 'bank' ? null : this.providers.find(order.provider);
+    const provider = this.providers.find(order.provider);
     if (!provider) return order;
     try {
       await this.apply(order, await provider.queryOrder(order.id));
@@ -178,7 +172,7 @@ export class OrderSettlement {
 }
 
 function describe(order: OrderRow): string {
-  const via = METHOD_NAMES[order.payment_method] ?? order.payment_method;
+  const via = PAYMENT_METHOD_TABLE[order.payment_method].label;
   const usd = order.currency === 'USD' ? ` (USD ${order.amount_cents / 100})` : '';
   return order.task_id
     ? `Payment for task ${order.task_id} via ${via}${usd}, order ${order.id}`

@@ -48,7 +48,7 @@ export class PaymentExpiry {
   }
 
   private async expireOne(order: OrderRow): Promise<keyof ExpiryResult> {
-    const provider = order.provider === 'bank' ? null : this.providers.find(order.provider);
+    const provider = this.providers.find(order.provider);
     if (provider) {
       try {
         await provider.closeOrder(order.id);

@@ -10,7 +10,8 @@ import type {
   PaymentStatusResponse,
   RechargeRequest,
 } from '../dtos/payment-v1.dto';
-import { ALIPAY_TYPES, DEFAULT_TYPE, LIMITS, type PaymentMethod, WECHAT_TYPES } from '../payment-rules';
+import { checkoutKindsOf } from '../../common/payment-providers';
+import { LIMITS, type PaymentMethod } from '../payment-rules';
 import { orderStatusView, orderView } from '../payment-views';
 import { findOrder, type OrderRow } from '../payment.repository';
 import { OrderCreation } from './order-creation';
@@ -41,8 +42,9 @@ export class PaymentOrdersService {
   }
 
   async create(agentId: string, dto: CreatePaymentRequest): Promise<PaymentOrderResponse> {
-    const type = dto.payment_type ?? DEFAULT_TYPE[dto.payment_method];
-    const allowed: readonly string[] = dto.payment_method === 'alipay' ? ALIPAY_TYPES : WECHAT_TYPES;
+    // Without a payment_type, the provider's first checkout: page payment for Alipay, QR code for WeChat Pay.
+    const allowed = checkoutKindsOf(dto.payment_method);
+    const type = dto.payment_type ?? allowed[0];
     if (!allowed.includes(type)) {
       throw ApiError.field('payment_type', `must be one of ${allowed.join(', ')} for ${dto.payment_method}`);
     }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
+import { ONLINE_PROVIDER_NAMES } from '../../common/payment-providers';
 import { sqlRows } from '../../database/sql';
 import { PaymentProviders } from '../providers/payment-providers';
 import { ProviderError } from '../providers/provider-error';
@@ -52,9 +53,9 @@ export class PaymentReconciliation {
   private async reconcileOrders(before: Date): Promise<number> {
     const rows = await sqlRows(
       this.ds,
-      `SELECT * FROM payment_orders WHERE status IN ('pending', 'processing') AND provider <> 'bank'
+      `SELECT * FROM payment_orders WHERE status IN ('pending', 'processing') AND provider = ANY($3)
           AND created_at <= $1 ORDER BY created_at LIMIT $2`,
-      [before, BATCH],
+      [before, BATCH, ONLINE_PROVIDER_NAMES],
     );
     let changed = 0;
     for (const order of rows.map(toOrder)) {
@@ -73,7 +74,7 @@ export class PaymentReconciliation {
     let changed = 0;
     for (const refund of rows.map(toRefund)) {
       const order = (await findOrder(this.ds, refund.order_id))!;
-      const provider = order.provider === 'bank' ? null : this.providers.find(order.provider);
+      const provider = this.providers.find(order.provider);
       if (!provider) continue;
       try {
         const state = await provider.queryRefund(order.id, refund.id);

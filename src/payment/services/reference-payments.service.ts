@@ -12,19 +12,12 @@ import type {
   ReferenceOrderResponse,
   ReferenceOrderStatusResponse,
 } from '../dtos/payment-reference.dto';
-import { fxRateMicros, LIMITS, type PaymentType, usdCentsFor, usdToCnyCents } from '../payment-rules';
+import { defaultCheckout } from '../../common/payment-providers';
+import { fxRateMicros, LIMITS, usdCentsFor, usdToCnyCents } from '../payment-rules';
 import { referenceOrderView, referenceStatusView } from '../payment-views';
 import { OrderCreation } from './order-creation';
 import { OrderSettlement } from './order-settlement';
 import { ownOrder, requireHttpsInLive } from './payment-orders.service';
-
-/** Which checkout each reference payment method uses (the reference body has no payment_type). */
-const CHECKOUT: Record<string, PaymentType | null> = {
-  alipay: 'page',
-  card: 'page',
-  wechat: 'native',
-  bank_transfer: null,
-};
 
 /**
  * The reference payment surface (`/api/v1/payment/*`): an order pays for one task. Its amount must be the task's
@@ -67,7 +60,9 @@ export class ReferencePaymentsService {
       fxRateMicros: rate,
       providerAmountCents: rate === null ? dto.amount : usdToCnyCents(dto.amount, rate),
       method: dto.payment_method,
-      type: CHECKOUT[dto.payment_method],
+      // The reference body has no payment_type: the provider's first checkout (page for Alipay and cards, QR code
+      // for WeChat Pay), none for a bank transfer.
+      type: defaultCheckout(dto.payment_method),
       minCents: LIMITS.paymentMinCents,
       expiresInSeconds: dto.expires_in_seconds ?? LIMITS.expiresDefaultSeconds,
       returnUrl: dto.return_url,

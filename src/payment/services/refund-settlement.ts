@@ -34,7 +34,7 @@ export class RefundSettlement {
    * An unknown outcome leaves the refund processing for reconciliation.
    */
   async send(order: OrderRow, refund: RefundRow): Promise<void> {
-    const provider = order.provider === 'bank' ? null : this.providers.find(order.provider);
+    const provider = this.providers.find(order.provider);
     if (!provider) return;
     try {
       const state = await provider.refund({

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { isOnline, PAYMENT_METHOD_TABLE } from '../../common/payment-providers';
 import { ApiError } from '../../common/errors/api-error';
 import type { HeldClaims } from '../../idempotency/idempotency-context';
 import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
@@ -189,10 +190,11 @@ export class RefundService {
         },
       );
     }
-    if (order.provider === 'bank') {
+    if (!isOnline(order.provider)) {
+      const method = PAYMENT_METHOD_TABLE[order.payment_method].label;
       throw new ApiError(
         'refund_not_allowed',
-        'Bank transfer payments are refunded by an operator, not through the API.',
+        `${method[0].toUpperCase()}${method.slice(1)} payments are refunded by an operator, not through the API.`,
       );
     }
     // Without the provider the refund could never be sent: refuse rather than hold the agent's money.
