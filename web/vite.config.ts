@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.ts';
 
 /**
  * One config, two apps: `--mode app` builds the worker app and `--mode console` the agent console, each from its own
@@ -24,7 +25,7 @@ export default defineConfig(({ mode }) => {
     base: `/${mode}/`,
     publicDir: `${web}${mode}/public`,
     resolve: { alias: { '@legwork/sdk/types': sdkTypes } },
-    plugins: [react()],
+    plugins: [react(), precompress()],
     build: {
       outDir: `${web}../dist/web/${mode}`,
       emptyOutDir: true,
