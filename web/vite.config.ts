@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress.ts';
+import { preloadChunks } from './preload-chunks.ts';
 
 /**
  * One config, two apps: `--mode app` builds the worker app and `--mode console` the agent console, each from its own
@@ -25,7 +26,12 @@ export default defineConfig(({ mode }) => {
     base: `/${mode}/`,
     publicDir: `${web}${mode}/public`,
     resolve: { alias: { '@legwork/sdk/types': sdkTypes } },
-    plugins: [react(), precompress()],
+    plugins: [
+      react(),
+      // The worker app's first open is signed out: its sign-in screen comes with the entry (preload-chunks.ts).
+      ...(mode === 'app' ? [preloadChunks(['screens/SignIn.tsx'])] : []),
+      precompress(),
+    ],
     build: {
       outDir: `${web}../dist/web/${mode}`,
       emptyOutDir: true,

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { webBuildDir } from '../../src/apps/web-apps.module';
 import { createTestApp, TestApp } from '../support/app';
 import { expectError } from '../support/errors';
+import { listen } from '../support/held-upload';
 
 /**
  * The API process serves the built web apps (npm run build) at /app and /console: each app's index.html for its
@@ -24,10 +24,8 @@ describe('web apps served by the API', () => {
       );
     }
     t = await createTestApp();
-    // Listening on a port of its own, so raw requests (rawRequest) reach the same server as supertest.
-    const server = t.app.getHttpServer();
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // Listening on a port, so raw requests (rawRequest) reach the same server as supertest.
+    base = await listen(t);
   });
   afterAll(() => t?.close());
 
