@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineCss } from './inline-css.ts';
 import { precompress } from './precompress.ts';
 import { preloadChunks } from './preload-chunks.ts';
 
@@ -28,8 +29,9 @@ export default defineConfig(({ mode }) => {
     resolve: { alias: { '@legwork/sdk/types': sdkTypes } },
     plugins: [
       react(),
-      // The worker app's first open is signed out: its sign-in screen comes with the entry (preload-chunks.ts).
-      ...(mode === 'app' ? [preloadChunks(['screens/SignIn.tsx'])] : []),
+      // The worker app's first open on a phone network: the page paints without waiting for a stylesheet, and its
+      // sign-in screen (a first open is signed out) comes with the entry (inline-css.ts, preload-chunks.ts).
+      ...(mode === 'app' ? [inlineCss(), preloadChunks(['screens/SignIn.tsx'])] : []),
       precompress(),
     ],
     build: {

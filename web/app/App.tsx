@@ -2,6 +2,7 @@ import {
   Component,
   isValidElement,
   lazy,
+  startTransition,
   Suspense,
   useEffect,
   useState,
@@ -88,7 +89,8 @@ function RequireSession() {
   useEffect(() => {
     if (restored) return;
     if (session.restorable) preloadScreens(location.pathname);
-    void session.restore().finally(() => setRestored(true));
+    // A transition, like the first render (main.tsx): the frame and the screen mount in slices.
+    void session.restore().finally(() => startTransition(() => setRestored(true)));
   }, [restored]);
   if (!restored) return <Loading />;
   if (!signedIn) {
