@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { inlineCss } from './inline-css.ts';
+import { inlineCss, preloadChunks } from './first-open.ts';
 import { precompress } from './precompress.ts';
-import { preloadChunks } from './preload-chunks.ts';
 
 /**
  * One config, two apps: `--mode app` builds the worker app and `--mode console` the agent console, each from its own
@@ -30,7 +29,7 @@ export default defineConfig(({ mode }) => {
     plugins: [
       react(),
       // The worker app's first open on a phone network: the page paints without waiting for a stylesheet, and its
-      // sign-in screen (a first open is signed out) comes with the entry (inline-css.ts, preload-chunks.ts).
+      // sign-in screen (a first open is signed out) comes with the entry (first-open.ts).
       ...(mode === 'app' ? [inlineCss(), preloadChunks(['screens/SignIn.tsx'])] : []),
       precompress(),
     ],
