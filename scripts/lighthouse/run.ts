@@ -157,6 +157,27 @@ async function audit(lh: LighthouseApi, base: string, page: Page, worker: Worker
     await chrome.kill();
   }
 }
+/**
+ * Lighthouse fails a run now and then on a busy machine (NO_NAVSTART, NO_FCP: the trace missed the load) and says to
+ * run it again: up to two more tries, each in a new browser.
+ */
+async function auditWithRetry(
+  lh: LighthouseApi,
+  base: string,
+  page: Page,
+  worker: Worker,
+  log: (m: string) => void,
+): Promise<LighthouseResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(lh, base, page, worker);
+    } catch (err) {
+      if (attempt === 3) throw err;
+      log(`${(err as Error).message}; trying again`);
+    }
+  }
+}
+
 const score = (lhr: LighthouseResult, id: string): string => {
   const s = lhr.categories[id]?.score;
   return s === null || s === undefined ? '-' : String(Math.round(s * 100));
@@ -166,7 +187,7 @@ const ms = (lhr: LighthouseResult, id: string): string =>
 const kb = (lhr: LighthouseResult): string =>
   `${Math.round((lhr.audits['total-byte-weight']?.numericValue ?? NaN) / 1024)} KB`;
 
-const HEADER = ['page', 'run', 'perf', 'a11y', 'best', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'bytes'];
+const HEADER = ['page', 'run', 'perf', 'a11y', 'best', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'bytes', 'bench'];
 function row(page: string, run: string, lhr: LighthouseResult): string[] {
   return [
     page,
@@ -180,6 +201,8 @@ function row(page: string, run: string, lhr: LighthouseResult): string[] {
     (lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3),
     ms(lhr, 'speed-index'),
     kb(lhr),
+    // Lighthouse's benchmark index of the machine during the run: lower on a busier machine.
+    String(Math.round(lhr.environment.benchmarkIndex)),
   ];
 }
 
@@ -222,30 +245,35 @@ async function main(): Promise<void> {
       const runs: LighthouseResult[] = [];
       for (let i = 1; i <= opts.runs; i++) {
         log(`${page.name}: run ${i} of ${opts.runs}`);
-        runs.push(await audit(lh, server.baseUrl, page, worker));
+        runs.push(await auditWithRetry(lh, server.baseUrl, page, worker, log));
         rows.push(row(page.name, String(i), runs[runs.length - 1]));
       }
-      const median = lh.medianRun(runs);
-      medians.push([page, median]);
-      rows.push(row(page.name, 'median', median));
+      medians.push([page, lh.medianRun(runs)]);
+      rows.push(row(page.name, 'median', lh.medianRun(runs)));
     }
-    const first = medians[0][1];
-    console.log(
-      `Lighthouse ${first.lighthouseVersion}, mobile profile, simulated throttling; ${first.environment.hostUserAgent}; ` +
-        `benchmark index ${first.environment.benchmarkIndex}; load average ${loadavg()[0].toFixed(2)}\n`,
-    );
-    console.log(table(rows));
-    for (const [page, lhr] of medians) {
-      const found = findings(lhr);
-      console.log(`\n${page.name} (${lhr.finalDisplayedUrl}), median run: ${found.length} audits below 90`);
-      if (found.length) console.log(found.join('\n'));
-      for (const warning of lhr.runWarnings) console.log(`  warning: ${warning}`);
-      if (opts.save) save(opts.save, page.name, lhr);
-    }
+    report(rows, medians, opts.save);
   } finally {
     await server?.stop();
     await dropDatabase(dbName);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(rows: string[][], medians: [Page, LighthouseResult][], saveTo: string | null): void {
+  const { lighthouseVersion, environment } = medians[0][1];
+  const chrome =
+    /(?:Headless)?Chrome\/[\d.]+/.exec(environment.hostUserAgent)?.[0] ?? environment.hostUserAgent;
+  console.log(
+    `Lighthouse ${lighthouseVersion}, mobile profile, simulated throttling, ${chrome}; ` +
+      `load average ${loadavg()[0].toFixed(2)} at the end\n`,
+  );
+  console.log(table(rows));
+  for (const [page, lhr] of medians) {
+    const found = findings(lhr);
+    console.log(`\n${page.name} (${lhr.finalDisplayedUrl}), median run: ${found.length} audits below 90`);
+    if (found.length) console.log(found.join('\n'));
+    for (const warning of lhr.runWarnings) console.log(`  warning: ${warning}`);
+    if (saveTo) save(saveTo, page.name, lhr);
   }
 }
 

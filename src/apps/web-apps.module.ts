@@ -14,7 +14,7 @@ const WEB_BUILD_DIR = Symbol('WEB_BUILD_DIR');
 /**
  * Where the built apps are: `dist/web`, two levels above the compiled dist/src/apps/ (so beside it in the image too)
  * and under dist/ of the repository when the sources run directly (tests). A build is recognised by the manifest
- * Vite writes (.vite/manifest.json, never served: express.static ignores dot-folders), so the sources of web/ (two
+ * Vite writes (.vite/manifest.json, never served: static-files.ts lists no dot-folder), so the sources of web/ (two
  * levels above src/apps/) never pass for one. Null when `npm run build` has not built them.
  */
 export function webBuildDir(): string | null {

@@ -73,6 +73,10 @@ const routes: RouteObject[] = [
   { path: '*', element: <Navigate to="/tasks" replace /> },
 ];
 
+// A stored session starts its refresh as soon as the app's script runs, not once React has rendered the route that
+// waits for it: on a phone network the refresh is the longest step before a signed-in screen.
+if (session.restorable) void session.restore();
+
 export function useSignedIn(): boolean {
   return useSyncExternalStore(session.subscribe, session.snapshot);
 }
