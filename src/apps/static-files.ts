@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import Negotiator from 'negotiator';
+import { ApiError } from '../common/errors/api-error';
 
 /** The codings the build writes beside a text file (web/precompress.ts), in the order the server prefers them. */
 const CODINGS = [
@@ -91,7 +92,33 @@ export function sendStatic(
   res.setHeader('ETag', chosen.etag);
   // dotfiles 'allow': the paths come from indexFiles, which lists no dot-file of the build; the check would
   // otherwise refuse every file of a checkout that sits below a dot-folder.
-  res.sendFile(chosen.path, { cacheControl: false, etag: false, dotfiles: 'allow' }, (err?: Error) => {
-    if (err && !res.headersSent) next(err);
+  res.sendFile(chosen.path, { cacheControl: false, etag: false, dotfiles: 'allow' }, (err?: SendError) => {
+    if (err && !res.headersSent && err.code !== 'ECONNABORTED') next(refusal(res, err));
   });
+}
+
+/** What `send` reports when it answers nothing itself: an HTTP status, and for 416 the length to quote. */
+interface SendError extends Error {
+  status?: number;
+  code?: string;
+  headers?: Record<string, string>;
+}
+
+/** Headers that describe the bytes of the representation, which an error answer does not carry. */
+const REPRESENTATION_HEADERS = ['Content-Encoding', 'Content-Type', 'ETag', 'Last-Modified', 'Cache-Control'];
+
+/**
+ * A request `send` would not answer with the file, in the error envelope: a condition that does not hold (412), a
+ * range outside the file (416, with `Content-Range: bytes *\/<length>` as RFC 9110 asks), or a file gone since the
+ * start (the API's 404). Anything else is unexpected.
+ */
+function refusal(res: Response, err: SendError): Error | undefined {
+  for (const name of REPRESENTATION_HEADERS) res.removeHeader(name);
+  if (err.status === 412)
+    return new ApiError('precondition_failed', 'The condition does not hold for this file.');
+  if (err.status === 416) {
+    return new ApiError('range_not_satisfiable', 'The range lies outside the file.', {}, err.headers ?? {});
+  }
+  if (err.status === 404) return undefined;
+  return err;
 }

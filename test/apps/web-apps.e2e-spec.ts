@@ -165,6 +165,33 @@ describe('web apps served by the API', () => {
       expect(gunzipSync(gz.body).length).toBeGreaterThan(0);
     });
 
+    it('refuses a range outside the file and a condition that does not hold, in the envelope, never a 500', async () => {
+      const { url } = await entryBundle();
+      const br = await rawRequest(url, { 'accept-encoding': 'br' });
+      const outside = await rawRequest(url, { 'accept-encoding': 'br', range: `bytes=${br.body.length}-` });
+      expect(outside.status).toBe(416);
+      expect(outside.headers['content-range']).toBe(`bytes */${br.body.length}`);
+      const refusals = [
+        [outside, 'range_not_satisfiable'],
+        [
+          await rawRequest(url, { 'accept-encoding': 'gzip', 'if-match': '"another"' }),
+          'precondition_failed',
+        ],
+        [
+          await rawRequest(url, { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }),
+          'precondition_failed',
+        ],
+      ] as const;
+      for (const [res, code] of refusals) {
+        // The envelope in plain JSON: none of the file's headers (its coding above all) stays on the answer.
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.headers.etag).toBeUndefined();
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(JSON.parse(res.body.toString()).error.code).toBe(code);
+      }
+      expect(refusals[1][0].status).toBe(412);
+    });
+
     it.each(['/app/', '/app/tasks/123', '/console/tasks'])(
       'compresses the page %s, revalidated',
       async (path) => {
