@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { inlineCss, preloadChunks } from './first-open.ts';
+import { precompress } from './precompress.ts';
 
 /**
  * One config, two apps: `--mode app` builds the worker app and `--mode console` the agent console, each from its own
@@ -24,7 +26,13 @@ export default defineConfig(({ mode }) => {
     base: `/${mode}/`,
     publicDir: `${web}${mode}/public`,
     resolve: { alias: { '@legwork/sdk/types': sdkTypes } },
-    plugins: [react()],
+    plugins: [
+      react(),
+      // The worker app's first open on a phone network: the page paints without waiting for a stylesheet, and its
+      // sign-in screen (a first open is signed out) comes with the entry (first-open.ts).
+      ...(mode === 'app' ? [inlineCss(), preloadChunks(['screens/SignIn.tsx'])] : []),
+      precompress(),
+    ],
     build: {
       outDir: `${web}../dist/web/${mode}`,
       emptyOutDir: true,

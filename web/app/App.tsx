@@ -1,66 +1,100 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router';
-import { Loading } from '../shared/ui';
+import {
+  Component,
+  isValidElement,
+  lazy,
+  startTransition,
+  Suspense,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
+import {
+  BrowserRouter,
+  matchRoutes,
+  Navigate,
+  Outlet,
+  useLocation,
+  useRoutes,
+  type RouteObject,
+} from 'react-router';
+import { ErrorNotice, Loading } from '../shared/ui';
 import { session } from './session';
 
 /**
- * Routes. Only the sign-in screen and the frame are in the first load; every other screen is its own chunk, loaded
- * when opened (docs/worker-app.md lists the first-load budget). Signed-out visitors of any screen land on /login
- * and come back to it after signing in.
+ * A screen in a chunk of its own, fetched the first time it is rendered (React.lazy), or before by `preload`. Only
+ * what is rendered is fetched: a signed-out first open fetches the sign-in screen and never the frame (socket.io)
+ * or the other screens (docs/worker-app.md, "First load").
  */
-const router = createBrowserRouter(
-  [
-    { path: '/login', lazy: () => import('./screens/SignIn').then((m) => ({ Component: m.SignIn })) },
-    {
-      path: '/',
-      element: <RequireSession />,
-      children: [
-        {
-          lazy: () => import('./components/Frame').then((m) => ({ Component: m.Frame })),
-          children: [
-            { index: true, element: <Navigate to="/tasks" replace /> },
-            { path: 'tasks', lazy: () => import('./screens/Nearby').then((m) => ({ Component: m.Nearby })) },
-            {
-              path: 'tasks/:taskId',
-              lazy: () => import('./screens/TaskPage').then((m) => ({ Component: m.TaskPage })),
-            },
-            { path: 'mine', lazy: () => import('./screens/MyTasks').then((m) => ({ Component: m.MyTasks })) },
-            {
-              path: 'mine/:assignmentId',
-              lazy: () => import('./screens/Assignment').then((m) => ({ Component: m.Assignment })),
-            },
-            {
-              path: 'offers/:assignmentId',
-              lazy: () => import('./screens/OfferPage').then((m) => ({ Component: m.OfferPage })),
-            },
-            {
-              path: 'earnings',
-              lazy: () => import('./screens/Earnings').then((m) => ({ Component: m.Earnings })),
-            },
-            {
-              path: 'profile',
-              lazy: () => import('./screens/Profile').then((m) => ({ Component: m.Profile })),
-            },
-            { path: '*', element: <Navigate to="/tasks" replace /> },
-          ],
-        },
-      ],
-    },
-  ],
-  { basename: '/app' },
-);
+function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  let loading: Promise<Record<K, ComponentType>> | undefined;
+  const preload = () => (loading ??= load());
+  return Object.assign(
+    lazy(() => preload().then((m) => ({ default: m[name] }))),
+    { preload },
+  );
+}
+
+const SignIn = screen(() => import('./screens/SignIn'), 'SignIn');
+const Frame = screen(() => import('./components/Frame'), 'Frame');
+const Nearby = screen(() => import('./screens/Nearby'), 'Nearby');
+const TaskPage = screen(() => import('./screens/TaskPage'), 'TaskPage');
+const MyTasks = screen(() => import('./screens/MyTasks'), 'MyTasks');
+const Assignment = screen(() => import('./screens/Assignment'), 'Assignment');
+const OfferPage = screen(() => import('./screens/OfferPage'), 'OfferPage');
+const Earnings = screen(() => import('./screens/Earnings'), 'Earnings');
+const Profile = screen(() => import('./screens/Profile'), 'Profile');
+
+/**
+ * Routes. Signed-out visitors of any screen land on /login and come back to it after signing in. `/` and unknown
+ * paths go to /tasks before the session is checked, so the screen to preload is known while it is.
+ */
+const routes: RouteObject[] = [
+  { path: '/login', element: <SignIn /> },
+  { index: true, element: <Navigate to="/tasks" replace /> },
+  {
+    element: <RequireSession />,
+    children: [
+      {
+        element: <Frame />,
+        children: [
+          { path: 'tasks', element: <Nearby /> },
+          { path: 'tasks/:taskId', element: <TaskPage /> },
+          { path: 'mine', element: <MyTasks /> },
+          { path: 'mine/:assignmentId', element: <Assignment /> },
+          { path: 'offers/:assignmentId', element: <OfferPage /> },
+          { path: 'earnings', element: <Earnings /> },
+          { path: 'profile', element: <Profile /> },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <Navigate to="/tasks" replace /> },
+];
+
+// A stored session starts its refresh as soon as the app's script runs, not once React has rendered the route that
+// waits for it: on a phone network the refresh is the longest step before a signed-in screen.
+if (session.restorable) void session.restore();
 
 export function useSignedIn(): boolean {
   return useSyncExternalStore(session.subscribe, session.snapshot);
 }
 
-/** Waits for the stored refresh token to become a session (once per load), then shows the screen or /login. */
+/**
+ * Waits for the stored refresh token to become a session (once per load), then shows the screen or /login. While
+ * it waits, the chunks of the frame and the screen asked for are fetched beside the refresh rather than after it.
+ */
 function RequireSession() {
   const signedIn = useSignedIn();
   const location = useLocation();
   const [restored, setRestored] = useState(session.signedIn);
+  // Preloads for the path the app opened at only: later paths are fetched by the routes that render them.
   useEffect(() => {
-    if (!restored) void session.restore().finally(() => setRestored(true));
+    if (restored) return;
+    if (session.restorable) preloadScreens(location.pathname);
+    // A transition, like the first render (main.tsx): the frame and the screen mount in slices.
+    void session.restore().finally(() => startTransition(() => setRestored(true)));
   }, [restored]);
   if (!restored) return <Loading />;
   if (!signedIn) {
@@ -71,6 +105,48 @@ function RequireSession() {
   return <Outlet />;
 }
 
+/** Starts fetching the lazy screens (screen()) the routes render at this path. */
+function preloadScreens(pathname: string): void {
+  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+    if (isValidElement(route.element)) {
+      void (route.element.type as { preload?: () => Promise<unknown> }).preload?.();
+    }
+  }
+}
+
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/**
+ * A screen whose chunk did not arrive (offline, a dropped connection) says so, with a retry that loads the page
+ * again, instead of leaving a blank page; so does any other error a screen throws while rendering.
+ */
+class ScreenError extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override render() {
+    if (this.state.error === null) return this.props.children;
+    return (
+      <main className="screen">
+        <ErrorNotice error={this.state.error} onRetry={() => window.location.reload()} />
+      </main>
+    );
+  }
+}
+
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter basename="/app">
+      <ScreenError>
+        <Suspense fallback={<Loading />}>
+          <AppRoutes />
+        </Suspense>
+      </ScreenError>
+    </BrowserRouter>
+  );
 }

@@ -115,9 +115,14 @@ export class Session {
     this.notify();
   }
 
+  /** Whether a refresh token is stored, which restore() will try: the person was signed in on this browser. */
+  get restorable(): boolean {
+    return localStorage.getItem(this.storageKey) !== null;
+  }
+
   /** On start-up: a stored refresh token becomes a session. Resolves whether the person is signed in. */
   restore(): Promise<boolean> {
-    this.restored ??= localStorage.getItem(this.storageKey) ? this.refresh() : Promise.resolve(false);
+    this.restored ??= this.restorable ? this.refresh() : Promise.resolve(false);
     return this.restored;
   }
 

@@ -287,6 +287,13 @@ export const ERRORS = {
     summary: 'You have rated this task already.',
     fields: [],
   },
+  precondition_failed: {
+    status: 412,
+    summary:
+      'A condition of the request (If-Match, If-Unmodified-Since) does not hold for the file as it is now.',
+    detail: "Answered for the web apps' files (/app, /console). Fetch the file again without the condition.",
+    fields: [],
+  },
   payload_too_large: {
     status: 413,
     summary: 'The body or an uploaded file is too large.',
@@ -296,6 +303,14 @@ export const ERRORS = {
     status: 415,
     summary: 'The content type is not accepted: an upload is judged by its bytes, not its name or header.',
     fields: ['field', 'detected_type', 'accepted_types'],
+  },
+  range_not_satisfiable: {
+    status: 416,
+    summary: 'The byte range asked for lies outside the file.',
+    detail:
+      "Answered for the web apps' files (/app, /console). `Content-Range: bytes */<length>` gives the length of " +
+      'the file in the coding the request accepts; ask for a range within it, or for the whole file.',
+    fields: [],
   },
   rate_limit_exceeded: {
     status: 429,

@@ -6,11 +6,19 @@
 const CACHE = 'legwork-app-v1';
 const SHELL = ['/app/', '/app/manifest.webmanifest', '/app/icon.svg', '/app/icon-192.png'];
 
+// The bundles the page names (its script, stylesheet and preloaded chunks: the sign-in screen's among them), kept at
+// install with the page, so the app opens offline after one visit, before any of them was fetched through this worker.
+const PAGE_BUNDLES = /\/app\/assets\/[\w.-]+\.(?:js|css)/g;
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(SHELL))
+      .then(async (cache) => {
+        await cache.addAll(SHELL);
+        const page = await (await cache.match('/app/')).text();
+        await cache.addAll([...new Set(page.match(PAGE_BUNDLES))]);
+      })
       .then(() => self.skipWaiting()),
   );
 });
