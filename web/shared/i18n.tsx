@@ -1,9 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ERROR_WORDS } from './error-words';
+import { type Catalog, type Locale, LOCALES } from './locale';
 
-export type Locale = 'zh-CN' | 'en';
-export const LOCALES: readonly Locale[] = ['zh-CN', 'en'];
-export type Catalog = Record<string, string>;
+export { type Catalog, type Locale, LOCALES } from './locale';
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
 interface I18nValue {
