@@ -1,13 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { NormalizeEmail } from '../../common/http/transforms';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress, SignInPassword } from '../../common/http/validators';
 
 export class AgentRegisterRequest {
-  @ApiProperty({ format: 'email', example: 'ops@example.com', maxLength: 254 })
-  @NormalizeEmail()
-  @IsString()
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
+  @EmailAddress('ops@example.com')
   email: string;
 
   @ApiProperty({ minLength: 6, maxLength: 128, example: 'a long passphrase' })
@@ -30,17 +26,10 @@ export class AgentRegisterRequest {
 }
 
 export class AgentLoginRequest {
-  @ApiProperty({ format: 'email', example: 'ops@example.com' })
-  @NormalizeEmail()
-  @IsString()
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
+  @EmailAddress('ops@example.com')
   email: string;
 
-  @ApiProperty({ maxLength: 128 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @SignInPassword()
   password: string;
 }
 
