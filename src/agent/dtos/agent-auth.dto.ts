@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EmailAddress, SignInPassword } from '../../common/http/validators';
+import { AgentIdentity } from './agent-profile.dto';
 
 export class AgentRegisterRequest {
   @EmailAddress('ops@example.com')
@@ -34,7 +35,7 @@ export class AgentLoginRequest {
 }
 
 /** Returned by register (with the API key and secret, shown once) and login (without them). */
-export class AgentAuthResponse {
+export class AgentAuthResponse extends AgentIdentity {
   @ApiProperty({ description: 'Access JWT (15 minutes).' })
   access_token: string;
 
@@ -46,15 +47,6 @@ export class AgentAuthResponse {
 
   @ApiProperty({ type: 'integer', example: 900 })
   expires_in: number;
-
-  @ApiProperty({ format: 'uuid' })
-  agent_id: string;
-
-  @ApiProperty({ format: 'email' })
-  email: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  organization_name: string | null;
 
   @ApiProperty({
     type: String,
