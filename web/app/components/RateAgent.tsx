@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
 import { api } from '../session';
 
 /** Rating the agent of a completed task (two-sided reputation: agents' averages show on available tasks). */
 export function RateAgent({ taskId }: { taskId: string }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [rating, setRating] = useState(5);
   const [comment, setComment] = useState('');
   const [done, setDone] = useState(false);

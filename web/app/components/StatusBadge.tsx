@@ -1,6 +1,9 @@
-import { useI18n } from '../../shared/i18n';
+import { type MessageKey, useWords } from '../messages';
 
-const TONE: Record<string, string> = {
+/** Every status the app has words for (`status.*` in the catalogues): a status without them does not compile. */
+export type Status = MessageKey extends infer K ? (K extends `status.${infer S}` ? S : never) : never;
+
+const TONE: Partial<Record<Status, string>> = {
   approved: 'ok',
   completed: 'ok',
   rejected: 'bad',
@@ -14,7 +17,7 @@ const TONE: Record<string, string> = {
   processing: 'warn',
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  const { t } = useI18n();
+export function StatusBadge({ status }: { status: Status }) {
+  const { t } = useWords();
   return <span className={`badge ${TONE[status] ?? ''}`}>{t(`status.${status}`)}</span>;
 }

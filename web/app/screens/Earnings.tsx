@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { StatusBadge } from '../components/StatusBadge';
@@ -14,7 +15,7 @@ const loadWithdrawals = (starting_after?: string): Promise<WithdrawalPage> =>
 
 /** Earnings and balance, and withdrawal to Alipay with its review state. */
 export function Earnings() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const earnings = useAsync(() => unwrap(api.GET('/v1/worker/earnings')), []);
   const history = useAsync(() => loadWithdrawals(), []);
   const e = earnings.data;
@@ -68,7 +69,7 @@ export function Earnings() {
 
 /** The worker's withdrawals, newest first, with their review state; more pages on request (cursor paging). */
 function WithdrawalHistory({ first }: { first: WithdrawalPage }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const [items, setItems] = useState<Withdrawal[]>(first.data);
   const [cursor, setCursor] = useState(first.next_cursor);
   const [busy, setBusy] = useState(false);
@@ -128,7 +129,7 @@ function WithdrawalHistory({ first }: { first: WithdrawalPage }) {
 }
 
 function WithdrawForm(props: { balanceCents: number; onDone: () => void }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [amount, setAmount] = useState('');
   const [account, setAccount] = useState('');
   const [name, setName] = useState('');
