@@ -12,8 +12,9 @@ import type { AsyncState } from './use-async';
 export const FoldErrorDetails = createContext(false);
 
 /**
- * Any failure, in words and with its code: the words for the code in the person's language when the app has them,
- * otherwise the API's own message; the field problems of a validation error; never a raw object or stack.
+ * Any failure, in words: the words for the code in the person's language when the app has them, otherwise the API's
+ * own message (or, folded, a general sentence); then the field problems of a validation error and the code with the
+ * request id, shown or under "Details" (FoldErrorDetails); never a raw object or stack.
  */
 export function ErrorNotice(props: { error: unknown; onRetry?: () => void }) {
   const { t, has } = useI18n();
