@@ -3,7 +3,6 @@ import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } fr
 import type { Session } from '../shared/auth';
 import { Loading } from '../shared/ui';
 import { AgentShell, OperatorShell } from './components/Shell';
-import { useSignedIn } from './hooks';
 import { Dashboard } from './screens/Dashboard';
 import { ApiKeys } from './screens/ApiKeys';
 import { Events } from './screens/Events';
@@ -18,6 +17,7 @@ import { TaskDetail } from './screens/TaskDetail';
 import { Tasks } from './screens/Tasks';
 import { Webhooks } from './screens/Webhooks';
 import { adminSession, agentSession } from './session';
+import { useSignedIn } from '../shared/session-hooks';
 
 /**
  * Routes under /console: the sign-in screen, the agent's pages, and the operator's pages under /console/ops. Each

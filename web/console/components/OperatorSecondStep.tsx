@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { ErrorNotice } from '../../shared/ui';
-import { useAction } from '../hooks';
 import { adminApi } from '../session';
 import { CodeInput, TotpSetup } from './TwoFactor';
+import { useAction } from '../../shared/use-action';
 
 type Challenge = Schemas['AdminSignInChallengeResponse'];
 type SignedIn = Schemas['AdminSignedInResponse'];

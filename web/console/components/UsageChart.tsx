@@ -1,5 +1,5 @@
 import type { Schemas } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 
 type Point = Schemas['UsageDataPoint'];
 

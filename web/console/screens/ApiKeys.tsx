@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
 import { useAgent } from '../components/Shell';
-import { useAction } from '../hooks';
 import { agentApi } from '../session';
+import { useAction } from '../../shared/use-action';
 
 type Key = Schemas['ApiKeyResponse'];
 type Permission = NonNullable<Schemas['CreateApiKeyRequest']['permissions']>[number];

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useAction, useCursorPages, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
-import { Pager } from './Money';
 import { EVENT_NAMES } from './Webhooks';
+import { useAction } from '../../shared/use-action';
+import { Pager, useCursorPages } from '../../shared/pager';
 
 interface ListedEvent {
   event: string;

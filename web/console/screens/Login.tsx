@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
-import { LanguageSwitch, useI18n } from '../../shared/i18n';
+import { LanguageSwitch } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { ErrorNotice } from '../../shared/ui';
 import { OperatorSecondStep } from '../components/OperatorSecondStep';
 import { ShownOnce } from '../components/Secret';
 import { RecoveryCodes } from '../components/TwoFactor';
-import { useAction } from '../hooks';
 import { adminApi, adminSession, agentApi, agentSession } from '../session';
+import { useAction } from '../../shared/use-action';
 
 type Mode = 'login' | 'register' | 'operator';
 

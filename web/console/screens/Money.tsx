@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'react';
 import { createPaymentRequestPayment_methodValues as METHODS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents, yuanToCents } from '../../shared/money';
 import { ErrorNotice, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { QrCode } from '../components/QrCode';
 import { useAgent } from '../components/Shell';
-import { useAction, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
+import { Pager } from '../../shared/pager';
+import { useAction } from '../../shared/use-action';
 
 type Order = Schemas['PaymentOrderResponse'] | Schemas['PaymentStatusResponse'];
 const PAGE = 20;
@@ -25,12 +28,6 @@ export function Money() {
       <Transactions settled={settled} />
     </>
   );
-}
-
-/** Yuan as typed (at most two decimals) to cents; NaN when it is not an amount. */
-export function yuanToCents(text: string): number {
-  if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return Number.NaN;
-  return Math.round(Number(text.trim()) * 100);
 }
 
 /**
@@ -285,30 +282,5 @@ function Transactions({ settled }: { settled: number }) {
         </>
       )}
     </section>
-  );
-}
-
-export function Pager(props: {
-  from?: number;
-  to?: number;
-  total?: number;
-  onPrev?: () => void;
-  onNext?: () => void;
-}) {
-  const { t } = useI18n();
-  return (
-    <nav className="row pager" aria-label={t('pager.label')}>
-      <button type="button" className="secondary" disabled={!props.onPrev} onClick={props.onPrev}>
-        {t('pager.prev')}
-      </button>
-      {props.total !== undefined && (
-        <span className="muted">
-          {t('pager.range', { from: props.from ?? 0, to: props.to ?? 0, total: props.total })}
-        </span>
-      )}
-      <button type="button" className="secondary" disabled={!props.onNext} onClick={props.onNext}>
-        {t('pager.next')}
-      </button>
-    </nav>
   );
 }

@@ -5,13 +5,14 @@ import {
   updateAgentRequestTierValues as TIERS,
 } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents, yuanToCents } from '../../shared/money';
 import { ErrorNotice, ListState, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useAction } from '../hooks';
 import { adminApi } from '../session';
-import { Pager, yuanToCents } from './Money';
+import { useAction } from '../../shared/use-action';
+import { Pager } from '../../shared/pager';
 
 type Agent = Schemas['AdminAgentResponse'];
 const PAGE = 20;

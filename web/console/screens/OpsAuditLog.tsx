@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useCursorPages } from '../hooks';
 import { adminApi } from '../session';
-import { Pager } from './Money';
+import { Pager, useCursorPages } from '../../shared/pager';
 
 type Entry = Schemas['AuditLogEntryResponse'];
 type Action = Entry['action'];

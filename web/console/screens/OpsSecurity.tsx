@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { ErrorNotice, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { CodeInput, RecoveryCodes, TotpSetup } from '../components/TwoFactor';
-import { useAction } from '../hooks';
 import { adminApi } from '../session';
+import { useAction } from '../../shared/use-action';
 
 type Me = Schemas['AdminMeResponse'];
 type Operator = Schemas['OperatorResponse'];

@@ -3,13 +3,16 @@ import { Link, useParams } from 'react-router';
 import { taskFeedbackRequestReason_codeValues as REASONS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { ApiError } from '../../shared/errors';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents } from '../../shared/money';
 import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useAction, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
-import { StatusBadge } from './Tasks';
+import { isSkill } from '../task-draft';
+import { useAction } from '../../shared/use-action';
+import { StatusBadge } from '../../shared/StatusBadge';
 
 type Task = Schemas['TaskStatusResponse'];
 type Submission = Schemas['SubmissionView'];
@@ -144,7 +147,10 @@ export function TaskDetail() {
             <dt>{t('col.deadline')}</dt>
             <dd>{formatDateTime(task.deadline_at, locale)}</dd>
             <dt>{t('create.skills')}</dt>
-            <dd>{(task.requirements.skills ?? []).map((s) => t(`skill.${s}`)).join(', ') || '—'}</dd>
+            <dd>
+              {(task.requirements.skills ?? []).map((s) => (isSkill(s) ? t(`skill.${s}`) : s)).join(', ') ||
+                '—'}
+            </dd>
             <dt>{t('create.proof')}</dt>
             <dd>{t(`proof.${task.requirements.location_proof ?? 'photo_gps'}`)}</dd>
           </dl>
@@ -190,10 +196,8 @@ function VerificationList({ v }: { v: Verification }) {
       </dd>
       <dt>{t('verify.taken_at')}</dt>
       <dd>
-        {formatDateTime(v.taken_at, locale)}{' '}
-        <span className={`badge ${v.taken_during_assignment ? 'ok' : 'warn'}`}>
-          {t(v.taken_during_assignment ? 'verify.during' : 'verify.not_during')}
-        </span>
+        {v.taken_at && `${formatDateTime(v.taken_at, locale)} `}
+        <CaptureBadge during={v.taken_during_assignment} />
       </dd>
       <dt>{t('verify.reuse')}</dt>
       <dd>
@@ -209,6 +213,20 @@ function VerificationList({ v }: { v: Verification }) {
         )}
       </dd>
     </dl>
+  );
+}
+
+/**
+ * Whether the photo was taken while the worker held the assignment. No capture time (a photo without EXIF time and no
+ * device fix) is its own case, not "outside": the API answers null then, and nothing says the photo is old.
+ */
+function CaptureBadge({ during }: { during: boolean | null }) {
+  const { t } = useI18n();
+  if (during === null) return <span className="badge">{t('verify.no_time')}</span>;
+  return (
+    <span className={`badge ${during ? 'ok' : 'warn'}`}>
+      {t(during ? 'verify.during' : 'verify.not_during')}
+    </span>
   );
 }
 
@@ -237,10 +255,10 @@ function SubmissionCard({ submission: s, onDone }: { submission: Submission; onD
         })}
       </div>
       {Object.keys(s.data ?? {}).length > 0 && (
-        <details>
-          <summary>{t('detail.data')}</summary>
+        <section className="answer" aria-labelledby={`answer-${s.assignment_id}`}>
+          <h4 id={`answer-${s.assignment_id}`}>{t('detail.data')}</h4>
           <pre className="mono">{JSON.stringify(s.data, null, 2)}</pre>
-        </details>
+        </section>
       )}
       {s.worker_notes && (
         <p>

@@ -2,29 +2,18 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { pathsV1TasksGetParametersQueryStatusValues as TASK_STATUSES } from '@legwork/sdk/types';
 import { unwrap } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents } from '../../shared/money';
 import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useCursorPages, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
-import { Pager } from './Money';
+import { StatusBadge } from '../../shared/StatusBadge';
+import { Pager, useCursorPages } from '../../shared/pager';
 
 type Status = (typeof TASK_STATUSES)[number];
 const PAGE = 20;
-
-export function StatusBadge({ status }: { status: string }) {
-  const { t } = useI18n();
-  const tone =
-    status === 'completed' || status === 'approved'
-      ? 'ok'
-      : status === 'failed' || status === 'cancelled' || status === 'rejected'
-        ? 'bad'
-        : status === 'submitted'
-          ? 'warn'
-          : '';
-  return <span className={`badge ${tone}`}>{t(`status.${status}`)}</span>;
-}
 
 /** The agent's tasks, newest first, filtered by status and paged by the API's cursor (a stack of cursors for Back). */
 export function Tasks() {

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { pathsV1AgentEventsGetParametersQueryTypeValues } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { Empty, ErrorNotice, Loading, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
-import { useAction } from '../hooks';
 import { agentApi } from '../session';
+import { useAction } from '../../shared/use-action';
 
 type Endpoint = Schemas['WebhookEndpointResponse'];
 /** The events an endpoint can subscribe to one by one (the API's list; `*` is every event). */
