@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { unwrap } from '../../shared/api';
-import { ErrorNotice } from '../../shared/ui';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { useAction } from '../../shared/use-action';
 import { useWords } from '../messages';
 import { api } from '../session';
 
@@ -14,29 +15,20 @@ export function AbandonTask(props: { assignmentId: string; onAbandoned: () => Pr
   const { t } = useWords();
   const dialog = useRef<HTMLDialogElement>(null);
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const abandoning = useAction();
   useEffect(() => {
     const d = dialog.current;
     if (asking && d && !d.open) d.showModal();
     if (!asking && d?.open) d.close();
   }, [asking]);
   const abandon = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.POST('/v1/worker/assignments/{assignment_id}/abandon', {
-          params: { path: { assignment_id: props.assignmentId } },
-        }),
-      );
-      setAsking(false);
-      await props.onAbandoned();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    await unwrap(
+      api.POST('/v1/worker/assignments/{assignment_id}/abandon', {
+        params: { path: { assignment_id: props.assignmentId } },
+      }),
+    );
+    setAsking(false);
+    await props.onAbandoned();
   };
   return (
     <section className="abandon" aria-labelledby="cant-do">
@@ -53,14 +45,14 @@ export function AbandonTask(props: { assignmentId: string; onAbandoned: () => Pr
       >
         <h2 id="abandon-title">{t('work.abandon_title')}</h2>
         <p id="abandon-what">{t('work.abandon_confirm')}</p>
-        {error ? <ErrorNotice error={error} /> : null}
+        <ActionError action={abandoning} />
         <div className="actions">
           <button type="button" className="secondary" autoFocus onClick={() => setAsking(false)}>
             {t('work.abandon_no')}
           </button>
-          <button type="button" className="danger" disabled={busy} onClick={() => void abandon()}>
+          <ActionButton action={abandoning} className="danger" onClick={abandon}>
             {t('work.abandon_yes')}
-          </button>
+          </ActionButton>
         </div>
       </dialog>
     </section>

@@ -5,7 +5,8 @@ import { useWords } from '../messages';
 import { useLive } from '../../shared/live';
 import { availability } from '../availability';
 import { loadOffers, type Offer, offerFromEvent, withOffers } from '../offers';
-import { session, useSignedIn } from '../session';
+import { useSignedIn } from '../../shared/session-hooks';
+import { session } from '../session';
 import { OfferBanner } from './OfferBanner';
 
 /** Live events other screens listen to (a verdict, a cancellation): they reload when one arrives. */
@@ -28,7 +29,7 @@ const OFFER_ENDS = [
  */
 export function Frame() {
   const { t } = useWords();
-  const signedIn = useSignedIn();
+  const signedIn = useSignedIn(session);
   const [offers, setOffers] = useState<Offer[]>([]);
   useEffect(() => {
     const refresh = () => {

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { unwrap } from '../../shared/api';
+import { useAction } from '../../shared/use-action';
 import { useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
 import { formatDistance } from '../format';
@@ -24,8 +25,7 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
   const [fixMissing, setFixMissing] = useState(false);
   const [result, setResult] = useState('');
   const [notes, setNotes] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, onSubmit } = useAction();
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   const choosePhoto = async (file: File | null) => {
@@ -42,52 +42,43 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
     }
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const submit = onSubmit(async () => {
     const resultData = result.trim() ? { result: result.trim() } : {};
     const params = { path: { assignment_id: props.task.assignment_id } };
-    try {
-      const answer = photo
-        ? await unwrap(
-            api.POST('/v1/worker/assignments/{assignment_id}/submit-with-photo', {
-              params,
-              body: {
-                photo: '',
-                result_data: JSON.stringify(resultData),
-                ...(notes.trim() ? { worker_notes: notes.trim() } : {}),
-                ...(fix ? { device_location: JSON.stringify(fix) } : {}),
-              },
-              // multipart/form-data: the file itself in place of the typed placeholder.
-              bodySerializer: (body) => {
-                const form = new FormData();
-                for (const [key, value] of Object.entries(body)) if (key !== 'photo') form.append(key, value);
-                form.append('photo', photo, photo.name || 'photo.jpg');
-                return form;
-              },
-            }),
-          )
-        : await unwrap(
-            api.POST('/v1/worker/assignments/{assignment_id}/submit', {
-              params,
-              body: { result_data: resultData, ...(notes.trim() ? { worker_notes: notes.trim() } : {}) },
-            }),
-          );
-      props.onSubmitted(
-        answer.photo
-          ? t('work.submitted', { distance: formatDistance(answer.photo.distance_meters, locale) })
-          : t('work.submitted_plain'),
-      );
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const answer = photo
+      ? await unwrap(
+          api.POST('/v1/worker/assignments/{assignment_id}/submit-with-photo', {
+            params,
+            body: {
+              photo: '',
+              result_data: JSON.stringify(resultData),
+              ...(notes.trim() ? { worker_notes: notes.trim() } : {}),
+              ...(fix ? { device_location: JSON.stringify(fix) } : {}),
+            },
+            // multipart/form-data: the file itself in place of the typed placeholder.
+            bodySerializer: (body) => {
+              const form = new FormData();
+              for (const [key, value] of Object.entries(body)) if (key !== 'photo') form.append(key, value);
+              form.append('photo', photo, photo.name || 'photo.jpg');
+              return form;
+            },
+          }),
+        )
+      : await unwrap(
+          api.POST('/v1/worker/assignments/{assignment_id}/submit', {
+            params,
+            body: { result_data: resultData, ...(notes.trim() ? { worker_notes: notes.trim() } : {}) },
+          }),
+        );
+    props.onSubmitted(
+      answer.photo
+        ? t('work.submitted', { distance: formatDistance(answer.photo.distance_meters, locale) })
+        : t('work.submitted_plain'),
+    );
+  });
 
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="submit-title">
+    <form className="card" onSubmit={submit} aria-labelledby="submit-title">
       <h2 id="submit-title">{t('work.submit_title')}</h2>
       <input
         ref={camera}

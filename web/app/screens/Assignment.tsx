@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { unwrap } from '../../shared/api';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { useAction } from '../../shared/use-action';
 import { formatCents, formatDateTime } from '../../shared/i18n';
 import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
@@ -8,7 +10,7 @@ import { ErrorNotice, Loading } from '../../shared/ui';
 import { AbandonTask } from '../components/AbandonTask';
 import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
 import { formatDistance, labelled } from '../format';
 import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';
@@ -17,15 +19,14 @@ import { Place } from './TaskPage';
 
 /**
  * One assignment: where and by when, then what can be done in its state: start, submit (from accepted or in
- * progress) and, at the end and asking first, abandon; the verdict with the rejection's reason, and rating the agent once the task is completed. Live
- * events about it (an approval, a rejection, a cancellation) reload it.
+ * progress) and, at the end and asking first, abandon; the verdict with the rejection's reason, and rating the agent
+ * once the task is completed. Live events about it (an approval, a rejection, a cancellation) reload it.
  */
 export function Assignment() {
   const { t, locale } = useWords();
   const { assignmentId = '' } = useParams();
   const item = useAsync(() => loadAssignment(assignmentId), [assignmentId]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const starting = useAction();
   /** The submission's answer (the photo's distance), kept while the reloaded assignment shows it submitted. */
   const [submitted, setSubmitted] = useState<string | null>(null);
   const reload = item.reload;
@@ -39,20 +40,12 @@ export function Assignment() {
     return () => liveEvents.removeEventListener('event', onEvent);
   }, [task, reload]);
   const start = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.POST('/v1/worker/assignments/{assignment_id}/start', {
-          params: { path: { assignment_id: assignmentId } },
-        }),
-      );
-      await reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    await unwrap(
+      api.POST('/v1/worker/assignments/{assignment_id}/start', {
+        params: { path: { assignment_id: assignmentId } },
+      }),
+    );
+    await reload();
   };
   return (
     <main className="screen">
@@ -72,12 +65,12 @@ export function Assignment() {
           <p className="muted">{t(`task.proof.${task.location_proof}`)}</p>
           {task.description && <p>{task.description}</p>}
           {task.location && <Place location={task.location} label={task.title} />}
-          {error ? <ErrorNotice error={error} /> : null}
+          <ActionError action={starting} />
           {task.status === 'accepted' && (
             <div className="actions one">
-              <button type="button" disabled={busy} onClick={() => void start()}>
+              <ActionButton action={starting} onClick={start}>
                 {t('work.start')}
-              </button>
+              </ActionButton>
             </div>
           )}
           {(task.status === 'accepted' || task.status === 'in_progress') && (

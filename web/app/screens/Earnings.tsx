@@ -1,10 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
+import { yuanToCents } from '../../shared/money';
+import { useAction } from '../../shared/use-action';
 import { formatCents, formatDateTime } from '../../shared/i18n';
 import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { api } from '../session';
 
 type Withdrawal = Schemas['WorkerWithdrawalItem'];
@@ -133,33 +135,23 @@ function WithdrawForm(props: { balanceCents: number; onDone: () => void }) {
   const [amount, setAmount] = useState('');
   const [account, setAccount] = useState('');
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.POST('/v1/payment/withdraw', {
-          body: {
-            // Yuan typed by a person, to integer cents without floating-point drift ("12.3" -> 1230).
-            amount_cents: Math.round(Number(amount) * 100),
-            alipay_account: account.trim(),
-            ...(name.trim() ? { real_name: name.trim() } : {}),
-          },
-        }),
-      );
-      setAmount('');
-      props.onDone();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useAction();
+  const submit = onSubmit(async () => {
+    await unwrap(
+      api.POST('/v1/payment/withdraw', {
+        body: {
+          // Yuan typed by a person, to integer cents without floating-point drift ("12.3" -> 1230).
+          amount_cents: yuanToCents(amount),
+          alipay_account: account.trim(),
+          ...(name.trim() ? { real_name: name.trim() } : {}),
+        },
+      }),
+    );
+    setAmount('');
+    props.onDone();
+  });
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="withdraw-title">
+    <form className="card" onSubmit={submit} aria-labelledby="withdraw-title">
       <h2 id="withdraw-title">{t('earn.withdraw')}</h2>
       <label htmlFor="amount">{t('earn.amount')}</label>
       <input

@@ -5,7 +5,7 @@ import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { liveEvents } from '../components/Frame';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { loadMyTasks, MY_FILTERS, type MyFilter } from '../my-tasks';
 
 /** The worker's tasks by status, with the agent's verdict and a rejection's reason; live events reload the list. */

@@ -4,7 +4,7 @@ import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { OfferBanner } from '../components/OfferBanner';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { loadAssignment } from '../my-tasks';
 import { offerFromAssignment } from '../offers';
 import { Place } from './TaskPage';

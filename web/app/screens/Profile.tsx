@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
+import { useAction } from '../../shared/use-action';
 import { LanguageSwitch } from '../../shared/i18n';
 import { labelled } from '../format';
 import { useWords } from '../messages';
@@ -78,35 +79,20 @@ function EditProfile(props: { profile: Schemas['WorkerResponse']; onSaved: () =>
   const { t, locale } = useWords();
   const [name, setName] = useState(props.profile.display_name ?? '');
   const [skills, setSkills] = useState<Skill[]>(props.profile.skills);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, onSubmit } = useAction();
   useEffect(() => setSaved(false), [name, skills]);
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.PATCH('/v1/worker/profile', {
-          body: { ...(name.trim() ? { display_name: name.trim() } : {}), skills },
-        }),
-      );
-      setSaved(true);
-      props.onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = onSubmit(async () => {
+    await unwrap(
+      api.PATCH('/v1/worker/profile', {
+        body: { ...(name.trim() ? { display_name: name.trim() } : {}), skills },
+      }),
+    );
+    setSaved(true);
+    props.onSaved();
+  });
   return (
-    <form
-      className="card"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="card" onSubmit={save}>
       <p>
         {labelled(t('profile.phone'), locale)}
         {props.profile.phone_number}
