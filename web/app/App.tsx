@@ -19,7 +19,8 @@ import {
   type RouteObject,
 } from 'react-router';
 import { ErrorNotice, Loading } from '../shared/ui';
-import { session, useSignedIn } from './session';
+import { useSignedIn } from '../shared/session-hooks';
+import { session } from './session';
 
 /**
  * A screen in a chunk of its own, fetched the first time it is rendered (React.lazy), or before by `preload`. Only
@@ -81,7 +82,7 @@ if (session.restorable) void session.restore();
  * it waits, the chunks of the frame and the screen asked for are fetched beside the refresh rather than after it.
  */
 function RequireSession() {
-  const signedIn = useSignedIn();
+  const signedIn = useSignedIn(session);
   const location = useLocation();
   const [restored, setRestored] = useState(session.signedIn);
   // Preloads for the path the app opened at only: later paths are fetched by the routes that render them.
