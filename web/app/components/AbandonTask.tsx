@@ -33,7 +33,14 @@ export function AbandonTask(props: { assignmentId: string; onAbandoned: () => Pr
   return (
     <section className="abandon" aria-labelledby="cant-do">
       <h2 id="cant-do">{t('work.cant_do')}</h2>
-      <button type="button" className="quiet-danger" onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className="quiet-danger"
+        onClick={() => {
+          abandoning.setError(null); // a failure of the last attempt is not this one's
+          setAsking(true);
+        }}
+      >
         {t('work.abandon')}
       </button>
       <dialog
