@@ -8,11 +8,14 @@ import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
 import { useI18n } from '../i18n';
 import { formatCents, yuanToCents } from '../../shared/money';
-import { ErrorNotice, ListState, ReloadButton } from '../../shared/ui';
+import { ListState, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { adminApi } from '../session';
 import { useAction } from '../../shared/use-action';
-import { Pager } from '../../shared/pager';
+import { Pager, useOffsetPages } from '../../shared/pager';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { DataTable } from '../components/DataTable';
+import { FilterField } from '../../shared/fields';
 
 type Agent = Schemas['AdminAgentResponse'];
 const PAGE = 20;
@@ -22,12 +25,13 @@ type WStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export function OpsWithdrawals() {
   const { t, locale } = useI18n();
   const [status, setStatus] = useState<WStatus | ''>('pending_review');
-  const [skip, setSkip] = useState(0);
+  const pages = useOffsetPages(PAGE);
+  const { skip, limit } = pages;
   const list = useAsync(
     () =>
       unwrap(
         adminApi.GET('/v1/admin/withdrawals', {
-          params: { query: { skip, limit: PAGE, ...(status ? { status } : {}) } },
+          params: { query: { skip, limit, ...(status ? { status } : {}) } },
         }),
       ),
     [status, skip],
@@ -36,62 +40,38 @@ export function OpsWithdrawals() {
     <>
       <h1>{t('nav.ops_withdrawals')}</h1>
       <div className="inline-form">
-        <div>
-          <label htmlFor="w-status">{t('col.status')}</label>
-          <select
-            id="w-status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as WStatus | '');
-              setSkip(0);
-            }}
-          >
-            <option value="">{t('tasks.all')}</option>
-            {WITHDRAWAL_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`withdrawal.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterField
+          id="w-status"
+          label={t('col.status')}
+          value={status}
+          options={WITHDRAWAL_STATUSES}
+          optionLabel={(s) => t(`withdrawal.${s}`)}
+          blank={t('tasks.all')}
+          onChange={(v) => {
+            setStatus(v);
+            pages.reset();
+          }}
+        />
       </div>
       <ListState state={list} count={(d) => d.items.length} empty={t('ops.no_withdrawals')} />
       {list.data && list.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('col.when')}</th>
-              <th scope="col">{t('ops.worker')}</th>
-              <th scope="col">{t('ops.alipay')}</th>
-              <th scope="col" className="num">
-                {t('col.amount')}
-              </th>
-              <th scope="col">{t('ops.review_reason')}</th>
-              <th scope="col">{t('col.status')}</th>
-              <th scope="col">{t('col.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.items.map((w) => (
-              <WithdrawalRow
-                key={w.withdrawal_id}
-                w={w}
-                locale={locale}
-                onChanged={() => void list.reload()}
-              />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          columns={[
+            t('col.when'),
+            t('ops.worker'),
+            t('ops.alipay'),
+            { label: t('col.amount'), num: true },
+            t('ops.review_reason'),
+            t('col.status'),
+            t('col.actions'),
+          ]}
+        >
+          {list.data.items.map((w) => (
+            <WithdrawalRow key={w.withdrawal_id} w={w} locale={locale} onChanged={() => void list.reload()} />
+          ))}
+        </DataTable>
       )}
-      {list.data && (
-        <Pager
-          from={skip + 1}
-          to={skip + list.data.items.length}
-          total={list.data.total}
-          onPrev={skip > 0 ? () => setSkip(Math.max(0, skip - PAGE)) : undefined}
-          onNext={list.data.has_more ? () => setSkip(skip + PAGE) : undefined}
-        />
-      )}
+      {list.data && <Pager {...pages.pager(list.data.items.length, list.data)} />}
     </>
   );
 }
@@ -107,11 +87,10 @@ function WithdrawalRow(props: {
   const [reason, setReason] = useState('');
   const action = useAction();
   const path = { params: { path: { id: w.withdrawal_id } } };
-  const approve = () =>
-    void action.run(async () => {
-      await unwrap(adminApi.POST('/v1/admin/withdrawals/{id}/approve', path));
-      props.onChanged();
-    });
+  const approve = async () => {
+    await unwrap(adminApi.POST('/v1/admin/withdrawals/{id}/approve', path));
+    props.onChanged();
+  };
   const reject = action.onSubmit(async () => {
     await unwrap(adminApi.POST('/v1/admin/withdrawals/{id}/reject', { ...path, body: { reason } }));
     props.onChanged();
@@ -131,12 +110,12 @@ function WithdrawalRow(props: {
         {w.failure_reason ? ` · ${w.failure_reason}` : ''}
       </td>
       <td>
-        {action.error ? <ErrorNotice error={action.error} /> : null}
+        <ActionError action={action} />
         {w.status === 'pending_review' && !rejecting && (
           <span className="row">
-            <button type="button" onClick={approve} disabled={action.busy}>
+            <ActionButton action={action} onClick={approve}>
               {t('ops.approve')}
-            </button>
+            </ActionButton>
             <button type="button" className="secondary" onClick={() => setRejecting(true)}>
               {t('ops.reject')}
             </button>
@@ -169,9 +148,10 @@ function WithdrawalRow(props: {
 /** Agents: tier, fee rate, account status, and a manual credit (a bank transfer received). */
 export function OpsAgents() {
   const { t } = useI18n();
-  const [skip, setSkip] = useState(0);
+  const pages = useOffsetPages(PAGE);
+  const { skip, limit } = pages;
   const list = useAsync(
-    () => unwrap(adminApi.GET('/v1/admin/agents', { params: { query: { skip, limit: PAGE } } })),
+    () => unwrap(adminApi.GET('/v1/admin/agents', { params: { query: { skip, limit } } })),
     [skip],
   );
   return (
@@ -181,15 +161,7 @@ export function OpsAgents() {
       {list.data?.items.map((a) => (
         <AgentCard key={a.agent_id} agent={a} onChanged={() => void list.reload()} />
       ))}
-      {list.data && (
-        <Pager
-          from={skip + 1}
-          to={skip + list.data.items.length}
-          total={list.data.total}
-          onPrev={skip > 0 ? () => setSkip(Math.max(0, skip - PAGE)) : undefined}
-          onNext={list.data.has_more ? () => setSkip(skip + PAGE) : undefined}
-        />
-      )}
+      {list.data && <Pager {...pages.pager(list.data.items.length, list.data)} />}
     </>
   );
 }
@@ -245,7 +217,7 @@ function AgentCard({ agent: a, onChanged }: { agent: Agent; onChanged: () => voi
           {notice}
         </p>
       )}
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       <div className="two-col">
         <form onSubmit={save} aria-label={t('ops.settings')}>
           <div className="grid3">
@@ -347,32 +319,27 @@ export function OpsHealth() {
             {t('health.summary', { n: state.data.available_count, total: state.data.total_providers })} ·{' '}
             {formatDateTime(state.data.checked_at, locale)}
           </p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('health.provider')}</th>
-                <th scope="col">{t('col.status')}</th>
-                <th scope="col" className="num">
-                  {t('health.latency')}
-                </th>
-                <th scope="col">{t('health.error')}</th>
+          <DataTable
+            columns={[
+              t('health.provider'),
+              t('col.status'),
+              { label: t('health.latency'), num: true },
+              t('health.error'),
+            ]}
+          >
+            {providers.map(([name, p]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>
+                  <span className={`badge ${p.status === 'available' ? 'ok' : 'bad'}`}>
+                    {t(`health.${p.status}`)}
+                  </span>
+                </td>
+                <td className="num">{p.latency_ms ?? '—'} ms</td>
+                <td>{p.error ?? ''}</td>
               </tr>
-            </thead>
-            <tbody>
-              {providers.map(([name, p]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>
-                    <span className={`badge ${p.status === 'available' ? 'ok' : 'bad'}`}>
-                      {t(`health.${p.status}`)}
-                    </span>
-                  </td>
-                  <td className="num">{p.latency_ms ?? '—'} ms</td>
-                  <td>{p.error ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </>
       )}
     </>

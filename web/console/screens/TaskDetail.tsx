@@ -13,6 +13,7 @@ import { agentApi } from '../session';
 import { isSkill } from '../task-draft';
 import { useAction } from '../../shared/use-action';
 import { StatusBadge } from '../../shared/StatusBadge';
+import { ActionButton, ActionError } from '../../shared/action-ui';
 
 type Task = Schemas['TaskStatusResponse'];
 type Submission = Schemas['SubmissionView'];
@@ -369,7 +370,7 @@ function Review(props: { assignmentId: string; onDone: () => void }) {
           <input id={`text-${id}`} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />
         </div>
       </div>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       <p>
         <button type="submit" className={verdict === 'reject' ? 'danger' : ''} disabled={action.busy}>
           {t(verdict === 'approve' ? 'review.submit_approve' : 'review.submit_reject')}
@@ -405,61 +406,57 @@ function CancelTask({ task, onDone }: { task: Task; onDone: () => void }) {
     );
   }
   if (!cancellable) return null;
-  const showPreview = () =>
-    void action.run(async () => {
-      const quote = await unwrap(
-        agentApi.POST('/v1/tasks/quote', {
-          body: {
-            title: task.title,
-            description: task.description,
-            task_type: task.task_type,
-            location: {
-              latitude: task.location.latitude,
-              longitude: task.location.longitude,
-              max_distance_meters: task.location.max_distance_meters,
-            },
-            budget_cents: task.budget_cents,
-            max_workers: task.max_workers,
-            deadline_at: new Date(Date.now() + 3_600_000).toISOString(),
+  const showPreview = async () => {
+    const quote = await unwrap(
+      agentApi.POST('/v1/tasks/quote', {
+        body: {
+          title: task.title,
+          description: task.description,
+          task_type: task.task_type,
+          location: {
+            latitude: task.location.latitude,
+            longitude: task.location.longitude,
+            max_distance_meters: task.location.max_distance_meters,
           },
-        }),
-      );
-      const holding = task.assignments.filter((a) => a.status === 'accepted').length;
-      const settled = task.assignments.filter(
-        (a) => a.status === 'approved' || a.status === 'rejected',
-      ).length;
-      const open = task.max_workers - holding - settled;
-      const split = quote.refund_policy.cancel_assigned;
-      setPreview({
-        refund: open * task.budget_cents + holding * split.refund_cents_per_slot,
-        workers: holding * split.worker_cents_per_slot,
-      });
+          budget_cents: task.budget_cents,
+          max_workers: task.max_workers,
+          deadline_at: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      }),
+    );
+    const holding = task.assignments.filter((a) => a.status === 'accepted').length;
+    const settled = task.assignments.filter((a) => a.status === 'approved' || a.status === 'rejected').length;
+    const open = task.max_workers - holding - settled;
+    const split = quote.refund_policy.cancel_assigned;
+    setPreview({
+      refund: open * task.budget_cents + holding * split.refund_cents_per_slot,
+      workers: holding * split.worker_cents_per_slot,
     });
-  const confirm = () =>
-    void action.run(async () => {
-      setDone(
-        await unwrap(
-          agentApi.POST('/v1/tasks/{task_id}/cancel', { params: { path: { task_id: task.task_id } } }),
-        ),
-      );
-      onDone();
-    });
+  };
+  const confirm = async () => {
+    setDone(
+      await unwrap(
+        agentApi.POST('/v1/tasks/{task_id}/cancel', { params: { path: { task_id: task.task_id } } }),
+      ),
+    );
+    onDone();
+  };
   return (
     <div className="cancel">
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       {!preview ? (
-        <button type="button" className="secondary" onClick={showPreview} disabled={action.busy}>
+        <ActionButton action={action} className="secondary" onClick={showPreview}>
           {t('cancel.button')}
-        </button>
+        </ActionButton>
       ) : (
         <div role="alertdialog" aria-labelledby="cancel-h" className="confirm">
           <p id="cancel-h">
             {t('cancel.preview', { refund: money(preview.refund), workers: money(preview.workers) })}
           </p>
           <div className="row">
-            <button type="button" className="danger" onClick={confirm} disabled={action.busy}>
+            <ActionButton action={action} className="danger" onClick={confirm}>
               {t('cancel.confirm')}
-            </button>
+            </ActionButton>
             <button type="button" className="secondary" onClick={() => setPreview(null)}>
               {t('cancel.keep')}
             </button>
