@@ -109,3 +109,31 @@ export function Checks<V extends string>(props: {
     </div>
   );
 }
+
+/** One choice of a few, as radio buttons in a fieldset whose legend names the question. */
+export function Radios<V extends string>(props: {
+  legend: ReactNode;
+  name: string;
+  value: NoInfer<V>;
+  options: readonly V[];
+  optionLabel: (value: V) => ReactNode;
+  onChange: (value: V) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.options.map((v) => (
+        <label key={v} className="choice">
+          <input
+            type="radio"
+            name={props.name}
+            value={v}
+            checked={props.value === v}
+            onChange={() => props.onChange(v)}
+          />
+          {props.optionLabel(v)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

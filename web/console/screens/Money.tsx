@@ -14,7 +14,7 @@ import { Pager, useOffsetPages } from '../../shared/pager';
 import { useAction } from '../../shared/use-action';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { DataTable } from '../components/DataTable';
-import { Field } from '../../shared/fields';
+import { Field, Radios } from '../../shared/fields';
 
 type Order = Schemas['PaymentOrderResponse'] | Schemas['PaymentStatusResponse'];
 const PAGE = 20;
@@ -83,21 +83,14 @@ function TopUp({ onSettled }: { onSettled: () => void }) {
       <h2 id="topup-h">{t('money.top_up')}</h2>
       {sandbox && <p className="hint">{t('money.sandbox_hint')}</p>}
       <form onSubmit={submit} className="inline-form" aria-labelledby="topup-h">
-        <fieldset>
-          <legend>{t('money.method')}</legend>
-          {METHODS.map((m) => (
-            <label key={m} className="choice">
-              <input
-                type="radio"
-                name="method"
-                value={m}
-                checked={method === m}
-                onChange={() => setMethod(m)}
-              />
-              {t(`money.method_${m}`)}
-            </label>
-          ))}
-        </fieldset>
+        <Radios
+          legend={t('money.method')}
+          name="method"
+          value={method}
+          options={METHODS}
+          optionLabel={(m) => t(`money.method_${m}`)}
+          onChange={setMethod}
+        />
         <div>
           <label htmlFor="topup-amount">{t('money.amount_yuan')}</label>
           <input

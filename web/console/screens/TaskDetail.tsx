@@ -10,6 +10,7 @@ import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
+import { Radios } from '../../shared/fields';
 import { isSkill } from '../task-draft';
 import { useAction } from '../../shared/use-action';
 import { StatusBadge } from '../../shared/StatusBadge';
@@ -271,11 +272,13 @@ function SubmissionCard({ submission: s, onDone }: { submission: Submission; onD
   );
 }
 
+const VERDICTS = ['approve', 'reject'] as const;
+
 /** Approve (rating and quality required) or reject (a reason required, rating optional) one submission. */
 function Review(props: { assignmentId: string; onDone: () => void }) {
   const { t } = useI18n();
   const taskId = useParams().taskId!;
-  const [verdict, setVerdict] = useState<'approve' | 'reject'>('approve');
+  const [verdict, setVerdict] = useState<(typeof VERDICTS)[number]>('approve');
   const [rating, setRating] = useState('5');
   const [quality, setQuality] = useState('5');
   const [reason, setReason] = useState<(typeof REASONS)[number]>('poor_quality');
@@ -300,27 +303,14 @@ function Review(props: { assignmentId: string; onDone: () => void }) {
   });
   return (
     <form className="review" onSubmit={submit} aria-label={t('review.title')}>
-      <fieldset>
-        <legend>{t('review.title')}</legend>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`v-${id}`}
-            checked={verdict === 'approve'}
-            onChange={() => setVerdict('approve')}
-          />
-          {t('review.approve')}
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`v-${id}`}
-            checked={verdict === 'reject'}
-            onChange={() => setVerdict('reject')}
-          />
-          {t('review.reject')}
-        </label>
-      </fieldset>
+      <Radios
+        legend={t('review.title')}
+        name={`v-${id}`}
+        value={verdict}
+        options={VERDICTS}
+        optionLabel={(v) => t(`review.${v}`)}
+        onChange={setVerdict}
+      />
       <div className="grid3">
         <div>
           <label htmlFor={`rating-${id}`}>
