@@ -6,7 +6,6 @@ import {
   Suspense,
   useEffect,
   useState,
-  useSyncExternalStore,
   type ComponentType,
   type ReactNode,
 } from 'react';
@@ -20,7 +19,7 @@ import {
   type RouteObject,
 } from 'react-router';
 import { ErrorNotice, Loading } from '../shared/ui';
-import { session } from './session';
+import { session, useSignedIn } from './session';
 
 /**
  * A screen in a chunk of its own, fetched the first time it is rendered (React.lazy), or before by `preload`. Only
@@ -76,10 +75,6 @@ const routes: RouteObject[] = [
 // A stored session starts its refresh as soon as the app's script runs, not once React has rendered the route that
 // waits for it: on a phone network the refresh is the longest step before a signed-in screen.
 if (session.restorable) void session.restore();
-
-export function useSignedIn(): boolean {
-  return useSyncExternalStore(session.subscribe, session.snapshot);
-}
 
 /**
  * Waits for the stored refresh token to become a session (once per load), then shows the screen or /login. While

@@ -1,4 +1,4 @@
-import type { Catalog, Locale } from './i18n';
+import type { Catalog, Locale } from './locale';
 
 /**
  * Words for every error code of docs/errors.md, plus the apps' own (network_error, unexpected_response,

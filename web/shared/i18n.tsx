@@ -1,9 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ERROR_WORDS } from './error-words';
+import { type Catalog, type Locale, LOCALES } from './locale';
 
-export type Locale = 'zh-CN' | 'en';
-export const LOCALES: readonly Locale[] = ['zh-CN', 'en'];
-export type Catalog = Record<string, string>;
+export { type Catalog, type Locale, LOCALES } from './locale';
 /**
  * Looks a key up in the current language. `K` is an app's own keys when it uses typedI18n (a key the app's catalogue
  * does not have is a type error); plain `string` for the shared components, whose words every app carries.

@@ -3,10 +3,9 @@ import { NavLink, Outlet, useMatch } from 'react-router';
 import type { Schemas } from '../../shared/api';
 import { useI18n } from '../../shared/i18n';
 import { useLive } from '../../shared/live';
-import { useSignedIn } from '../App';
 import { availability } from '../availability';
 import { loadOffers, type Offer, offerFromEvent, withOffers } from '../offers';
-import { session } from '../session';
+import { session, useSignedIn } from '../session';
 import { OfferBanner } from './OfferBanner';
 
 /** Live events other screens listen to (a verdict, a cancellation): they reload when one arrives. */

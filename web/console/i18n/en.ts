@@ -1,5 +1,5 @@
 import { SKILL_WORDS } from '../../shared/skill-words';
-import type { Catalog } from '../../shared/i18n';
+import type { Catalog } from '../../shared/locale';
 import type { PagerKey } from '../../shared/pager';
 
 /**
