@@ -9,7 +9,7 @@ import { ShownOnce } from '../components/Secret';
 import { useAgent } from '../components/Shell';
 import { agentApi } from '../session';
 import { useAction } from '../../shared/use-action';
-import { ActionButton, ActionError } from '../../shared/action-ui';
+import { ActionButton, ActionError, ConfirmButtons } from '../../shared/action-ui';
 
 type Key = Schemas['ApiKeyResponse'];
 type Permission = NonNullable<Schemas['CreateApiKeyRequest']['permissions']>[number];
@@ -124,12 +124,13 @@ function KeyCard(props: {
           ) : (
             <span role="alertdialog" aria-label={t('keys.rotate')} className="row confirm">
               {t('keys.rotate_warning')}
-              <ActionButton action={action} className="danger" onClick={rotate}>
-                {t('keys.rotate_confirm')}
-              </ActionButton>
-              <button type="button" className="secondary" onClick={() => setConfirmRotate(false)}>
-                {t('common.cancel')}
-              </button>
+              <ConfirmButtons
+                action={action}
+                onConfirm={rotate}
+                confirm={t('keys.rotate_confirm')}
+                onCancel={() => setConfirmRotate(false)}
+                cancel={t('common.cancel')}
+              />
             </span>
           )}
         </div>

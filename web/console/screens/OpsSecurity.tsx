@@ -7,7 +7,7 @@ import { useAsync } from '../../shared/use-async';
 import { CodeInput, RecoveryCodes, TotpSetup } from '../components/TwoFactor';
 import { adminApi } from '../session';
 import { useAction } from '../../shared/use-action';
-import { ActionButton, ActionError } from '../../shared/action-ui';
+import { ActionButton, ActionError, ConfirmButtons } from '../../shared/action-ui';
 import { DataTable } from '../components/DataTable';
 
 type Me = Schemas['AdminMeResponse'];
@@ -165,12 +165,13 @@ function OperatorRow(props: { operator: Operator; me: Me; onChanged: () => void 
         {confirming && (
           <span className="row">
             <span>{t('security.reset_confirm', { email: o.email })}</span>
-            <ActionButton action={action} className="danger" onClick={reset}>
-              {t('security.reset_yes')}
-            </ActionButton>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              {t('common.cancel')}
-            </button>
+            <ConfirmButtons
+              action={action}
+              onConfirm={reset}
+              confirm={t('security.reset_yes')}
+              onCancel={() => setConfirming(false)}
+              cancel={t('common.cancel')}
+            />
           </span>
         )}
       </td>
