@@ -57,13 +57,12 @@ describe('task draft', () => {
     expect(unread).toMatchObject({ link: 'https://example.com/nowhere', latitude: '22.5431' });
   });
 
-  it('turns skills on and off, once each', () => {
-    let draft = draftReducer(filled, { type: 'skill', skill: 'delivery', on: true });
-    draft = draftReducer(draft, { type: 'skill', skill: 'delivery', on: true });
-    expect(draft.skills).toEqual(['photography', 'delivery']);
-    draft = draftReducer(draft, { type: 'skill', skill: 'photography', on: false });
-    expect(draft.skills).toEqual(['delivery']);
-    expect(draftReducer(draft, { type: 'set', fields: { title: 'x' } })).toMatchObject({ title: 'x' });
+  it('replaces fields, and tells the API skills from others', () => {
+    expect(draftReducer(filled, { type: 'set', fields: { title: 'x', skills: [] } })).toMatchObject({
+      title: 'x',
+      skills: [],
+      latitude: '31.2304',
+    });
     expect([isSkill('delivery'), isSkill('juggling')]).toEqual([true, false]);
   });
 });

@@ -42,11 +42,8 @@ export function isSkill(skill: string): skill is Skill {
   return (SKILLS as readonly string[]).includes(skill);
 }
 
-/** A change to the draft: fields to replace, a pasted link, or a skill turned on or off. */
-export type DraftChange =
-  | { type: 'set'; fields: Partial<TaskDraft> }
-  | { type: 'link'; value: string }
-  | { type: 'skill'; skill: Skill; on: boolean };
+/** A change to the draft: fields to replace, or a pasted link (read into the coordinates). */
+export type DraftChange = { type: 'set'; fields: Partial<TaskDraft> } | { type: 'link'; value: string };
 
 /** A new draft: a photo task, 5 km, photography, ¥50 for one worker, due a day after `now`. */
 export function newDraft(now: Date): TaskDraft {
@@ -83,10 +80,6 @@ export function draftReducer(draft: TaskDraft, change: DraftChange): TaskDraft {
             longitude: String(place.longitude),
           }
         : { ...draft, link: change.value };
-    }
-    case 'skill': {
-      const others = draft.skills.filter((s) => s !== change.skill);
-      return { ...draft, skills: change.on ? [...others, change.skill] : others };
     }
   }
 }

@@ -26,3 +26,23 @@ export function ActionButton(props: {
 export function ActionError({ action }: { action: Action }) {
   return action.error ? <ErrorNotice error={action.error} /> : null;
 }
+
+/** A confirmation's two buttons: the dangerous action (run through `action`) and the way back. */
+export function ConfirmButtons(props: {
+  action: Action;
+  onConfirm: () => Promise<void>;
+  confirm: ReactNode;
+  onCancel: () => void;
+  cancel: ReactNode;
+}) {
+  return (
+    <>
+      <ActionButton action={props.action} className="danger" onClick={props.onConfirm}>
+        {props.confirm}
+      </ActionButton>
+      <button type="button" className="secondary" onClick={props.onCancel}>
+        {props.cancel}
+      </button>
+    </>
+  );
+}

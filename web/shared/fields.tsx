@@ -36,20 +36,31 @@ export function Field(
   );
 }
 
-/**
- * A labelled choice among fixed values (an enum of the API's), each shown in words by `label`; `blank` adds a first
- * choice with the value "" (such as "All" for a filter).
- */
-export function SelectField<V extends string>(props: {
+interface ChoiceProps<V extends string> {
   id: string;
   label: ReactNode;
-  value: V;
-  onChange: (value: V) => void;
   options: readonly V[];
   optionLabel: (value: V) => string;
-  blank?: string;
   disabled?: boolean;
-}) {
+}
+
+/** A labelled choice among fixed values (an enum of the API's), each shown in words by `optionLabel`. */
+export function SelectField<V extends string>(
+  props: ChoiceProps<V> & { value: NoInfer<V>; onChange: (value: V) => void },
+) {
+  return <Choice {...props} onChange={props.onChange as (value: string) => void} />;
+}
+
+/** A SelectField with a first choice `blank` (such as "All") whose value is "": a list's filter. */
+export function FilterField<V extends string>(
+  props: ChoiceProps<V> & { value: NoInfer<V> | ''; onChange: (value: V | '') => void; blank: string },
+) {
+  return <Choice {...props} onChange={props.onChange as (value: string) => void} />;
+}
+
+function Choice<V extends string>(
+  props: ChoiceProps<V> & { value: string; onChange: (value: string) => void; blank?: string },
+) {
   return (
     <div>
       <label htmlFor={props.id}>{props.label}</label>
@@ -57,7 +68,7 @@ export function SelectField<V extends string>(props: {
         id={props.id}
         value={props.value}
         disabled={props.disabled}
-        onChange={(e) => props.onChange(e.target.value as V)}
+        onChange={(e) => props.onChange(e.target.value)}
       >
         {props.blank !== undefined && <option value="">{props.blank}</option>}
         {props.options.map((v) => (
@@ -67,5 +78,62 @@ export function SelectField<V extends string>(props: {
         ))}
       </select>
     </div>
+  );
+}
+
+/** The list with `value` in it (once, at the end) or without it. */
+export function toggled<V>(list: readonly V[], value: V, on: boolean): V[] {
+  const others = list.filter((x) => x !== value);
+  return on ? [...others, value] : others;
+}
+
+/** A row of checkboxes, one per value (permissions, skills, event names): the ticked ones in, the new list out. */
+export function Checks<V extends string>(props: {
+  options: readonly V[];
+  checked: readonly V[];
+  onChange: (next: V[]) => void;
+  optionLabel: (value: V) => ReactNode;
+}) {
+  return (
+    <div className="checks">
+      {props.options.map((v) => (
+        <label key={v} className="choice">
+          <input
+            type="checkbox"
+            checked={props.checked.includes(v)}
+            onChange={(e) => props.onChange(toggled(props.checked, v, e.target.checked))}
+          />
+          {props.optionLabel(v)}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** One choice of a few, as radio buttons in a fieldset whose legend names the question. */
+export function Radios<V extends string>(props: {
+  legend: ReactNode;
+  name: string;
+  value: NoInfer<V>;
+  options: readonly V[];
+  optionLabel: (value: V) => ReactNode;
+  onChange: (value: V) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.options.map((v) => (
+        <label key={v} className="choice">
+          <input
+            type="radio"
+            name={props.name}
+            value={v}
+            checked={props.value === v}
+            onChange={() => props.onChange(v)}
+          />
+          {props.optionLabel(v)}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import type { Locale } from './i18n';
+import type { Locale } from './locale';
 
 /**
  * Money in cents as yuan: "¥1,234.50" in both languages (English's default symbol for CNY is "CN¥", which reads

@@ -7,21 +7,23 @@ export type Column = string | { label: string; num: true };
 export function DataTable(props: {
   columns: Column[];
   caption?: ReactNode;
+  /** "visually-hidden" for a caption only screen readers need. */
+  captionClass?: string;
   className?: string;
   children: ReactNode;
 }) {
   return (
     <table className={props.className}>
-      {props.caption && <caption>{props.caption}</caption>}
+      {props.caption && <caption className={props.captionClass}>{props.caption}</caption>}
       <thead>
         <tr>
-          {props.columns.map((c) =>
+          {props.columns.map((c, i) =>
             typeof c === 'string' ? (
-              <th key={c} scope="col">
+              <th key={i} scope="col">
                 {c}
               </th>
             ) : (
-              <th key={c.label} scope="col" className="num">
+              <th key={i} scope="col" className="num">
                 {c.label}
               </th>
             ),

@@ -1,6 +1,7 @@
 import type { Schemas } from '../../shared/api';
 import { formatCents } from '../../shared/money';
 import { useI18n } from '../i18n';
+import { DataTable } from './DataTable';
 
 type Quote = Schemas['TaskQuoteResponse'];
 const REFUND_CASES = [
@@ -66,36 +67,30 @@ export function QuoteView({ quote }: { quote: Quote }) {
         <dt>{t('quote.auto_approval')}</dt>
         <dd>{t('quote.hours', { hours: quote.auto_approval.delay_hours })}</dd>
       </dl>
-      <table className="compact">
-        <caption>{t('quote.refunds')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('quote.case')}</th>
-            <th scope="col" className="num">
-              {t('quote.refund')}
-            </th>
-            <th scope="col" className="num">
-              {t('quote.worker_gets')}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {REFUND_CASES.map((c) => {
-            const r = quote.refund_policy[c];
-            return (
-              <tr key={c}>
-                <th scope="row">{t(`refund.${c}`)}</th>
-                <td className="num">
-                  {r.allowed
-                    ? `${money(r.refund_cents_per_slot)} (${r.refund_percent} %)`
-                    : t('quote.not_allowed')}
-                </td>
-                <td className="num">{money(r.worker_cents_per_slot)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        columns={[
+          t('quote.case'),
+          { label: t('quote.refund'), num: true },
+          { label: t('quote.worker_gets'), num: true },
+        ]}
+        className="compact"
+        caption={t('quote.refunds')}
+      >
+        {REFUND_CASES.map((c) => {
+          const r = quote.refund_policy[c];
+          return (
+            <tr key={c}>
+              <th scope="row">{t(`refund.${c}`)}</th>
+              <td className="num">
+                {r.allowed
+                  ? `${money(r.refund_cents_per_slot)} (${r.refund_percent} %)`
+                  : t('quote.not_allowed')}
+              </td>
+              <td className="num">{money(r.worker_cents_per_slot)}</td>
+            </tr>
+          );
+        })}
+      </DataTable>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { SKILL_WORDS } from '../../shared/skill-words';
 import type { Catalog } from '../../shared/locale';
 import type { PagerKey } from '../../shared/pager';
 
@@ -132,14 +133,7 @@ export const en = {
   'type.data_collection': 'Data collection',
   'type.delivery': 'Delivery',
   'type.other': 'Other',
-  'skill.photography': 'Photography',
-  'skill.data_entry': 'Data entry',
-  'skill.surveying': 'Surveying',
-  'skill.translation': 'Translation',
-  'skill.quality_inspection': 'Quality inspection',
-  'skill.delivery': 'Delivery',
-  'skill.driving': 'Driving',
-  'skill.other': 'Other',
+  ...SKILL_WORDS.en,
   'proof.photo_gps': 'Photo GPS (EXIF) within 100 m',
   'proof.photo_or_device_gps': 'Photo GPS, or the phone’s own fix',
   'create.title': 'Title',

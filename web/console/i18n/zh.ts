@@ -1,3 +1,4 @@
+import { SKILL_WORDS } from '../../shared/skill-words';
 import type { MessageKey } from './en';
 
 /** The console's words in Chinese: every key of en.ts, and no other (a gap or a stray key is a type error). */
@@ -127,14 +128,7 @@ export const zh: Record<MessageKey, string> = {
   'type.data_collection': '数据采集',
   'type.delivery': '配送',
   'type.other': '其他',
-  'skill.photography': '拍照',
-  'skill.data_entry': '数据录入',
-  'skill.surveying': '实地调查',
-  'skill.translation': '翻译',
-  'skill.quality_inspection': '质量检查',
-  'skill.delivery': '配送',
-  'skill.driving': '驾驶',
-  'skill.other': '其他',
+  ...SKILL_WORDS['zh-CN'],
   'proof.photo_gps': '照片 GPS（EXIF）在 100 米内',
   'proof.photo_or_device_gps': '照片 GPS 或手机定位',
   'create.title': '标题',

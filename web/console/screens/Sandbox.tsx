@@ -10,17 +10,26 @@ import { useAgent } from '../components/Shell';
 import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
 import { useAction } from '../../shared/use-action';
-import { Field, SelectField } from '../../shared/fields';
+import { Field, Radios, SelectField } from '../../shared/fields';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { CoordinateFields } from '../components/CoordinateFields';
 import { DataTable } from '../components/DataTable';
 
 type Persona = (typeof PERSONAS)[number];
+const PLACES = ['task', 'point'] as const;
 const ADVANCE = [
   ['clock.hour', 3600],
   ['clock.day', 86_400],
   ['clock.three_days', 259_200],
 ] as const;
+
+/** A change to a list's rows, then the list again: the list shows the answer. */
+function thenReload(list: { reload: () => Promise<void> }, work: () => Promise<unknown>) {
+  return async () => {
+    await work();
+    await list.reload();
+  };
+}
 
 /**
  * Sandbox mode only (product-decisions §12; docs/sandbox.md): instant test funds, simulated workers that take the
@@ -108,10 +117,11 @@ function Workers() {
     setName('');
     await list.reload();
   });
-  const remove = (id: string) => async () => {
-    await unwrap(agentApi.DELETE('/v1/sandbox/workers/{worker_id}', { params: { path: { worker_id: id } } }));
-    await list.reload();
-  };
+  const remove = (id: string) =>
+    thenReload(list, () =>
+      unwrap(agentApi.DELETE('/v1/sandbox/workers/{worker_id}', { params: { path: { worker_id: id } } })),
+    );
+
   return (
     <section className="card" aria-labelledby="sim-h">
       <h2 id="sim-h">{t('sandbox.workers')}</h2>
@@ -126,27 +136,14 @@ function Workers() {
             optionLabel={(p) => t(`persona.${p}`)}
             onChange={setPersona}
           />
-          <fieldset>
-            <legend>{t('sandbox.where')}</legend>
-            <label className="choice">
-              <input
-                type="radio"
-                name="sim-place"
-                checked={place === 'task'}
-                onChange={() => setPlace('task')}
-              />
-              {t('sandbox.near_task')}
-            </label>
-            <label className="choice">
-              <input
-                type="radio"
-                name="sim-place"
-                checked={place === 'point'}
-                onChange={() => setPlace('point')}
-              />
-              {t('sandbox.at_point')}
-            </label>
-          </fieldset>
+          <Radios
+            legend={t('sandbox.where')}
+            name="sim-place"
+            value={place}
+            options={PLACES}
+            optionLabel={(p) => t(p === 'task' ? 'sandbox.near_task' : 'sandbox.at_point')}
+            onChange={setPlace}
+          />
         </div>
         {place === 'task' ? (
           <div className="grid2">
@@ -217,19 +214,19 @@ function Clocks() {
     setName('');
     await list.reload();
   });
-  const advance = (id: string, seconds: number) => async () => {
-    await unwrap(
-      agentApi.POST('/v1/sandbox/clocks/{clock_id}/advance', {
-        params: { path: { clock_id: id } },
-        body: { by_seconds: seconds },
-      }),
+  const advance = (id: string, seconds: number) =>
+    thenReload(list, () =>
+      unwrap(
+        agentApi.POST('/v1/sandbox/clocks/{clock_id}/advance', {
+          params: { path: { clock_id: id } },
+          body: { by_seconds: seconds },
+        }),
+      ),
     );
-    await list.reload();
-  };
-  const remove = (id: string) => async () => {
-    await unwrap(agentApi.DELETE('/v1/sandbox/clocks/{clock_id}', { params: { path: { clock_id: id } } }));
-    await list.reload();
-  };
+  const remove = (id: string) =>
+    thenReload(list, () =>
+      unwrap(agentApi.DELETE('/v1/sandbox/clocks/{clock_id}', { params: { path: { clock_id: id } } })),
+    );
   return (
     <section className="card" aria-labelledby="clocks-h">
       <h2 id="clocks-h">{t('sandbox.clocks')}</h2>

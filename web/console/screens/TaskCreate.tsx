@@ -8,9 +8,8 @@ import {
   workerRegisterSkillsValues as SKILLS,
 } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { Field, SelectField } from '../../shared/fields';
+import { Checks, Field, SelectField } from '../../shared/fields';
 import { formatCents } from '../../shared/money';
-import { ErrorNotice } from '../../shared/ui';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
 import { CoordinateFields } from '../components/CoordinateFields';
@@ -26,6 +25,7 @@ import {
   type DraftChange,
   type TaskDraft,
 } from '../task-draft';
+import { ActionError } from '../../shared/action-ui';
 
 type Quote = Schemas['TaskQuoteResponse'];
 /** What each section gets: the draft to show and the dispatch to change it. */
@@ -79,7 +79,7 @@ export function TaskCreate() {
               {t('create.get_quote')}
             </button>
           </p>
-          {quoting.error ? <ErrorNotice error={quoting.error} /> : null}
+          <ActionError action={quoting} />
         </form>
         <section className="card sticky" aria-labelledby="quote-h" aria-live="polite">
           <h2 id="quote-h">{t('create.quote')}</h2>
@@ -91,7 +91,7 @@ export function TaskCreate() {
           ) : (
             <p className="muted">{quoted ? t('create.quote_stale') : t('create.quote_first')}</p>
           )}
-          {creating.error ? <ErrorNotice error={creating.error} /> : null}
+          <ActionError action={creating} />
         </section>
       </div>
     </>
@@ -198,18 +198,12 @@ function WhoSection({ draft, change }: SectionProps) {
     <>
       <fieldset>
         <legend>{t('create.skills')}</legend>
-        <div className="checks">
-          {SKILLS.map((skill) => (
-            <label key={skill} className="choice">
-              <input
-                type="checkbox"
-                checked={draft.skills.includes(skill)}
-                onChange={(e) => change({ type: 'skill', skill, on: e.target.checked })}
-              />
-              {t(`skill.${skill}`)}
-            </label>
-          ))}
-        </div>
+        <Checks
+          options={SKILLS}
+          checked={draft.skills}
+          onChange={(skills) => change({ type: 'set', fields: { skills } })}
+          optionLabel={(skill) => t(`skill.${skill}`)}
+        />
       </fieldset>
       <SelectField
         id="t-proof"
