@@ -1,3 +1,4 @@
+import { SKILL_WORDS } from '../../shared/skill-words';
 import type { MessageKey } from './zh-CN';
 
 /** The worker app's words in English: the same keys as zh-CN.ts, no more and no fewer (a gap fails the build). */
@@ -27,14 +28,7 @@ export const en: Record<MessageKey, string> = {
   'auth.reset_done': 'Password reset. Log in with the new one.',
   'auth.logout': 'Log out',
   'auth.tagline': 'Tasks nearby, paid when done.',
-  'skill.photography': 'Photography',
-  'skill.data_entry': 'Data entry',
-  'skill.surveying': 'Surveying',
-  'skill.translation': 'Translation',
-  'skill.quality_inspection': 'Quality inspection',
-  'skill.delivery': 'Delivery',
-  'skill.driving': 'Driving',
-  'skill.other': 'Other',
+  ...SKILL_WORDS.en,
   'avail.label': 'Available',
   'avail.on': 'Online: receiving offers nearby',
   'avail.off': 'Offline: no offers',

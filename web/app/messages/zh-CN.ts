@@ -1,3 +1,5 @@
+import { SKILL_WORDS } from '../../shared/skill-words';
+
 /**
  * The worker app's words in Chinese, its default language (product-decisions §14). This catalogue names the keys:
  * `MessageKey` is its keys, and the English one (en.ts) must have exactly the same, or the build fails.
@@ -29,14 +31,7 @@ export const zhCN = {
   'auth.reset_done': '密码已重置，请用新密码登录。',
   'auth.logout': '退出登录',
   'auth.tagline': '附近的任务，完成即得报酬。',
-  'skill.photography': '拍照',
-  'skill.data_entry': '数据录入',
-  'skill.surveying': '实地调查',
-  'skill.translation': '翻译',
-  'skill.quality_inspection': '质量检查',
-  'skill.delivery': '配送',
-  'skill.driving': '驾驶',
-  'skill.other': '其他',
+  ...SKILL_WORDS['zh-CN'],
   'avail.label': '接单',
   'avail.on': '在线：正在接收附近的任务推送',
   'avail.off': '离线：不会收到任务推送',
