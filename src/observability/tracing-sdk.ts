@@ -27,9 +27,22 @@ export function startSdk(endpoint: string, serviceName: string): Tracer {
   const sdk = new NodeSDK({
     serviceName,
     traceExporter: new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }),
+    // Traces only: metrics are Prometheus's (metrics.ts), logs are pino's on stdout. Left unset, the SDK would start
+    // exporting OTLP metrics and logs to the same endpoint from its own reading of the environment.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
+        // The server span named by its route template (`POST /v1/tasks/:task_id/feedback`), as metrics label it.
+        applyCustomAttributesOnSpan: (span, request) => {
+          const express = request as { route?: { path?: unknown }; baseUrl?: string; method?: string };
+          const route = express.route?.path;
+          if (typeof route !== 'string') return;
+          const template = `${express.baseUrl ?? ''}${route}`;
+          span.setAttribute('http.route', template);
+          span.updateName(`${express.method} ${template}`);
+        },
         // Outgoing requests with no parent (pg-boss has none; a health poll) are not worth a trace of their own.
         requireParentforOutgoingSpans: true,
       }),
