@@ -153,6 +153,8 @@ describe('metrics: GET /metrics after the walkthrough', () => {
     await http.post(`/v1/tasks/${third}/cancel`).set('Authorization', key).expect(200);
 
     // Every webhook delivered (the receiver answers 200): the API's delivery log has nothing pending.
+    let lastSignature = '';
+    let lastChange = Date.now();
     const deliveries = await waitFor(async () => {
       const res = await http
         .get(`/v1/agent/webhooks/${hook.body.webhook_id as string}/deliveries?limit=100`)
@@ -164,7 +166,12 @@ describe('metrics: GET /metrics after the walkthrough', () => {
       );
       const settled =
         n === 0 && data.every((d) => d.status === 'delivered') && received.length === data.length;
-      return data.length > 0 && settled ? data : null;
+      // And still so half a second later: an event made by the last steps' aftermath (published a moment after them)
+      // must not arrive between this check and the scrape.
+      const signature = `${data.length}/${received.length}`;
+      const stable = settled && signature === lastSignature && Date.now() - lastChange >= 500;
+      if (signature !== lastSignature) [lastSignature, lastChange] = [signature, Date.now()];
+      return data.length > 0 && stable ? data : null;
     }, 'every webhook delivered');
 
     const after = await scrape();
