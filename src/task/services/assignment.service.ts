@@ -21,6 +21,7 @@ import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
 import { TaskChanges, TaskSettlement } from './task-settlement';
+import { countOffer } from '../../observability/metrics';
 
 /**
  * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task
@@ -189,6 +190,7 @@ export class AssignmentService {
         { closed_at: now, offer_ended_at: now },
         'assignment.declined',
       );
+      countOffer('declined');
       await this.dispatch.offerOpenSlots(em, task, now);
       return moved;
     });
