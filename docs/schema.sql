@@ -692,7 +692,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text])))
 );
 
 --
@@ -802,6 +802,11 @@ CREATE TABLE public.tasks (
     open_slots integer DEFAULT 0 NOT NULL,
     test_clock_id uuid,
     location_proof text DEFAULT 'photo_gps'::text NOT NULL,
+    answer_schema json,
+    review_policy jsonb,
+    agreement_reached_at timestamp with time zone,
+    CONSTRAINT tasks_agreement_needs_policy CHECK (((agreement_reached_at IS NULL) OR (review_policy IS NOT NULL))),
+    CONSTRAINT tasks_answer_schema_object CHECK (((answer_schema IS NULL) OR ((json_typeof(answer_schema) = 'object'::text) AND (octet_length((answer_schema)::text) <= 16384)))),
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
     CONSTRAINT tasks_cancelled_status CHECK (((cancelled_at IS NULL) OR (status = 'cancelled'::text))),
     CONSTRAINT tasks_closed_slots_range CHECK (((closed_slots >= 0) AND (closed_slots <= max_workers))),
@@ -816,6 +821,7 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_min_reputation_check CHECK (((min_reputation >= (0)::numeric) AND (min_reputation <= (5)::numeric))),
     CONSTRAINT tasks_open_slots_range CHECK (((open_slots >= 0) AND (open_slots <= max_workers))),
     CONSTRAINT tasks_payout_cents_check CHECK ((payout_cents >= 0)),
+    CONSTRAINT tasks_review_policy_needs_schema CHECK (((review_policy IS NULL) OR ((answer_schema IS NOT NULL) AND ((review_policy ->> 'type'::text) = 'agreement'::text)))),
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
     CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))

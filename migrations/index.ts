@@ -24,6 +24,8 @@ import { OnCallOffers1732200140000 } from './1732200140000-on-call-offers';
 import { SandboxSms1732200150000 } from './1732200150000-sandbox-sms';
 import { PushSubscriptions1732200151000 } from './1732200151000-push-subscriptions';
 import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-required';
+import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
+import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
 import { EventReplay1732200300000 } from './1732200300000-event-replay';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
@@ -54,5 +56,7 @@ export const MIGRATIONS = [
   SandboxSms1732200150000,
   PushSubscriptions1732200151000,
   PaymentTypeRequired1732200170000,
+  AnswerSchemas1732200200000,
+  WrongAnswersPersona1732200201000,
   EventReplay1732200300000,
 ];

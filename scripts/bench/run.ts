@@ -10,6 +10,7 @@ import { acceptRaceScenario } from './scenarios/accept-race';
 import { availableTasksScenario } from './scenarios/available-tasks';
 import { createTaskScenario } from './scenarios/create-task';
 import { eventsScenarios } from './scenarios/events';
+import { typedAnswersScenario } from './scenarios/typed-answers';
 
 /**
  * `npm run bench`: a fresh database on the machine's PostgreSQL, the compiled API as a child process, every
@@ -17,7 +18,7 @@ import { eventsScenarios } from './scenarios/events';
  *
  * Options (see USAGE): --only picks scenarios; --keep leaves the database for inspection.
  */
-const SCENARIOS = ['create_task', 'accept_race', 'webhooks', 'websocket', 'available_tasks'];
+const SCENARIOS = ['create_task', 'accept_race', 'webhooks', 'websocket', 'available_tasks', 'typed_answers'];
 
 interface Args {
   only: string[] | null;
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
     // One entry for both events scenarios (they share the baseline schema); each is chosen by its own id.
     await guarded('events', () => eventsScenarios(ctx, want), want('webhooks') || want('websocket'));
     await guarded('available_tasks', () => availableTasksScenario(ctx, args.sizes));
+    await guarded('typed_answers', () => typedAnswersScenario(ctx));
 
     log('ledger check');
     const report = await checkLedger({ query: async (sql, params) => (await db.query(sql, params)).rows });

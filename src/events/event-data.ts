@@ -232,6 +232,15 @@ export class ResultPhoto {
   distance_meters: number | null;
 
   @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      'The answer_schema photo field this photo answers (product-decisions §17); null for a photo sent in photo_urls or with submit-with-photo.',
+  })
+  field: string | null;
+
+  @ApiProperty({
     type: PhotoVerification,
     nullable: true,
     description:
@@ -269,7 +278,12 @@ export class SubmittedWork {
   @ApiProperty({ format: 'date-time' })
   submitted_at: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { open: true } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { open: true },
+    description: 'The answers: typed by the task’s answer_schema when it has one, else free-form.',
+  })
   data: Record<string, unknown>;
 
   @ApiProperty({ type: String, nullable: true })
@@ -294,6 +308,14 @@ export class TaskSubmittedData extends TaskEventData {
       'Every result awaiting your review, so you can decide from the event alone (with one worker, the one result).',
   })
   submissions: SubmittedWork[];
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The task’s answer_schema, which each submission’s data follows; null for free-form data.',
+  })
+  answer_schema: Record<string, unknown> | null;
 }
 
 export class AssignmentRejectedData extends AssignmentEventData {

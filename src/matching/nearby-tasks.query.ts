@@ -70,6 +70,7 @@ export const NEARBY_TASK_COLUMNS = [
   'max_distance_meters',
   'open_slots',
   'location_proof',
+  'answer_schema',
 ] as const;
 
 /** One listed task as pg returns it (payout_cents is a bigint: a string), with the search's own columns. */
@@ -87,6 +88,7 @@ export interface NearbyTaskRow {
   max_distance_meters: number;
   open_slots: number;
   location_proof: string;
+  answer_schema: Record<string, unknown> | null;
   /** Metres, or null without a position. */
   distance: number | null;
   total: string | number;

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+
 /**
  * What a simulated worker does (product-decisions §12): how long it waits before each step, how the assignment ends, and the
  * photo it sends. Personas are named presets; explicit `behavior` fields override the persona's.
@@ -9,6 +11,7 @@ export const PERSONAS = [
   'declines_offers',
   'photo_too_far',
   'no_exif',
+  'wrong_answers',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -39,9 +42,18 @@ export interface Behavior {
   outcome: Outcome;
   /** null submits without a photo. */
   photo: PhotoBehavior | null;
-  /** The result_data submitted. */
+  /**
+   * The result_data submitted. On a task with an answer_schema (product-decisions §17), the persona's own data means
+   * "answer the schema": plausible values for every field (or, with answers `wrong`, values that break it); data the
+   * agent set is sent as it is.
+   */
   data: Record<string, unknown>;
+  /** How a schema is answered when data is the persona's: plausible values, or wrong ones (refused). */
+  answers?: AnswerStyle;
 }
+
+export const ANSWER_STYLES = ['plausible', 'wrong'] as const;
+export type AnswerStyle = (typeof ANSWER_STYLES)[number];
 
 /** Upper bounds of the behaviour fields (the DTO validates against them). */
 export const BEHAVIOR_LIMITS = {
@@ -56,6 +68,7 @@ const RELIABLE: Behavior = {
   outcome: 'submit',
   photo: { distance_m: 15, exif: 'present' },
   data: { observed: true, note: 'Done as asked (simulated worker).' },
+  answers: 'plausible',
 };
 
 export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
@@ -68,7 +81,15 @@ export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
   photo_too_far: { ...RELIABLE, photo: { distance_m: 500, exif: 'present' } },
   // Sends a photo whose EXIF carries no GPS position: refused, and the worker gives the assignment up.
   no_exif: { ...RELIABLE, photo: { distance_m: 15, exif: 'missing' } },
+  // Answers a task's answer_schema with values that break it: refused (answer_invalid), it gives the work up.
+  wrong_answers: { ...RELIABLE, answers: 'wrong' },
 };
+
+/** Whether the data is a persona's own (no agent set it), so a schema task gets answers made for its schema. */
+export function personaData(b: Behavior): boolean {
+  // Deep equality, not JSON text: the behaviour comes back from a jsonb column, whose keys are in another order.
+  return isDeepStrictEqual(b.data, RELIABLE.data);
+}
 
 /** The persona's behaviour (reliable when none) with the given fields over it. */
 export function resolveBehavior(persona: Persona | null, override: Partial<Behavior> = {}): Behavior {

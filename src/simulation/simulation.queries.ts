@@ -83,7 +83,8 @@ export function workerView(w: SimulatedWorker, activity: SandboxActionRow[]): Sa
     worker_id: w.worker_id,
     name: w.name,
     persona: w.persona,
-    behavior: w.behavior,
+    // Workers made before typed answers have no answers style: they answer plausibly.
+    behavior: { ...w.behavior, answers: w.behavior.answers ?? 'plausible' },
     location: { latitude: w.latitude, longitude: w.longitude },
     skills: w.skills,
     reputation: w.reputation,

@@ -9,11 +9,14 @@ import { UploadModule } from '../upload/upload.module';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
 import { AgentTasksController } from './controllers/agent-tasks.controller';
+import { AnswersExportController } from './controllers/answers-export.controller';
+import { AnswersExportService } from './services/answers-export.service';
 import { WorkerTasksController } from './controllers/worker-tasks.controller';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
 import { TaskDispatch } from './services/task-dispatch';
+import { TaskAgreement } from './services/task-agreement';
 import { PhotoSubmissionService } from './services/photo-submission.service';
 import { PhotoVerifier } from './services/photo-verifier';
 import { TaskEvents } from './services/task-events';
@@ -32,11 +35,19 @@ import { WorkerOffersService } from './services/worker-offers.service';
  */
 @Module({
   imports: [IdempotencyModule, EscrowModule, MatchingModule, UploadModule],
-  controllers: [AgentTasksV1Controller, AgentTasksApiController, AgentTasksController, WorkerTasksController],
+  controllers: [
+    AnswersExportController,
+    AgentTasksV1Controller,
+    AgentTasksApiController,
+    AgentTasksController,
+    WorkerTasksController,
+  ],
   providers: [
     TaskEvents,
     TaskSettlement,
     TaskDispatch,
+    TaskAgreement,
+    AnswersExportService,
     TaskCreationService,
     TaskQueryService,
     TaskQuoteService,

@@ -1,5 +1,5 @@
 import { countSlots } from './domain/task-status';
-import type { SubmittedWork } from '../events/event-data';
+import type { ResultPhoto, SubmittedWork } from '../events/event-data';
 import type {
   CostBreakdown,
   SubmissionView,
@@ -10,7 +10,7 @@ import type {
   TaskResult,
   TaskStatusResponse,
 } from './dtos/task-response.dto';
-import type { AssignmentRow, TaskRow } from './task.repository';
+import type { AssignmentRow, Photo, TaskRow } from './task.repository';
 import { shownWorker, type WorkerPseudonyms } from './domain/worker-pseudonym';
 import type { AvailableTaskItem } from './dtos/worker-task.dto';
 import type { NearbyTaskRow } from '../matching/nearby-tasks.query';
@@ -62,6 +62,7 @@ export function availableTaskItem(t: Omit<NearbyTaskRow, 'total' | 'total_is_est
     location: locationView(t),
     open_slots: t.open_slots,
     location_proof: t.location_proof,
+    answer_schema: t.answer_schema,
     agent_rating: agentRatingView(t.agent_rating_count, t.agent_rating_sum),
   };
 }
@@ -95,10 +96,13 @@ export function taskStatusResponse(
     max_workers: t.max_workers,
     cost_breakdown: costBreakdown(t),
     metadata: t.metadata,
+    answer_schema: t.answer_schema,
+    review_policy: t.review_policy,
+    agreement_reached_at: iso(t.agreement_reached_at),
     progress: {
       assigned_workers: assignments.filter((a) => HOLDING.has(a.status)).length,
       completed_workers: slots.approved,
-      open_slots: t.intake_closed_at ? 0 : slots.open,
+      open_slots: t.intake_closed_at || t.agreement_reached_at ? 0 : slots.open,
       max_workers: t.max_workers,
       estimated_completion_at: t.estimated_completion_at.toISOString(),
     },
@@ -133,14 +137,20 @@ export function taskResult(a: AssignmentRow): TaskResult {
   return {
     data: a.result_data ?? {},
     // Submissions from before location checks were recorded lack the last two fields.
-    photos: a.photos.map((p) => ({
-      url: p.url,
-      taken_at: p.taken_at,
-      distance_meters: p.distance_meters ?? null,
-      verification: p.verification ?? null,
-    })),
+    photos: a.photos.map(resultPhoto),
     worker_notes: a.worker_notes,
     device_location: a.device_location,
+  };
+}
+
+/** A stored photo as the agent and the worker read it (older submissions lack the later fields). */
+export function resultPhoto(p: Photo): ResultPhoto {
+  return {
+    url: p.url,
+    taken_at: p.taken_at,
+    distance_meters: p.distance_meters ?? null,
+    field: p.field ?? null,
+    verification: p.verification ?? null,
   };
 }
 

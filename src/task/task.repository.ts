@@ -5,6 +5,7 @@ import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task
 import type { DeviceLocation, PhotoVerification } from '../events/event-data';
 import type { LocationProof } from './domain/location-proof';
 import type { RejectionReason, TaskType } from './domain/task-policy';
+import type { ReviewPolicy } from './domain/agreement';
 
 /** A task row with money as numbers (bigint cents stay far below 2^53) and times as Dates. */
 export interface TaskRow {
@@ -27,6 +28,11 @@ export interface TaskRow {
   min_reputation: number | null;
   metadata: Record<string, unknown>;
   location_proof: LocationProof;
+  /** The agent's answer schema as sent (product-decisions §17); null: free-form result_data. */
+  answer_schema: Record<string, unknown> | null;
+  review_policy: ReviewPolicy | null;
+  /** When min_agreeing submissions first agreed (agreement review); no new offers from then on. */
+  agreement_reached_at: Date | null;
   status: TaskStatus;
   closed_slots: number;
   /** Slots a worker could take now (0 once intake closed); kept by TaskSettlement.reconcileTask. */
@@ -52,6 +58,8 @@ export interface Photo {
   taken_at: string | null;
   distance_meters?: number | null;
   verification?: PhotoVerification | null;
+  /** The answer_schema's photo field this photo answers (product-decisions §17); absent or null for photo_urls. */
+  field?: string | null;
 }
 
 export interface AssignmentRow {

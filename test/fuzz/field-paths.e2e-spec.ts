@@ -246,7 +246,11 @@ function details(res: Response): { field: string; message: string }[] {
 /** The validation details naming `field` (exactly, or also the fields inside it). */
 function named(res: Response, field: string, exact: boolean): { field: string; message: string }[] {
   if (!isValidationError(res)) return [];
-  return details(res).filter((d) => d.field === field || (!exact && d.field.startsWith(`${field}.`)));
+  // A check that names an item (`answer_schema.required[0]`) names the array too.
+  return details(res).filter(
+    (d) =>
+      d.field === field || (!exact && (d.field.startsWith(`${field}.`) || d.field.startsWith(`${field}[`))),
+  );
 }
 
 function isBounded(s: Schema): boolean {

@@ -92,6 +92,74 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     }
   }, 150_000);
 
+  it('create_task takes an answer_schema; get_results returns the typed answers as structured content, marked untrusted', async () => {
+    const agent = await registerAgent(rig.t);
+    await new Legwork({ apiKey: agent.apiKey, baseUrl: rig.baseUrl }).sandbox.balance.fund({
+      amount_cents: 10_000,
+    });
+    const client = await connect(rig.baseUrl, agent.apiKey);
+    try {
+      const answerSchema = {
+        type: 'object',
+        properties: {
+          open: { type: 'boolean', title: 'Is it open?' },
+          queue: { type: 'integer', title: 'People queueing', minimum: 0, maximum: 50 },
+          payment: { type: 'array', title: 'Payment', items: { type: 'string', enum: ['cash', 'wechat'] } },
+        },
+        required: ['open', 'payment'],
+      };
+      // A schema outside the subset is a tool error naming the schema path, so the model can fix it.
+      const refused = await callError(client, 'create_task', {
+        ...taskArgs(),
+        answer_schema: {
+          type: 'object',
+          properties: { open: { type: 'string', title: 'Open?', pattern: '^y' } },
+          required: ['open'],
+        },
+      });
+      expect(refused.error).toMatchObject({
+        code: 'validation_error',
+        details: [
+          { field: 'answer_schema.properties.open.pattern', message: 'is not supported (no patterns)' },
+        ],
+      });
+
+      const created = await call(client, 'create_task', {
+        ...taskArgs(),
+        task_type: 'verification',
+        answer_schema: answerSchema,
+      });
+      const taskId = created.task_id as string;
+      await call(client, 'sandbox_workers', {
+        action: 'add',
+        persona: 'reliable',
+        near_task: { task_id: taskId, distance_m: 50 },
+      });
+      let status = 'pending';
+      let since: string | undefined;
+      const until = Date.now() + 90_000;
+      while (status !== 'submitted' && Date.now() < until) {
+        const waited = await call(client, 'wait_for_task', {
+          task_id: taskId,
+          timeout_s: 10,
+          ...(since ? { since } : {}),
+        });
+        status = waited.status as string;
+        since = (waited.cursor as string | null) ?? since;
+      }
+      const results = await call(client, 'get_results', { task_id: taskId });
+      expect(results.answer_schema).toEqual(answerSchema);
+      expect(results.submissions[0].data).toEqual({
+        untrusted: true,
+        source: 'worker',
+        notice: expect.any(String),
+        content: { open: true, queue: 25, payment: ['cash'] },
+      });
+    } finally {
+      await client.close();
+    }
+  }, 150_000);
+
   it('serves 2025-era clients too (most hosts today), statelessly: initialize, then tools/list on its own', async () => {
     const agent = await registerAgent(rig.t);
     const rpc = async (body: object, extra: Record<string, string> = {}) => {

@@ -6,6 +6,7 @@ import { offset, spot } from '../support/photos';
 import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
 import { agentBalance, workerBalance } from '../support/balances';
 import { waitFor } from '../support/waiters';
+import { EVERY_KIND } from '../support/answer-schemas';
 import { assignmentsOf, createTaskAt, reputationOf, simulatedWorker, taskEvents } from './simulation-helpers';
 
 interface Activity {
@@ -32,7 +33,11 @@ describe('personas', () => {
     rmSync(uploadDir, { recursive: true, force: true });
   });
 
-  async function run(persona: string) {
+  async function run(
+    persona: string,
+    task: Record<string, unknown> = {},
+    behavior?: Record<string, unknown>,
+  ) {
     const t = rig.t;
     const agent: TestAgent = await createAgent(t);
     await t.http
@@ -41,9 +46,13 @@ describe('personas', () => {
       .send({ amount_cents: 20_000 })
       .expect(200);
     const at = spot();
-    const personaId = await simulatedWorker(t, agent, { persona, location: offset(at, 20) });
+    const personaId = await simulatedWorker(t, agent, {
+      persona,
+      location: offset(at, 20),
+      ...(behavior ? { behavior } : {}),
+    });
     const reliableId = await simulatedWorker(t, agent, { persona: 'reliable', location: offset(at, 600) });
-    const taskId = await createTaskAt(t, agent, at);
+    const taskId = await createTaskAt(t, agent, at, task);
     await waitFor(
       async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
       `${persona}: a submitted result`,
@@ -124,5 +133,47 @@ describe('personas', () => {
     await expectCompletedByReliable(r, 'declined');
     expect(r.events).toEqual(['task.assigned', 'task.started', 'task.submitted', 'task.completed']);
     expect(await reputationOf(r.t, r.personaId)).toBe(4);
+  });
+
+  it('wrong_answers: its answers to the answer_schema are refused (answer_invalid), it gives up; a reliable worker answers every field plausibly', async () => {
+    const r = await run('wrong_answers', { answer_schema: EVERY_KIND });
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual([
+      'accept:ok',
+      'start:ok',
+      'submit:answer_invalid',
+      'abandon:ok',
+    ]);
+    expect((r.steps[2].detail as { details: { field: string }[] }).details.map((d) => d.field)).toEqual([
+      ...Object.keys(EVERY_KIND.properties).map((f) => `result_data.${f}`),
+      'result_data.simulated_extra',
+    ]);
+    await expectCompletedByReliable(r, 'abandoned');
+    const result = await r.t.http
+      .get(`/v1/tasks/${r.taskId}/result`)
+      .set('Authorization', r.agent.key)
+      .expect(200);
+    const data = result.body.result.data as Record<string, unknown>;
+    expect(Object.keys(data).sort()).toEqual(Object.keys(EVERY_KIND.properties).sort());
+    expect(data).toMatchObject({ open: true, kind: 'bakery', payment: ['cash'], queue: 250, price: 5 });
+    const photos = result.body.result.photos as { field: string | null; url: string }[];
+    expect(photos.find((p) => p.field === 'storefront')?.url).toBe(data.storefront);
+  });
+
+  it('behavior.data still wins on a schema task: it is sent as it is', async () => {
+    const schema = {
+      type: 'object',
+      properties: { open: { type: 'boolean', title: 'Open?' } },
+      required: ['open'],
+    };
+    const r = await run(
+      'reliable',
+      { answer_schema: schema, task_type: 'verification' },
+      { data: { open: false } },
+    );
+    const result = await r.t.http
+      .get(`/v1/tasks/${r.taskId}/result`)
+      .set('Authorization', r.agent.key)
+      .expect(200);
+    expect(result.body.submissions[0]).toMatchObject({ worker_id: r.personaId, data: { open: false } });
   });
 });

@@ -67,6 +67,7 @@ const EXPECTED = [
   ...both('GET', '/tasks'),
   ...both('GET', '/tasks/:task_id'),
   ...both('GET', '/tasks/:task_id/result'),
+  ...both('GET', '/tasks/answers/export'),
   'POST /v1/tasks/:task_id/cancel',
   'DELETE /api/v1/tasks/:task_id',
   ...both('POST', '/tasks/:task_id/feedback'),

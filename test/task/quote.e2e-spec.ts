@@ -47,6 +47,8 @@ describe('task quote', () => {
         balance: { available_cents: 20_000, covers: true, shortfall_cents: 0 },
         concurrency: { active_tasks: 0, max_concurrent_tasks: expect.any(Number), within_limit: true },
         can_create: true,
+        answer_schema: null,
+        review_policy: null,
         refund_policy: {
           cancel_unassigned: {
             allowed: true,

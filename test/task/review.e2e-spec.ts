@@ -47,6 +47,7 @@ describe('review before deciding', () => {
             url,
             taken_at: '2030-05-06T07:08:09.000Z',
             distance_meters: 30,
+            field: null,
             verification: expect.objectContaining({ location_source: 'exif', distance_meters: 30 }),
           },
         ],
@@ -72,6 +73,7 @@ describe('review before deciding', () => {
             ...work,
           },
         ],
+        answer_schema: null,
       });
 
       const detail = await get(agent, `${surface.base}/${taskId}`).expect(200);
@@ -100,6 +102,7 @@ describe('review before deciding', () => {
             ...work,
           },
         ],
+        answer_schema: null,
       });
 
       // Having read it, the agent accepts: the same submission is now the approved result.

@@ -134,7 +134,7 @@ describe('location proof', () => {
         .set('Authorization', agent.key)
         .expect(200);
       expect(result.body.result.photos).toEqual([
-        { url: pdf, taken_at: null, distance_meters: null, verification: null },
+        { url: pdf, taken_at: null, distance_meters: null, field: null, verification: null },
         expect.objectContaining({ url: photo, distance_meters: 15, verification: expect.any(Object) }),
       ]);
     });
@@ -161,6 +161,7 @@ describe('location proof', () => {
         url,
         taken_at: null,
         distance_meters: 40,
+        field: null,
         verification: {
           location_source: 'device',
           distance_meters: 40,

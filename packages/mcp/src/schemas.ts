@@ -1,4 +1,11 @@
 import {
+  answerSchemaFieldFormatValues,
+  answerSchemaFieldLimits,
+  answerSchemaFieldTypeValues,
+  answerSchemaLimits,
+  answerSchemaTypeValues,
+  reviewPolicyLimits,
+  reviewPolicyTypeValues,
   createTaskRequestLimits,
   createTaskRequestTask_typeValues,
   healthResponseModeValues,
@@ -70,6 +77,46 @@ const requirements = z.strictObject({
     ),
 });
 
+/**
+ * One question of an answer schema. Loose: the API checks the whole §17 subset itself and names the path of any
+ * problem (validation_error), which a host's model reads to fix the schema.
+ */
+const answerField = z.looseObject({
+  type: z
+    .enum(answerSchemaFieldTypeValues)
+    .describe(
+      'string (text, choice with enum, date/time/date-time or photo with format), number, integer, boolean, array (multi-select).',
+    ),
+  title: text(answerSchemaFieldLimits.title).describe('The question the worker sees.'),
+  format: z.enum(answerSchemaFieldFormatValues).optional(),
+  enum: z.array(z.string()).optional().describe('Choices of a choice field.'),
+});
+
+/** What the worker must answer (product-decisions §17): typed answers come back in get_results. */
+export const answerSchema = z.object({
+  type: z.enum(answerSchemaTypeValues),
+  title: text(answerSchemaLimits.title).optional(),
+  description: text(answerSchemaLimits.description).optional(),
+  properties: z
+    .record(z.string(), answerField)
+    .describe('The fields, by name (a letter, then letters, digits and _): at most 30, each with a title.'),
+  required: z
+    .array(text(answerSchemaLimits.required.items))
+    .max(answerSchemaLimits.required.maxItems)
+    .optional()
+    .describe('The fields every answer must give.'),
+});
+
+export const reviewPolicy = z.object({
+  type: z.enum(reviewPolicyTypeValues),
+  fields: z
+    .array(text(reviewPolicyLimits.fields.items))
+    .min(reviewPolicyLimits.fields.minItems)
+    .max(reviewPolicyLimits.fields.maxItems)
+    .describe('Required boolean, choice, integer, date or multi-select fields of answer_schema to compare.'),
+  min_agreeing: integer(reviewPolicyLimits.min_agreeing).describe('How many must agree, 2 to max_workers.'),
+});
+
 export const taskBody = z.object({
   title: text(createTaskRequestLimits.title).describe('Short title a worker sees first.'),
   description: text(createTaskRequestLimits.description).describe(
@@ -92,6 +139,18 @@ export const taskBody = z.object({
     .uuid()
     .optional()
     .describe('Sandbox only: a clock_id from sandbox_clock; the task lives on it.'),
+  answer_schema: answerSchema
+    .optional()
+    .describe(
+      'What you want back, as a JSON Schema object: each field a question the worker answers (boolean, number, ' +
+        'choice, date, multi-select, photo...). The answers are checked and come back typed in get_results. ' +
+        'Example: {"type":"object","properties":{"open":{"type":"boolean","title":"Is it open?"}},"required":["open"]}.',
+    ),
+  review_policy: reviewPolicy
+    .optional()
+    .describe(
+      'With max_workers > 1: submissions whose answers to these fields agree are approved automatically.',
+    ),
 });
 
 const costBreakdown = z.looseObject({
@@ -157,6 +216,10 @@ export const taskDetailOutput = taskSummary.extend({
 export const resultsOutput = z.looseObject({
   task_id: z.string(),
   status: z.enum(TASK_STATUSES),
+  answer_schema: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('The task’s answer schema: each submission’s data (inside its untrusted envelope) follows it.'),
   submissions: z.array(z.looseObject({ assignment_id: z.string(), status: z.string() })),
   results: z.array(z.looseObject({ assignment_id: z.string() })),
 });

@@ -14,6 +14,7 @@ export { Sandbox } from './resources/sandbox';
 export { Tasks, type TaskListParams } from './resources/tasks';
 export { Webhooks } from './resources/webhooks';
 export type { EmptyResult, LastResponse, WithLastResponse } from './response';
+export type { Answers, AnswerSchema, TaskCreateBody, TypedTaskResult } from './answers';
 export * from './errors';
 export { PagePromise, type Page } from './pagination';
 export type { RetryOptions } from './retry';

@@ -109,6 +109,15 @@ export const ERRORS = {
       'Submit with submit-with-photo, or attach an uploaded JPEG or PNG in `photo_urls`. The assignment is unchanged.',
     fields: [],
   },
+  answer_invalid: {
+    status: 400,
+    summary: "The result_data does not follow the task's answer_schema.",
+    detail:
+      'One entry in `details` per field: `field` is `result_data.<name>` (or `result_data` for the answer as a ' +
+      'whole) and `message` says what the field needs. A photo field must hold the URL of a photo the worker ' +
+      'uploaded. Nothing was recorded: fix the answers and submit again.',
+    fields: ['details'],
+  },
   invalid_photo: {
     status: 400,
     summary: 'The image is damaged: it is a JPEG or PNG by its bytes but cannot be read.',

@@ -20,6 +20,8 @@ import { Latitude, Longitude, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '
 import { RESULT_DATA_MAX_BYTES } from '../../task/domain/task-policy';
 import { MAX_WORKER_SKILLS, WORKER_SKILLS } from '../../worker/worker-skills';
 import {
+  ANSWER_STYLES,
+  type AnswerStyle,
   BEHAVIOR_LIMITS,
   EXIF_KINDS,
   type ExifKind,
@@ -122,12 +124,25 @@ export class BehaviorInput {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: `The result_data submitted (at most ${RESULT_DATA_MAX_BYTES} bytes).`,
+    description:
+      `The result_data submitted (at most ${RESULT_DATA_MAX_BYTES} bytes), as it is, on any task. Without it, a ` +
+      'task with an answer_schema is answered field by field (see `answers`), others get a short default.',
   })
   @IsOptional()
   @IsObject()
   @MaxJsonBytes(RESULT_DATA_MAX_BYTES)
   data?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    enum: ANSWER_STYLES,
+    description:
+      'How a task’s answer_schema is answered when `data` is not set: plausible values for every field (photo ' +
+      'fields get a generated photo), or wrong ones, which the submission refuses (400 answer_invalid; the worker ' +
+      'then gives the work up). The `wrong_answers` persona sets `wrong`.',
+  })
+  @IsOptional()
+  @IsIn(ANSWER_STYLES)
+  answers?: AnswerStyle;
 }
 
 /** Fields shared by creation and update; on creation exactly one of `location` and `near_task` is required. */
@@ -200,6 +215,11 @@ export class BehaviorView {
   @ApiProperty({ enum: OUTCOMES }) outcome: Outcome;
   @ApiProperty({ type: PhotoBehaviorView, nullable: true }) photo: PhotoBehaviorView | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
+  @ApiProperty({
+    enum: ANSWER_STYLES,
+    description: 'How an answer_schema is answered when data is the default.',
+  })
+  answers: AnswerStyle;
 }
 
 export class SandboxActionView {

@@ -15,15 +15,20 @@ import { AssignmentService } from '../../task/services/assignment.service';
 import { PhotoSubmissionService } from '../../task/services/photo-submission.service';
 import { TaskAcceptService } from '../../task/services/task-accept.service';
 import { TaskOffers } from '../../task/services/task-offers';
-import { TaskRepository } from '../../task/task.repository';
+import { TaskRepository, type TaskRow } from '../../task/task.repository';
+import { answerSchemaModel } from '../../task/domain/answer-schema';
 import { UploadService } from '../../upload/services/upload.service';
-import { type AssignmentState, type Behavior, nextStep, type Step } from '../behaviors';
+import { type AssignmentState, type Behavior, nextStep, personaData, type Step } from '../behaviors';
+import { sandboxAnswers } from '../sandbox-answers';
 import { pointAtDistance, sandboxPhoto } from '../sandbox-photo';
 import type { SandboxActionRow, SandboxWorkerRow } from '../simulation.rows';
 import { SimulationQueue } from './simulation-queue';
 
-/** A photo refused by the submission checks: the simulated worker cannot do better, so it gives the work up. */
-const PHOTO_REFUSALS = ['photo_gps_missing', 'photo_location_mismatch', 'invalid_photo'];
+/**
+ * A photo (or, for the wrong_answers persona, an answer) refused by the submission checks: the simulated worker
+ * cannot do better, so it gives the work up.
+ */
+const PHOTO_REFUSALS = ['photo_gps_missing', 'photo_location_mismatch', 'invalid_photo', 'answer_invalid'];
 
 type Planned = AssignmentState & {
   id: string;
@@ -189,15 +194,13 @@ export class WorkerSimulator implements OnModuleInit {
 
   private async submit(actor: WorkerActor, action: SandboxActionRow, b: Behavior): Promise<void> {
     const notes = 'Submitted by a simulated worker (Legwork sandbox).';
-    if (!b.photo) {
-      await this.assignments.submit(actor, action.assignment_id, {
-        result_data: b.data,
-        worker_notes: notes,
-      });
-      return;
-    }
     const task = await TaskRepository.findById(this.ds.manager, action.task_id);
     if (!task) return;
+    const data = await this.answersFor(actor, task, b);
+    if (!b.photo) {
+      await this.assignments.submit(actor, action.assignment_id, { result_data: data, worker_notes: notes });
+      return;
+    }
     const photo = sandboxPhoto({
       at: pointAtDistance(task, b.photo.distance_m),
       exif: b.photo.exif,
@@ -205,9 +208,35 @@ export class WorkerSimulator implements OnModuleInit {
     });
     await this.uploads.withStaged(photo, 'sandbox-photo.jpg', (staged) =>
       this.photos.submit(actor, action.assignment_id, staged, {
-        result_data: JSON.stringify(b.data),
+        result_data: JSON.stringify(data),
         worker_notes: notes,
       }),
     );
+  }
+
+  /**
+   * The result_data: the behaviour's own data, or, on a task with an answer_schema and no data set by the agent,
+   * answers made for the schema (product-decisions §17). Each photo field gets a generated photo uploaded through
+   * the ordinary upload path, taken where the behaviour's photo would be (15 m away with EXIF GPS by default).
+   */
+  private async answersFor(actor: WorkerActor, task: TaskRow, b: Behavior): Promise<Record<string, unknown>> {
+    if (!task.answer_schema || !personaData(b)) return b.data;
+    const model = answerSchemaModel(task.answer_schema);
+    const style = b.answers ?? 'plausible';
+    const urls = new Map<string, string>();
+    if (style === 'plausible') {
+      for (const f of model.fields.filter((x) => x.kind === 'photo')) {
+        const bytes = sandboxPhoto({
+          at: pointAtDistance(task, b.photo?.distance_m ?? 15),
+          exif: b.photo?.exif ?? 'present',
+          now: this.clock.now(),
+        });
+        const [uploaded] = await this.uploads.withStaged(bytes, `${f.name}.jpg`, (staged) =>
+          this.uploads.upload(actor, [staged], 'file'),
+        );
+        urls.set(f.name, uploaded.url);
+      }
+    }
+    return sandboxAnswers(model, style, this.clock.now(), urls);
   }
 }

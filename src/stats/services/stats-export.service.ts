@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { dayRange } from '../../common/dates';
 import { AgentTransaction, AgentTransactions } from '../../escrow/services/agent-transactions';
 import { TaskRepository, type TaskSummary } from '../../task/task.repository';
-import { CsvValue, spreadsheetSafe, toCsv } from '../csv';
+import { CsvValue, spreadsheetSafe, toCsv } from '../../common/csv';
 import type { ExportQuery } from '../dtos/stats.dto';
 import { MAX_STATS_DAYS } from './stats.service';
 

@@ -36,6 +36,60 @@ export const CreateTaskBody = () =>
           requirements: { location_proof: 'photo_or_device_gps' },
         },
       },
+      typed_answers: {
+        summary:
+          'Typed answers: the worker fills exactly these fields (answer_schema), and result.data follows them',
+        value: {
+          title: 'Is the bakery on Nanjing East Road open, and when?',
+          description: 'Check the door and the opening hours sign; photograph the storefront.',
+          location: { latitude: 31.2352, longitude: 121.4747, address: 'Nanjing East Rd 300, Shanghai' },
+          budget_cents: 3000,
+          deadline_at: '2030-06-01T12:00:00+08:00',
+          task_type: 'photo',
+          answer_schema: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'object',
+            properties: {
+              open: { type: 'boolean', title: 'Is it open now?' },
+              opens_at: { type: 'string', format: 'time', title: 'Opening time on the sign' },
+              queue: { type: 'integer', minimum: 0, maximum: 200, title: 'People queueing' },
+              payment: {
+                type: 'array',
+                title: 'Payment accepted',
+                items: { type: 'string', enum: ['cash', 'alipay', 'wechat', 'card'] },
+              },
+              storefront: { type: 'string', format: 'photo', title: 'Photo of the storefront' },
+              notes: { type: 'string', maxLength: 500, title: 'Anything unusual?' },
+            },
+            required: ['open', 'storefront'],
+          },
+        },
+      },
+      agreement: {
+        summary: 'Three workers answer; two that agree are approved and paid automatically (review_policy)',
+        value: {
+          title: 'Does the pharmacy at the station sell masks?',
+          description: 'Ask at the counter.',
+          location: { latitude: 39.9042, longitude: 116.4074 },
+          budget_cents: 1500,
+          max_workers: 3,
+          deadline_at: '2030-06-02T18:00:00Z',
+          task_type: 'verification',
+          answer_schema: {
+            type: 'object',
+            properties: {
+              sells_masks: { type: 'boolean', title: 'Do they sell masks?' },
+              kinds: {
+                type: 'array',
+                title: 'Which kinds?',
+                items: { type: 'string', enum: ['surgical', 'n95', 'cloth'] },
+              },
+            },
+            required: ['sells_masks', 'kinds'],
+          },
+          review_policy: { type: 'agreement', fields: ['sells_masks', 'kinds'], min_agreeing: 2 },
+        },
+      },
       survey: {
         summary: 'Three workers collect prices within 2 km',
         value: {

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AnswerSchemaField } from '../dtos/answer-schema.dto';
 import type { AgentActor } from '../../common/actor';
 import { Auth, CurrentActor } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
@@ -23,6 +24,8 @@ import type { HeldClaims } from '../../idempotency/idempotency-context';
 
 /** Agent task operations that are identical on both surfaces. */
 @ApiTags('tasks')
+// An answer schema's fields are a map of these (AnswerSchema.properties), referenced by name.
+@ApiExtraModels(AnswerSchemaField)
 @Controller(['v1/tasks', 'api/v1/tasks'])
 export class AgentTasksController {
   constructor(

@@ -22,7 +22,7 @@ const UNCHECKED: ProofFile = { verification: null };
 const LEGACY: ProofFile = {};
 
 const proofOf = (type: TaskType, photos: readonly ProofFile[]): ProofCase => ({
-  task: { task_type: type },
+  task: { task_type: type, answer_schema: null },
   submission: { result_data: { ok: true }, worker_notes: null },
   photos,
 });

@@ -1,6 +1,7 @@
 import { ApiError } from '../../common/errors/api-error';
 import type { PhotoVerification } from '../../events/event-data';
-import type { TaskType } from './task-policy';
+import { RESULT_DATA_MAX_BYTES, type TaskType } from './task-policy';
+import { validateAnswers } from './answer-validation';
 
 /**
  * What a submission must prove, per task type: one row per type of TASK_TYPES, so a new type does not compile until
@@ -11,12 +12,17 @@ import type { TaskType } from './task-policy';
  * Rules are pure (no database, no clock), so a rule and its refusals are unit-tested on plain values, and the
  * submission path calls `judgeProof` once, whichever route brought the submission. What a rule may read is spelled
  * out by the types below; the caller passes the task row, the submission and the photo list whole, so a rule that
- * needs more (the answer schema of product-decisions §17) widens these types here, not the submission service.
+ * needs more widens these types here, not the submission service.
+ *
+ * The answers come first (`judgeAnswers`, product-decisions §17): a task with an answer_schema gets its result_data
+ * validated before any photo is looked at, since a photo field's answer names a photo the submission must check.
  */
 
 /** What the rules read of the task. */
 export interface ProofTask {
   task_type: TaskType;
+  /** The agent's answer schema (product-decisions §17), null for a task with free-form result_data. */
+  answer_schema: Record<string, unknown> | null;
 }
 
 /** What the worker sends besides its files. */
@@ -31,6 +37,8 @@ export interface ProofSubmission {
  */
 export interface ProofFile {
   verification?: PhotoVerification | null;
+  /** The photo field of the answer schema this photo answers; absent or null for a photo of photo_urls. */
+  field?: string | null;
 }
 
 /** One submission as the rules judge it. */
@@ -54,6 +62,39 @@ export type ProofCheck = (proof: ProofCase) => ApiError | null;
 /** What a task type asks of a submission, checked in this order. */
 export interface ProofRule {
   checks: readonly ProofCheck[];
+}
+
+/**
+ * The answers of a submission, before anything else is judged: against the answer schema (400 answer_invalid with
+ * one detail per field), or, without one, free-form JSON of at most RESULT_DATA_MAX_BYTES as the interface spec has
+ * it (400 validation_error, as before schemas existed). The answers are what gets stored: optional fields sent as
+ * null are dropped.
+ */
+export function judgeAnswers(
+  task: ProofTask,
+  resultData: Readonly<Record<string, unknown>>,
+): { answers: Record<string, unknown>; refusal: ApiError | null } {
+  if (!task.answer_schema) {
+    const tooLarge = Buffer.byteLength(JSON.stringify(resultData)) > RESULT_DATA_MAX_BYTES;
+    return {
+      answers: { ...resultData },
+      refusal: tooLarge
+        ? ApiError.field('result_data', `must be at most ${RESULT_DATA_MAX_BYTES} bytes as JSON`)
+        : null,
+    };
+  }
+  const { answers, problems } = validateAnswers(task.answer_schema, { ...resultData });
+  if (problems.length === 0) return { answers, refusal: null };
+  const first = problems[0];
+  return {
+    answers,
+    refusal: new ApiError(
+      'answer_invalid',
+      `The answers do not follow the task's answer_schema: ${first.field} ${first.message}` +
+        (problems.length > 1 ? ` (and ${problems.length - 1} more in details)` : ''),
+      { details: problems },
+    ),
+  };
 }
 
 /** product-decisions §10: a photo task needs at least one photo whose location was checked. */

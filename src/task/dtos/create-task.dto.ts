@@ -29,6 +29,12 @@ import {
   TASK_TYPES,
 } from '../domain/task-policy';
 import {
+  ANSWER_SCHEMA_DESCRIPTION,
+  AnswerSchema,
+  REVIEW_POLICY_DESCRIPTION,
+  ReviewPolicy,
+} from './answer-schema.dto';
+import {
   ISO_DATE_TIME_WITH_OFFSET,
   Latitude,
   Longitude,
@@ -172,6 +178,16 @@ export class CreateTaskRequest {
   @IsObject()
   @MaxJsonBytes(METADATA_MAX_BYTES)
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: () => AnswerSchema, description: ANSWER_SCHEMA_DESCRIPTION })
+  @IsOptional()
+  @IsObject()
+  answer_schema?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: () => ReviewPolicy, description: REVIEW_POLICY_DESCRIPTION })
+  @IsOptional()
+  @IsObject()
+  review_policy?: Record<string, unknown>;
 
   @ApiPropertyOptional({
     minLength: 1,

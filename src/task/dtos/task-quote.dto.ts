@@ -1,3 +1,4 @@
+import { AnswerSchema, ReviewPolicy } from './answer-schema.dto';
 import { ApiProperty } from '@nestjs/swagger';
 import { WORKER_COUNT_BUCKETS } from '../domain/quote-privacy';
 import { CostBreakdown } from './task-response.dto';
@@ -148,6 +149,16 @@ export class QuoteWorkers {
 
 /** What a task would cost and what would happen to the money, without creating it. */
 export class TaskQuoteResponse {
+  @ApiProperty({
+    type: () => AnswerSchema,
+    nullable: true,
+    description: 'The answer_schema as checked (creation would accept it); null without one.',
+  })
+  answer_schema: Record<string, unknown> | null;
+
+  @ApiProperty({ type: () => ReviewPolicy, nullable: true })
+  review_policy: ReviewPolicy | null;
+
   @ApiProperty({ type: 'integer', example: 1 })
   max_workers: number;
 

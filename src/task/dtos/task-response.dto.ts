@@ -5,6 +5,7 @@ import { DeviceLocation, ResultPhoto } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
 import { REJECTION_REASONS, TASK_TYPES } from '../domain/task-policy';
 import { NextCursor } from '../../common/http/cursor-page';
+import { AnswerSchema, ReviewPolicy } from './answer-schema.dto';
 
 export class CostBreakdown {
   @ApiProperty({
@@ -68,7 +69,13 @@ export class TaskProgress {
 }
 
 export class TaskResult {
-  @ApiProperty({ type: 'object', additionalProperties: true }) data: Record<string, unknown>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'The answers: following the task’s answer_schema when it has one (typed), else free-form JSON.',
+  })
+  data: Record<string, unknown>;
   @ApiProperty({ type: [ResultPhoto] }) photos: ResultPhoto[];
   @ApiProperty({ type: String, nullable: true }) worker_notes: string | null;
   @ApiProperty({
@@ -157,6 +164,26 @@ export class TaskStatusResponse {
   @ApiProperty({ type: 'integer' }) max_workers: number;
   @ApiProperty({ type: CostBreakdown }) cost_breakdown: CostBreakdown;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
+  @ApiProperty({
+    type: () => AnswerSchema,
+    nullable: true,
+    description: 'What the worker must answer (product-decisions §17); null: free-form result_data.',
+  })
+  answer_schema: Record<string, unknown> | null;
+  @ApiProperty({
+    type: () => ReviewPolicy,
+    nullable: true,
+    description: 'Agreement review, if the task has it.',
+  })
+  review_policy: ReviewPolicy | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When min_agreeing submissions first agreed (agreement review); null before, or without a policy.',
+  })
+  agreement_reached_at: string | null;
   @ApiProperty({ type: TaskProgress }) progress: TaskProgress;
   @ApiProperty({ type: [TaskAssignmentView] }) assignments: TaskAssignmentView[];
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -211,6 +238,12 @@ export class TaskResultResponse {
   quality_score: number | null;
   @ApiProperty({ type: [ApprovedResult] }) results: ApprovedResult[];
   @ApiProperty({ type: [SubmissionView] }) submissions: SubmissionView[];
+  @ApiProperty({
+    type: () => AnswerSchema,
+    nullable: true,
+    description: 'The schema every `data` here follows (product-decisions §17); null when the task has none.',
+  })
+  answer_schema: Record<string, unknown> | null;
 }
 
 export class TaskListItem {

@@ -31,6 +31,8 @@ import {
   MaxJsonBytes,
   OptionalInt,
 } from '../../common/http/validators';
+import { AnswerSchema } from './answer-schema.dto';
+import { ANSWER_DATA_MAX_BYTES } from '../domain/answer-schema';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
@@ -94,6 +96,13 @@ export class AvailableTaskItem {
     description: 'photo_or_device_gps: a photo without EXIF GPS passes with a fresh device_location.',
   })
   location_proof: string;
+  @ApiProperty({
+    type: () => AnswerSchema,
+    nullable: true,
+    description:
+      'What you must answer, field by field (product-decisions §17): result_data must follow it, and a photo field holds the URL of a photo you uploaded. null: result_data is free-form.',
+  })
+  answer_schema: Record<string, unknown> | null;
   @ApiProperty({ type: AgentRatingView, description: "Workers' ratings of the agent who posted the task." })
   agent_rating: AgentRatingView;
 }
@@ -160,10 +169,13 @@ export class TaskSubmissionRequest {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: `The result, at most ${RESULT_DATA_MAX_BYTES} bytes as JSON.`,
+    description:
+      `The result. When the task has an answer_schema, the answers it asks for (checked field by field: 400 ` +
+      `answer_invalid; a photo field holds the URL of one of your uploads; null on an optional field means no answer), ` +
+      `at most ${ANSWER_DATA_MAX_BYTES} bytes as JSON; otherwise free-form, at most ${RESULT_DATA_MAX_BYTES} bytes.`,
   })
   @IsObject()
-  @MaxJsonBytes(RESULT_DATA_MAX_BYTES)
+  @MaxJsonBytes(ANSWER_DATA_MAX_BYTES)
   result_data: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 2000 })
@@ -218,7 +230,9 @@ export class TaskSubmissionResponse {
 
 /** The text fields of the submit-with-photo form (the file is the `photo` part). */
 export class SubmitWithPhotoForm {
-  @ApiProperty({ description: `The result as JSON text: an object, at most ${RESULT_DATA_MAX_BYTES} bytes.` })
+  @ApiProperty({
+    description: `The result as JSON text: an object, checked as the JSON submission's result_data is (answer_schema, sizes).`,
+  })
   @IsString()
   @Length(1, 64 * 1024)
   result_data: string;
@@ -341,6 +355,12 @@ export class SubmittedPhotoView {
     description: 'From the photo’s position to the task (null for proof files that are not checked).',
   })
   distance_meters: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The answer_schema photo field it answers, if any.',
+  })
+  field: string | null;
   @ApiProperty({ type: PhotoVerification, nullable: true }) verification: PhotoVerification | null;
 }
 
@@ -362,6 +382,12 @@ export class WorkerSubmissionView {
 export class WorkerAssignmentDetail extends MyTaskItem {
   @ApiProperty() description: string;
   @ApiProperty({ type: [String] }) required_skills: string[];
+  @ApiProperty({
+    type: () => AnswerSchema,
+    nullable: true,
+    description: 'What you must answer (product-decisions §17); null: result_data is free-form.',
+  })
+  answer_schema: Record<string, unknown> | null;
   @ApiProperty({
     type: WorkerSubmissionView,
     nullable: true,

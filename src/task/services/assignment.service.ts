@@ -14,12 +14,15 @@ import type {
 import { AssignmentStatus } from '../domain/task-status';
 import { UploadService } from '../../upload/services/upload.service';
 import type { DeviceFix } from '../domain/location-proof';
-import { judgeProof } from '../domain/proof-rules';
+import { judgeAnswers, judgeProof } from '../domain/proof-rules';
+import { answerSchemaModel } from '../domain/answer-schema';
+import { photoAnswers } from '../domain/answer-validation';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
+import { TaskAgreement } from './task-agreement';
 import { TaskChanges, TaskSettlement } from './task-settlement';
 import { countOffer } from '../../observability/metrics';
 
@@ -38,6 +41,7 @@ export class AssignmentService {
     private readonly reputation: WorkerReputation,
     private readonly uploads: UploadService,
     private readonly verifier: PhotoVerifier,
+    private readonly agreement: TaskAgreement,
     private readonly clock: Clock,
   ) {}
 
@@ -95,8 +99,10 @@ export class AssignmentService {
   /**
    * Submission shared by both routes: `photos` runs in the transaction, under the task lock, once the assignment
    * is known to be submittable and before the state change (it may refuse the photos, or record an upload that
-   * must commit together with the submission). Then the proof rules of the task's type judge the whole submission
-   * (domain/proof-rules.ts: a photo task needs a checked photo, product-decisions §10).
+   * must commit together with the submission). Before it, the answers are judged (the answer_schema, product-decisions
+   * §17: 400 answer_invalid); after it, each photo field's upload is checked like a proof photo and listed with its
+   * field. Then the proof rules of the task's type judge the whole submission (domain/proof-rules.ts: a photo task
+   * needs a checked photo, product-decisions §10). A task under agreement review then approves what agrees.
    */
   async submitResult(
     actor: WorkerActor,
@@ -114,10 +120,16 @@ export class AssignmentService {
           });
         }
         beforeDeadline(task, a, now);
-        const list = await photos(em, task, a, now);
-        const [refusal] = judgeProof({ task, submission: content, photos: list }).refusals;
+        const judged = judgeAnswers(task, content.result_data);
+        if (judged.refusal) throw judged.refusal;
+        const list = [
+          ...(await photos(em, task, a, now)),
+          ...(await this.fieldPhotos(em, actor, task, a, judged.answers, content.device, now)),
+        ];
+        const submission = { ...content, result_data: judged.answers };
+        const [refusal] = judgeProof({ task, submission, photos: list }).refusals;
         if (refusal) throw refusal;
-        return this.moveWithEvent(
+        const moved = await this.moveWithEvent(
           em,
           a,
           SUBMITTABLE,
@@ -125,13 +137,14 @@ export class AssignmentService {
           now,
           {
             submitted_at: now,
-            result_data: JSON.stringify(content.result_data),
+            result_data: JSON.stringify(judged.answers),
             worker_notes: content.worker_notes,
             photos: JSON.stringify(list),
             device_location: content.device ? JSON.stringify(deviceLocationView(content.device)) : null,
           },
           'assignment.submitted',
         );
+        return { moved, current: await this.agreement.settle(em, task, now) };
       },
       { submitted: true },
       true,
@@ -142,6 +155,56 @@ export class AssignmentService {
       status: 'submitted',
       submitted_at: moved.updated_at,
     };
+  }
+
+  /**
+   * The photos of the answer_schema's photo fields: each URL must be one of the worker's uploads and a photo (400
+   * answer_invalid naming the field), and passes the location check of any proof photo, recorded with its field.
+   */
+  private async fieldPhotos(
+    em: EntityManager,
+    actor: WorkerActor,
+    task: TaskRow,
+    a: AssignmentRow,
+    answers: Record<string, unknown>,
+    device: DeviceFix | null,
+    now: Date,
+  ): Promise<Photo[]> {
+    if (!task.answer_schema) return [];
+    const wanted = photoAnswers(answerSchemaModel(task.answer_schema), answers);
+    if (wanted.length === 0) return [];
+    const found = await this.uploads.lookupOwned(
+      em,
+      actor.id,
+      wanted.map((w) => w.url),
+    );
+    const problems = wanted.flatMap((w, i) =>
+      !found[i]
+        ? [{ field: `result_data.${w.field}`, message: 'is not the URL of one of your uploads' }]
+        : !found[i].content_type.startsWith('image/')
+          ? [{ field: `result_data.${w.field}`, message: 'must be a photo (JPEG or PNG), not another file' }]
+          : [],
+    );
+    if (problems.length > 0) {
+      throw new ApiError('answer_invalid', `${problems[0].field} ${problems[0].message}`, {
+        details: problems,
+      });
+    }
+    const photos: Photo[] = [];
+    for (const [i, w] of wanted.entries()) {
+      const u = found[i]!;
+      const photo = await this.verifier.fromUpload(
+        em,
+        u,
+        this.uploads.url(u.storage_key),
+        task,
+        a,
+        device,
+        now,
+      );
+      photos.push({ ...photo, field: w.field });
+    }
+    return photos;
   }
 
   /** The worker's own assignment and its task, read without locks (for checks made before the transaction). */
@@ -199,7 +262,12 @@ export class AssignmentService {
   private async act(
     actor: WorkerActor,
     assignmentId: string,
-    work: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<AssignmentRow>,
+    work: (
+      em: EntityManager,
+      task: TaskRow,
+      a: AssignmentRow,
+      now: Date,
+    ) => Promise<AssignmentRow | { moved: AssignmentRow; current?: AssignmentRow[] }>,
     changes: TaskChanges = {},
     movesOnlyIt = false,
   ): Promise<AssignmentResponse> {
@@ -214,11 +282,17 @@ export class AssignmentService {
         throw new ApiError('assignment_not_found', 'No such assignment.');
       }
       const now = this.clock.now();
-      const moved = await work(em, task, a, now);
+      const done = await work(em, task, a, now);
+      const moved = 'moved' in done ? done.moved : done;
       // When the work moved only this assignment (start, submit), the task's assignments are those read above
       // with the moved row, so the reconciliation need not read them again; else (abandon, decline: dispatch may
-      // offer the slot to someone) it reads them.
-      const current = movesOnlyIt ? assignments.map((x) => (x.id === moved.id ? moved : x)) : undefined;
+      // offer the slot to someone) it reads them. Work that moved others too (agreement) hands them over.
+      const current =
+        'moved' in done && done.current
+          ? done.current
+          : movesOnlyIt
+            ? assignments.map((x) => (x.id === moved.id ? moved : x))
+            : undefined;
       await this.settlement.reconcileTask(em, task, now, changes, current);
       return {
         assignment_id: moved.id,

@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/http/json-depth';
 import { IncomingFile, UploadService } from '../../upload/services/upload.service';
-import { RESULT_DATA_MAX_BYTES } from '../domain/task-policy';
+import { ANSWER_DATA_MAX_BYTES } from '../domain/answer-schema';
 import type { SubmitWithPhotoForm, TaskSubmissionResponse } from '../dtos/worker-task.dto';
 import { AssignmentService } from './assignment.service';
 import { CheckedPhoto, deviceFixFromForm, PhotoVerifier } from './photo-verifier';
@@ -84,8 +84,9 @@ function parseResultData(text: string): Record<string, unknown> {
       `may nest at most ${MAX_JSON_DEPTH - 1} levels of objects and arrays`,
     );
   }
-  if (Buffer.byteLength(JSON.stringify(value)) > RESULT_DATA_MAX_BYTES) {
-    throw ApiError.field('result_data', `must be at most ${RESULT_DATA_MAX_BYTES} bytes as JSON`);
+  // The largest any task takes (a schema task's); the task's own limit is applied with its answers (judgeAnswers).
+  if (Buffer.byteLength(JSON.stringify(value)) > ANSWER_DATA_MAX_BYTES) {
+    throw ApiError.field('result_data', `must be at most ${ANSWER_DATA_MAX_BYTES} bytes as JSON`);
   }
   return value as Record<string, unknown>;
 }

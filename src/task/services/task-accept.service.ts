@@ -162,7 +162,7 @@ function declinedOrLapsed(a: AssignmentRow): boolean {
 function assertTakingWorkers(task: TaskRow, now: Date): void {
   const reason = !LIVE_TASK_STATUSES.includes(task.status)
     ? `The task is ${task.status}.`
-    : task.intake_closed_at
+    : task.intake_closed_at || task.agreement_reached_at
       ? 'The task no longer takes workers.'
       : task.deadline_at.getTime() <= now.getTime()
         ? 'The task deadline has passed.'

@@ -17,6 +17,7 @@ import { splitSlot, taskCost } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
 import { checkDeadline, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
+import { checkAnswerRules } from '../domain/agreement';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type { TaskResponse } from '../dtos/task-response.dto';
 import { taskCreatedResponse } from '../task.presenter';
@@ -57,6 +58,11 @@ export class TaskCreationService {
     dto: CreateTaskRequest,
     claims: HeldClaims,
   ): Promise<{ body: TaskResponse; replayed: boolean }> {
+    // The answer schema is part of the body's validation, so it is checked before any key is claimed (a body the
+    // DTO passes but the schema check refuses never meets idempotency_conflict); the body then carries it as stored
+    // (optional nulls dropped), for the key's hash and the insert alike.
+    dto.answer_schema =
+      checkAnswerRules(dto.answer_schema, dto.review_policy, dto.max_workers ?? 1).schema ?? undefined;
     if (dto.test_clock === undefined) return this.createNow(actor, dto, claims);
     // A task on a sandbox test clock is created at the clock's time (product-decisions §12).
     if (this.config.paymentMode !== 'sandbox') {
@@ -140,11 +146,11 @@ export class TaskCreationService {
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
                           total_cents, required_skills, min_reputation, metadata, status, deadline_at,
                           estimated_completion_at, created_at, updated_at, open_slots, test_clock_id,
-                          location_proof)
+                          location_proof, answer_schema, review_policy)
        SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
               $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
               'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int,
-              $23::uuid, $24::text
+              $23::uuid, $24::text, $25::json, $26::jsonb
         WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($21::text[])) < $22::int
        RETURNING *`,
       [
@@ -172,6 +178,8 @@ export class TaskCreationService {
         agent.max_concurrent_tasks,
         dto.test_clock ?? null,
         dto.requirements?.location_proof ?? DEFAULT_LOCATION_PROOF,
+        dto.answer_schema ? JSON.stringify(dto.answer_schema) : null,
+        dto.review_policy ? JSON.stringify(dto.review_policy) : null,
       ],
     );
     if (!rows.length) await this.refuseOverLimit(em, agentId, agent.max_concurrent_tasks);

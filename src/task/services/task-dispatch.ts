@@ -40,7 +40,9 @@ export class TaskDispatch {
     now: Date,
     known?: AssignmentRow[],
   ): Promise<AssignmentRow[]> {
-    if (!LIVE_TASK_STATUSES.includes(task.status) || task.intake_closed_at) return [];
+    // Agreement reached (product-decisions §17): the answer is known, so nobody new is asked for it.
+    if (!LIVE_TASK_STATUSES.includes(task.status) || task.intake_closed_at || task.agreement_reached_at)
+      return [];
     // No offer shorter than its window: a task ending sooner takes workers by pull only.
     if (task.deadline_at.getTime() <= now.getTime() + OFFER_WINDOW_SECONDS * 1000) return [];
     const assignments = known ?? (await TaskRepository.assignments(em, task.id));

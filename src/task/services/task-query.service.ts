@@ -66,6 +66,7 @@ export class TaskQueryService {
       quality_score: results[0]?.quality_score ?? null,
       results,
       submissions: submitted.map(submissionView),
+      answer_schema: task.answer_schema,
     };
   }
 

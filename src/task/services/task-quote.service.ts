@@ -19,6 +19,7 @@ import type {
   QuoteWorkers,
   TaskQuoteResponse,
 } from '../dtos/task-quote.dto';
+import { checkAnswerRules, type ReviewPolicy } from '../domain/agreement';
 import { quoteCountArea, workerCountBucket } from '../domain/quote-privacy';
 
 /**
@@ -43,6 +44,7 @@ export class TaskQuoteService {
     const deadline = checkDeadline(dto.deadline_at, now);
     const agent = await this.agentLimits(actor.id);
     const maxWorkers = dto.max_workers ?? 1;
+    const answers = checkAnswerRules(dto.answer_schema, dto.review_policy, maxWorkers);
     const feeBps = agent.fee_bps ?? this.config.platformFeeBps;
     const cost = taskCost(dto.budget_cents, maxWorkers, feeBps);
     const slot = splitSlot(dto.budget_cents, feeBps);
@@ -78,6 +80,8 @@ export class TaskQuoteService {
       auto_approval: { delay_hours: this.config.autoApproveHours },
       workers,
       estimated_completion_at: estimateCompletion(now, deadline, dto.task_type).toISOString(),
+      answer_schema: answers.schema,
+      review_policy: (dto.review_policy as ReviewPolicy | undefined) ?? null,
     };
   }
 

@@ -160,7 +160,10 @@ export class TaskSettlement {
     });
     // Open slots as a worker sees them: none once intake closed (they were refunded just above) or once the task
     // left the live statuses.
-    const openSlots = intakeClosedAt || !LIVE_TASK_STATUSES.includes(status) ? 0 : slots.open;
+    // Nor once agreement was reached (product-decisions §17): those slots stay unfilled and are refunded at the
+    // deadline.
+    const openSlots =
+      intakeClosedAt || task.agreement_reached_at || !LIVE_TASK_STATUSES.includes(status) ? 0 : slots.open;
     await sqlExec(
       em,
       `UPDATE tasks SET status = $2, closed_slots = $3, intake_closed_at = $4, cancelled_at = $5,
@@ -193,7 +196,12 @@ export class TaskSettlement {
         em,
         'task.submitted',
         task,
-        { status, previous_status: task.status, submissions: awaiting.map(submittedWork) },
+        {
+          status,
+          previous_status: task.status,
+          submissions: awaiting.map(submittedWork),
+          answer_schema: task.answer_schema,
+        },
         now,
       );
     }

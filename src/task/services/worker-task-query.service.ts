@@ -15,7 +15,7 @@ import {
   MyTasksResponse,
   WorkerAssignmentDetail,
 } from '../dtos/worker-task.dto';
-import { availableTaskItem, iso, locationView } from '../task.presenter';
+import { availableTaskItem, iso, locationView, resultPhoto } from '../task.presenter';
 import { AssignmentRow, mapAssignment, mapTask, TaskRow } from '../task.repository';
 import { NearbyTasks } from '../../matching/services/nearby-tasks';
 
@@ -110,18 +110,14 @@ export class WorkerTaskQueryService {
       ...myTaskItem(a, t),
       description: t.description,
       required_skills: t.required_skills,
+      answer_schema: t.answer_schema,
       submission:
         a.submitted_at === null
           ? null
           : {
               result_data: a.result_data ?? {},
               worker_notes: a.worker_notes,
-              photos: a.photos.map((p) => ({
-                url: p.url,
-                taken_at: p.taken_at,
-                distance_meters: p.distance_meters ?? null,
-                verification: p.verification ?? null,
-              })),
+              photos: a.photos.map(resultPhoto),
               device_location: (a.device_location as Record<string, unknown> | null) ?? null,
             },
       deliveries: deliveries.get(a.id) ?? [],

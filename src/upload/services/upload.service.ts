@@ -195,6 +195,18 @@ export class UploadService {
    * URL that is not one of this worker's uploads is 400 validation_error on photo_urls.
    */
   async ownedByUrls(em: EntityManager, workerId: string, urls: string[]): Promise<UploadRecord[]> {
+    const found = await this.lookupOwned(em, workerId, urls);
+    const problems = found.flatMap((r, i) =>
+      r ? [] : [{ field: `photo_urls[${i}]`, message: 'is not one of your uploads' }],
+    );
+    if (problems.length > 0) {
+      throw ApiError.validation(problems, 'photo_urls must be URLs of files you uploaded.');
+    }
+    return found as UploadRecord[];
+  }
+
+  /** The worker's uploads these URLs name, in order; null where a URL names none of them. */
+  async lookupOwned(em: EntityManager, workerId: string, urls: string[]): Promise<(UploadRecord | null)[]> {
     const keys = urls.map((u) => this.keyOf(u));
     const rows = await sqlRows<UploadRecord>(
       em,
@@ -202,13 +214,7 @@ export class UploadService {
       [workerId, keys.filter((k): k is string => k !== null)],
     );
     const byKey = new Map(rows.map((r) => [r.storage_key, r]));
-    const problems = keys.flatMap((k, i) =>
-      k && byKey.has(k) ? [] : [{ field: `photo_urls[${i}]`, message: 'is not one of your uploads' }],
-    );
-    if (problems.length > 0) {
-      throw ApiError.validation(problems, 'photo_urls must be URLs of files you uploaded.');
-    }
-    return keys.map((k) => byKey.get(k!)!);
+    return keys.map((k) => (k ? (byKey.get(k) ?? null) : null));
   }
 
   /**

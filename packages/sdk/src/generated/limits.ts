@@ -52,6 +52,27 @@ export const agentRegisterRequestLimits = {
     password: { minLength: 6, maxLength: 128 },
 } as const;
 
+/** components["schemas"]["AnswerSchema"] */
+export const answerSchemaLimits = {
+    description: { maxLength: 500 },
+    required: { maxItems: 30, items: { maxLength: 64 } },
+    title: { maxLength: 100 },
+} as const;
+
+/** components["schemas"]["AnswerSchemaField"] */
+export const answerSchemaFieldLimits = {
+    description: { maxLength: 500 },
+    enum: { maxItems: 50 },
+    maxItems: { minimum: 1 },
+    maxLength: { minimum: 1, maximum: 2000 },
+    title: { minLength: 1, maxLength: 100 },
+} as const;
+
+/** components["schemas"]["AnswerSchemaItems"] */
+export const answerSchemaItemsLimits = {
+    enum: { maxItems: 50 },
+} as const;
+
 /** components["schemas"]["BehaviorInput"] */
 export const behaviorInputLimits = {
     accept_after_s: { minimum: 0, maximum: 2592000 },
@@ -175,6 +196,12 @@ export const registerPushSubscriptionRequestLimits = {
 /** components["schemas"]["RejectWithdrawalRequest"] */
 export const rejectWithdrawalRequestLimits = {
     reason: { minLength: 1, maxLength: 500 },
+} as const;
+
+/** components["schemas"]["ReviewPolicy"] */
+export const reviewPolicyLimits = {
+    fields: { minItems: 1, maxItems: 30, items: { maxLength: 64 } },
+    min_agreeing: { minimum: 2, maximum: 10 },
 } as const;
 
 /** components["schemas"]["SandboxBalanceRequest"] */

@@ -1254,6 +1254,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks/answers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the submitted answers of your tasks as CSV, XLSX or JSON lines
+         * @description One row per submission (submitted, approved or rejected), one column per answer_schema field (every exported task’s fields, in declaration order; a task without a schema has its free-form data as JSON in `data`), then `photos` (the links, one per line) and `verification` (per photo: field, location source, distance, capture time, first use or reused). Filter by `status` as the task list does, and/or name up to 100 `task_ids`. CSV is UTF-8 with a byte-order mark so spreadsheets read Chinese right; cells starting with = + - @ get a leading quote so spreadsheets never run them. jsonl keeps the typed answers and the full photo verification. Streamed: any size, rows oldest submission first. Needs `task:read`.
+         */
+        get: operations["AnswersExport_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks/create": {
         parameters: {
             query?: never;
@@ -1429,7 +1449,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the result of an accepted or in-progress assignment
-         * @description Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Refused (409) from the deadline on; nothing changes on a refusal.
+         * @description Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. When the task has an answer_schema, result_data must follow it: 400 answer_invalid lists each wrong field; a photo field holds the URL of one of your uploads, checked like a photo_urls photo. Refused (409) from the deadline on; nothing changes on a refusal.
          */
         post: operations["WorkerTasks_submit"];
         delete?: never;
@@ -2208,6 +2228,64 @@ export interface components {
             /** @example a long passphrase */
             password: string;
         };
+        AnswerSchema: {
+            /** @enum {string} */
+            $schema?: "https://json-schema.org/draft/2020-12/schema";
+            /**
+             * @description Undeclared fields are refused whether or not this says so.
+             * @enum {boolean}
+             */
+            additionalProperties?: false;
+            description?: string;
+            /** @description 1 to 30 fields; a name starts with a letter and holds letters, digits and _ (at most 64). */
+            properties: {
+                [key: string]: components["schemas"]["AnswerSchemaField"];
+            };
+            /** @description The fields every answer must give. */
+            required?: string[];
+            title?: string;
+            /** @enum {string} */
+            type: "object";
+        };
+        AnswerSchemaField: {
+            /** @description Help shown under the question. */
+            description?: string;
+            /** @description A choice: 1 to 50 values of at most 200 characters. */
+            enum?: string[];
+            /**
+             * @description date: YYYY-MM-DD; time and date-time: RFC 3339 with an offset (09:30:00+08:00); photo: the URL of a photo the worker uploaded, checked like a proof photo (at most 5 photo fields).
+             * @enum {string}
+             */
+            format?: "date" | "time" | "date-time" | "photo";
+            /** @description A multi-select’s choices. */
+            items?: components["schemas"]["AnswerSchemaItems"];
+            /** @description number and integer fields. */
+            maximum?: number;
+            /** @description A multi-select: the most choices an answer lists. */
+            maxItems?: number;
+            /** @description Text only; 2000 when absent. */
+            maxLength?: number;
+            /** @description number and integer fields. */
+            minimum?: number;
+            /** @description The question the worker sees. */
+            title: string;
+            /**
+             * @description string: text (`maxLength`), a choice (`enum`), a date, time or date-time (`format`), or a photo (`format: photo`); number and integer (`minimum`, `maximum`); boolean; array: a multi-select (`items: {type: string, enum}`, `maxItems`).
+             * @enum {string}
+             */
+            type: "string" | "number" | "integer" | "boolean" | "array";
+            /**
+             * @description A multi-select is a set; true is the only value allowed.
+             * @enum {boolean}
+             */
+            uniqueItems?: true;
+        };
+        AnswerSchemaItems: {
+            /** @description The choices offered. */
+            enum: string[];
+            /** @enum {string} */
+            type: "string";
+        };
         ApiKeyResponse: {
             /**
              * Format: date-time
@@ -2246,6 +2324,7 @@ export interface components {
             approved_at: string;
             /** Format: uuid */
             assignment_id: string;
+            /** @description The answers: following the task’s answer_schema when it has one (typed), else free-form JSON. */
             data: {
                 [key: string]: unknown;
             };
@@ -2657,6 +2736,10 @@ export interface components {
         AvailableTaskItem: {
             /** @description Workers' ratings of the agent who posted the task. */
             agent_rating: components["schemas"]["AgentRatingView"];
+            /** @description What you must answer, field by field (product-decisions §17): result_data must follow it, and a photo field holds the URL of a photo you uploaded. null: result_data is free-form. */
+            answer_schema: ({
+                [key: string]: unknown;
+            } & components["schemas"]["AnswerSchema"]) | null;
             /** Format: date-time */
             deadline_at: string;
             description: string;
@@ -2706,7 +2789,12 @@ export interface components {
         BehaviorInput: {
             /** @description Seconds from an offer to the answer (offers lapse after 120 s). */
             accept_after_s?: number;
-            /** @description The result_data submitted (at most 16384 bytes). */
+            /**
+             * @description How a task’s answer_schema is answered when `data` is not set: plausible values for every field (photo fields get a generated photo), or wrong ones, which the submission refuses (400 answer_invalid; the worker then gives the work up). The `wrong_answers` persona sets `wrong`.
+             * @enum {string}
+             */
+            answers?: "plausible" | "wrong";
+            /** @description The result_data submitted (at most 16384 bytes), as it is, on any task. Without it, a task with an answer_schema is answered field by field (see `answers`), others get a short default. */
             data?: {
                 [key: string]: unknown;
             };
@@ -2724,6 +2812,11 @@ export interface components {
         };
         BehaviorView: {
             accept_after_s: number;
+            /**
+             * @description How an answer_schema is answered when data is the default.
+             * @enum {string}
+             */
+            answers: "plausible" | "wrong";
             data: {
                 [key: string]: unknown;
             };
@@ -2909,7 +3002,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -2918,6 +3011,10 @@ export interface components {
             skills?: ("photography" | "data_entry" | "surveying" | "translation" | "quality_inspection" | "delivery" | "driving" | "other")[];
         };
         CreateTaskRequest: {
+            /** @description What the worker must answer, as JSON Schema 2020-12 (the subset of product-decisions §17): an object of at most 30 fields, each with a `title`, plus `required`; at most 16384 bytes. With one, result_data must follow it (400 answer_invalid names each wrong field) and may be up to 65536 bytes (a schema whose largest answer would not fit is refused); without one, result_data is free-form JSON of at most 16384 bytes, as always. A problem with the schema itself is 400 validation_error naming its path (`answer_schema.properties.open.type`). Guide: /docs/typed-answers.md. */
+            answer_schema?: {
+                [key: string]: unknown;
+            } & components["schemas"]["AnswerSchema"];
             /**
              * @description Gross price of one worker’s work in cents (fee included). The task costs budget × max_workers.
              * @example 5000
@@ -2941,6 +3038,10 @@ export interface components {
                 [key: string]: unknown;
             };
             requirements?: components["schemas"]["TaskRequirements"];
+            /** @description Agreement review for several workers: once `min_agreeing` submissions give the same answers to `fields`, they are approved and paid automatically, and so is every later submission that agrees with them; no new offers go out (unfilled slots are refunded at the deadline). A submission that disagrees waits for your verdict (and the 72-hour auto-approval): disagreement never rejects anyone. Needs answer_schema. */
+            review_policy?: {
+                [key: string]: unknown;
+            } & components["schemas"]["ReviewPolicy"];
             /**
              * @example photo
              * @enum {string}
@@ -3123,7 +3224,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
@@ -3139,7 +3240,7 @@ export interface components {
              * @description The deadline that has passed. Carried by: invalid_state.
              */
             deadline_at?: string;
-            /** @description The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message, for invalid_body what could not be read. Carried by: validation_error, invalid_json, invalid_body. */
+            /** @description The problems as [{field, message}] (nested fields dotted, e.g. location.latitude); for invalid_json the parser message, for invalid_body what could not be read. Carried by: validation_error, invalid_json, invalid_body, answer_invalid. */
             details?: {
                 field: string;
                 message: string;
@@ -4146,6 +4247,11 @@ export interface components {
             /** @description From the photo’s position (EXIF GPS, else the device location) to the task; null when unchecked. */
             distance_meters: number | null;
             /**
+             * @description The answer_schema photo field this photo answers (product-decisions §17); null for a photo sent in photo_urls or with submit-with-photo.
+             * @example null
+             */
+            field: string | null;
+            /**
              * Format: date-time
              * @description Capture time from EXIF.
              */
@@ -4153,6 +4259,14 @@ export interface components {
             url: string;
             /** @description The location check; null for a proof file that is not a photo (PDF, video) and for submissions made before checks were recorded. */
             verification: components["schemas"]["PhotoVerification"] | null;
+        };
+        ReviewPolicy: {
+            /** @description Required fields of answer_schema compared between submissions: boolean, choice, integer, date or multi-select (compared as sets). */
+            fields: string[];
+            /** @description How many submissions must agree, 2 to max_workers. */
+            min_agreeing: number;
+            /** @enum {string} */
+            type: "agreement";
         };
         SandboxActionView: {
             /** Format: uuid */
@@ -4238,7 +4352,7 @@ export interface components {
             location: components["schemas"]["SandboxPoint"];
             name: string;
             /** @enum {string|null} */
-            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | null;
+            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | null;
             reputation: number;
             skills: string[];
             /** Format: date-time */
@@ -4282,6 +4396,7 @@ export interface components {
         SubmissionView: {
             /** Format: uuid */
             assignment_id: string;
+            /** @description The answers: following the task’s answer_schema when it has one (typed), else free-form JSON. */
             data: {
                 [key: string]: unknown;
             };
@@ -4303,6 +4418,8 @@ export interface components {
         SubmittedPhotoView: {
             /** @description From the photo’s position to the task (null for proof files that are not checked). */
             distance_meters: number | null;
+            /** @description The answer_schema photo field it answers, if any. */
+            field: string | null;
             /**
              * Format: date-time
              * @description Capture time from EXIF.
@@ -4315,6 +4432,7 @@ export interface components {
             /** Format: uuid */
             assignment_id: string;
             /**
+             * @description The answers: typed by the task’s answer_schema when it has one, else free-form.
              * @example {
              *       "open": true
              *     }
@@ -4565,6 +4683,10 @@ export interface components {
             open_slots: number;
         };
         TaskQuoteResponse: {
+            /** @description The answer_schema as checked (creation would accept it); null without one. */
+            answer_schema: ({
+                [key: string]: unknown;
+            } & components["schemas"]["AnswerSchema"]) | null;
             auto_approval: components["schemas"]["QuoteAutoApproval"];
             balance: components["schemas"]["QuoteBalance"];
             /** @description Whether creating this task now would succeed: the balance covers it and it fits the concurrency limit. */
@@ -4586,6 +4708,7 @@ export interface components {
             max_workers: number;
             per_slot: components["schemas"]["QuoteSlot"];
             refund_policy: components["schemas"]["QuoteRefundPolicy"];
+            review_policy: components["schemas"]["ReviewPolicy"] | null;
             /**
              * @description Taken from your available balance into escrow at creation (= cost_breakdown.total_cents).
              * @example 5000
@@ -4634,6 +4757,7 @@ export interface components {
             task_id: string;
         };
         TaskResult: {
+            /** @description The answers: following the task’s answer_schema when it has one (typed), else free-form JSON. */
             data: {
                 [key: string]: unknown;
             };
@@ -4643,6 +4767,10 @@ export interface components {
             worker_notes: string | null;
         };
         TaskResultResponse: {
+            /** @description The schema every `data` here follows (product-decisions §17); null when the task has none. */
+            answer_schema: ({
+                [key: string]: unknown;
+            } & components["schemas"]["AnswerSchema"]) | null;
             /**
              * Format: date-time
              * @description When the task completed, else when its first result was approved; null before any approval.
@@ -4681,6 +4809,15 @@ export interface components {
             timestamp: string;
         };
         TaskStatusResponse: {
+            /**
+             * Format: date-time
+             * @description When min_agreeing submissions first agreed (agreement review); null before, or without a policy.
+             */
+            agreement_reached_at: string | null;
+            /** @description What the worker must answer (product-decisions §17); null: free-form result_data. */
+            answer_schema: ({
+                [key: string]: unknown;
+            } & components["schemas"]["AnswerSchema"]) | null;
             assignments: components["schemas"]["TaskAssignmentView"][];
             budget_cents: number;
             /** Format: date-time */
@@ -4700,6 +4837,8 @@ export interface components {
             };
             progress: components["schemas"]["TaskProgress"];
             requirements: components["schemas"]["TaskRequirementsView"];
+            /** @description Agreement review, if the task has it. */
+            review_policy: components["schemas"]["ReviewPolicy"] | null;
             /** @enum {string} */
             status: "pending" | "assigned" | "in_progress" | "submitted" | "completed" | "failed" | "cancelled";
             /** Format: uuid */
@@ -4713,7 +4852,7 @@ export interface components {
             device_location?: components["schemas"]["DeviceLocationInput"];
             /** @description URLs returned by the upload endpoints. */
             photo_urls?: string[];
-            /** @description The result, at most 16384 bytes as JSON. */
+            /** @description The result. When the task has an answer_schema, the answers it asks for (checked field by field: 400 answer_invalid; a photo field holds the URL of one of your uploads; null on an optional field means no answer), at most 65536 bytes as JSON; otherwise free-form, at most 16384 bytes. */
             result_data: {
                 [key: string]: unknown;
             };
@@ -4732,6 +4871,10 @@ export interface components {
             task_id: string;
         };
         TaskSubmittedData: {
+            /** @description The task’s answer_schema, which each submission’s data follows; null for free-form data. */
+            answer_schema: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description The status it left.
              * @example submitted
@@ -4908,7 +5051,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -5102,6 +5245,10 @@ export interface components {
         WorkerAssignmentDetail: {
             /** Format: date-time */
             accepted_at: string | null;
+            /** @description What you must answer (product-decisions §17); null: result_data is free-form. */
+            answer_schema: ({
+                [key: string]: unknown;
+            } & components["schemas"]["AnswerSchema"]) | null;
             /** Format: uuid */
             assignment_id: string;
             /** Format: date-time */
@@ -11531,6 +11678,108 @@ export interface operations {
             };
         };
     };
+    AnswersExport_export: {
+        parameters: {
+            query?: {
+                /** @description csv: UTF-8 with a byte-order mark (Excel reads Chinese right), CRLF; xlsx (or excel): a workbook with one sheet; jsonl: one JSON object per line, the answers as typed values. */
+                format?: "csv" | "xlsx" | "excel" | "jsonl";
+                /** @description Only tasks in this status, as the task list filters. */
+                status?: "pending" | "assigned" | "in_progress" | "submitted" | "completed" | "failed" | "cancelled";
+                /** @description Only these tasks: comma-separated task ids, at most 100, every one yours. */
+                task_ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorEnvelope"];
+                    "application/x-ndjson": components["schemas"]["ErrorEnvelope"];
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorEnvelope"];
+                    "application/x-ndjson": components["schemas"]["ErrorEnvelope"];
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`insufficient_permissions`](../docs/errors.md#insufficient_permissions): The API key lacks the permission this operation needs. This one needs `task:read`.
+             *     - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorEnvelope"];
+                    "application/x-ndjson": components["schemas"]["ErrorEnvelope"];
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorEnvelope"];
+                    "application/x-ndjson": components["schemas"]["ErrorEnvelope"];
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     AgentTasksV1_create: {
         parameters: {
             query?: never;
@@ -12425,6 +12674,7 @@ export interface operations {
              *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
              *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
              *     - [`photo_required`](../docs/errors.md#photo_required): A photo task needs at least one photo whose location was checked.
+             *     - [`answer_invalid`](../docs/errors.md#answer_invalid): The result_data does not follow the task's answer_schema.
              */
             400: {
                 headers: {
@@ -12557,6 +12807,8 @@ export interface operations {
              *     - [`photo_location_mismatch`](../docs/errors.md#photo_location_mismatch): The photo was taken too far from the task.
              *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
              *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
+             *     - [`photo_required`](../docs/errors.md#photo_required): A photo task needs at least one photo whose location was checked.
+             *     - [`answer_invalid`](../docs/errors.md#answer_invalid): The result_data does not follow the task's answer_schema.
              *     - [`invalid_photo`](../docs/errors.md#invalid_photo): The image is damaged: it is a JPEG or PNG by its bytes but cannot be read.
              */
             400: {
@@ -14469,6 +14721,8 @@ export const pathsV1AgentStatsExportGetParametersQueryFormatValues: ReadonlyArra
 export const pathsV1AgentWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/agent/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
 export const pathsV1PaymentQueryOrder_idGetParametersQueryPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/payment/query/{order_id}"]["get"]["parameters"]["query"]["payment_method"]> = ["alipay", "wechat", "card", "bank_transfer"];
 export const pathsV1TasksGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/tasks"]["get"]["parameters"]["query"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
+export const pathsV1TasksAnswersExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/tasks/answers/export"]["get"]["parameters"]["query"]["format"]> = ["csv", "xlsx", "excel", "jsonl"];
+export const pathsV1TasksAnswersExportGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/tasks/answers/export"]["get"]["parameters"]["query"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const pathsV1WorkerSendSmsPostParametersQueryPurposeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/send-sms"]["post"]["parameters"]["query"]["purpose"]> = ["register", "login", "reset_password"];
 export const pathsV1WorkerTasksAvailableGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/tasks/available"]["get"]["parameters"]["query"]["sort_by"]> = ["payment_desc", "distance_asc", "deadline_asc"];
 export const pathsV1WorkerTasksMyTasksGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/tasks/my-tasks"]["get"]["parameters"]["query"]["status"]> = ["offered", "accepted", "in_progress", "submitted", "completed", "failed"];
@@ -14483,6 +14737,11 @@ export const adminWithdrawalResponseStatusValues: ReadonlyArray<FlattenedDeepReq
 export const agentAuthResponseToken_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgentAuthResponse"]["token_type"]> = ["bearer"];
 export const agentProfileResponseAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgentProfileResponse"]["account_status"]> = ["active", "suspended", "closed"];
 export const agentProfileResponseTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgentProfileResponse"]["tier"]> = ["standard", "verified", "enterprise"];
+export const answerSchema$schemaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchema"]["$schema"]> = ["https://json-schema.org/draft/2020-12/schema"];
+export const answerSchemaTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchema"]["type"]> = ["object"];
+export const answerSchemaFieldFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaField"]["format"]> = ["date", "time", "date-time", "photo"];
+export const answerSchemaFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaField"]["type"]> = ["string", "number", "integer", "boolean", "array"];
+export const answerSchemaItemsTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaItems"]["type"]> = ["string"];
 export const apiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const assignmentAbandonedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAbandonedEvent"]["event"]> = ["assignment.abandoned"];
 export const assignmentAcceptedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAcceptedEvent"]["event"]> = ["assignment.accepted"];
@@ -14502,7 +14761,9 @@ export const auditLogEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequi
 export const auditLogEntryResponseTarget_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntryResponse"]["target_type"]> = ["operator", "agent", "withdrawal", "payment_order"];
 export const availableTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const availableTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const behaviorInputAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["answers"]> = ["plausible", "wrong"];
 export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
+export const behaviorViewAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["answers"]> = ["plausible", "wrong"];
 export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
 export const cancelTaskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CancelTaskResponse"]["status"]> = ["cancelled"];
 export const createApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
@@ -14511,13 +14772,13 @@ export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequ
 export const createdWebhookResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["status"]> = ["active", "disabled"];
 export const createPaymentRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_method"]> = ["alipay", "wechat"];
 export const createPaymentRequestPayment_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_type"]> = ["page", "wap", "qr", "native", "jsapi", "h5"];
-export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif"];
+export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "webhook.disabled", "*"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const healthResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["mode"]> = ["sandbox", "live"];
@@ -14567,9 +14828,10 @@ export const refundRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequi
 export const refundResponsePayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundResponse"]["payment_method"]> = ["alipay", "wechat", "card", "bank_transfer"];
 export const refundResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundResponse"]["status"]> = ["processing", "completed", "failed"];
 export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RegisterPushSubscriptionRequest"]["locale"]> = ["zh-CN", "en"];
+export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
 export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
-export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif"];
+export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const submissionViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
 export const submissionViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["status"]> = ["submitted", "approved", "rejected"];
@@ -14600,7 +14862,7 @@ export const transactionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif"];
+export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
 export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
