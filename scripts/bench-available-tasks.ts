@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { setupApp } from '../src/app.setup';
 import { Tokens } from '../src/auth/tokens';
-import { LegworkExpressAdapter } from '../src/common/http/express-adapter';
+import { LegworkExpressAdapter } from '../src/runtime/express-adapter';
 import { Logger } from '../src/common/logging/logger';
 import { loadConfig } from '../src/config/config';
 import { runMigrations } from '../src/database/migrate';

@@ -1,5 +1,5 @@
-// First: V8 settings that must hold before anything allocates (see gc-tuning.ts).
-import './gc-tuning';
+// First: V8 settings that must hold before anything allocates (see runtime/gc-tuning.ts).
+import './runtime/gc-tuning';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from './common/logging/logger';

@@ -1,11 +1,11 @@
-// First: V8 settings that must hold before anything allocates (see gc-tuning.ts).
-import './gc-tuning';
+// First: V8 settings that must hold before anything allocates (see runtime/gc-tuning.ts).
+import './runtime/gc-tuning';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
-import { LegworkExpressAdapter } from './common/http/express-adapter';
+import { LegworkExpressAdapter } from './runtime/express-adapter';
 import { reservePort } from './common/http/reserved-port';
 import { Logger } from './common/logging/logger';
 import { ConfigError, loadConfig } from './config/config';

@@ -12,6 +12,20 @@ import { SignInChallenges } from './sign-in-challenges';
 import { Tokens } from './tokens';
 import { UsageTracker } from './usage-tracker';
 
+/** The module's parts: every one is also exported, for the guards and services of the other modules. */
+const PARTS = [
+  AuthCache,
+  Authenticator,
+  ApiKeyStrategy,
+  JwtStrategy,
+  PasswordHasher,
+  Tokens,
+  UsageTracker,
+  LoginThrottle,
+  ApiSecretVerifier,
+  SignInChallenges,
+];
+
 /**
  * Credentials for every kind of principal: passwords, JWT pairs, API-key resolution (cached, see AuthCache), lock-out,
  * usage counts. Requests authenticate through two passport strategies, tried in order: API keys (ApiKeyStrategy),
@@ -20,29 +34,7 @@ import { UsageTracker } from './usage-tracker';
 @Global()
 @Module({
   imports: [PassportModule, JwtModule.register({})],
-  providers: [
-    AuthCache,
-    Authenticator,
-    ApiKeyStrategy,
-    JwtStrategy,
-    PasswordHasher,
-    Tokens,
-    UsageTracker,
-    LoginThrottle,
-    ApiSecretVerifier,
-    SignInChallenges,
-  ],
-  exports: [
-    AuthCache,
-    Authenticator,
-    ApiKeyStrategy,
-    JwtStrategy,
-    PasswordHasher,
-    Tokens,
-    UsageTracker,
-    LoginThrottle,
-    ApiSecretVerifier,
-    SignInChallenges,
-  ],
+  providers: PARTS,
+  exports: PARTS,
 })
 export class AuthModule {}

@@ -1,3 +1,4 @@
+import { ASSIGNMENT_STATUSES } from '../task/domain/task-status';
 import { nextStep, PERSONA_BEHAVIORS, resolveBehavior } from './behaviors';
 
 describe('simulated worker behaviours', () => {
@@ -32,17 +33,11 @@ describe('simulated worker behaviours', () => {
       dueAt: at(5),
     });
     expect(nextStep({ ...b, outcome: 'no_show' }, state('accepted'))).toBeNull();
-    for (const done of [
-      'submitted',
-      'approved',
-      'rejected',
-      'declined',
-      'expired',
-      'abandoned',
-      'cancelled',
-    ]) {
-      expect(nextStep(b, state(done))).toBeNull();
-    }
+    // Every status from submitted on: the simulated worker has nothing left to do.
+    const acting: readonly string[] = ['pending', 'accepted', 'in_progress'];
+    const done = ASSIGNMENT_STATUSES.filter((s) => !acting.includes(s));
+    expect(done).toHaveLength(7);
+    for (const status of done) expect(nextStep(b, state(status))).toBeNull();
   });
 
   it('every persona keeps its answer inside the 120 s offer window', () => {

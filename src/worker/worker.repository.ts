@@ -1,12 +1,13 @@
 import type { AccountStatus } from '../common/actor';
 import { numericColumns, sqlRows, type SqlRunner } from '../database/sql';
+import type { ReputationDetails } from '../matching/services/worker-reputation';
 import type { SmsPurpose } from './sms/sms-codes';
 
 /**
- * A workers row. The lock-out columns are kept by auth's LoginThrottle; the reputation columns are recomputed in
- * the transaction of every assignment outcome that feeds them (WorkerReputation.recompute).
+ * A workers row. The lock-out columns are kept by auth's LoginThrottle; the reputation columns (ReputationDetails)
+ * are recomputed in the transaction of every assignment outcome that feeds them (WorkerReputation.recompute).
  */
-export interface WorkerRow {
+export interface WorkerRow extends ReputationDetails {
   id: string;
   phone_number: string;
   password_hash: string;
@@ -16,12 +17,6 @@ export interface WorkerRow {
   failed_login_count: number;
   failed_login_window_start: Date | null;
   locked_until: Date | null;
-  reputation: number;
-  finished_tasks: number;
-  approved_tasks: number;
-  rating_count: number;
-  rating_average: number | null;
-  median_response_seconds: number | null;
   reputation_updated_at: Date | null;
   /** The sandbox agent whose simulated worker this is (product-decisions §12); null for people. */
   simulated_by_agent_id: string | null;

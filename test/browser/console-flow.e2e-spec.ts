@@ -11,6 +11,7 @@ import {
   phoneContext,
   requireWebBuild,
   screenshot,
+  takePhoto,
   withDiagnostics,
   type Browser,
   type Page,
@@ -156,7 +157,7 @@ describe('agent console: register, top up, quote and create, review, operator ap
       await page.getByText('task.assigned').first().waitFor();
       await phone.getByRole('button', { name: '开始任务' }).click();
       await phone.getByRole('button', { name: '放弃任务' }).waitFor();
-      await phone.getByLabel('拍照').setInputFiles({
+      await takePhoto(phone, {
         name: 'shop.jpg',
         mimeType: 'image/jpeg',
         buffer: await jpeg({ gps: offset(place, 30), gpsTime: new Date() }),

@@ -99,8 +99,14 @@ describe('agent console pages', () => {
         location: { latitude: place.latitude, longitude: place.longitude },
         max_workers: 2,
       });
+      // The simulated worker stands near a task of its own: it accepts offers within a second, and the task above
+      // is cancelled below with no worker on it (the screenshots' extra time once let it accept that one).
+      const simPlace = spot();
+      const simTaskId = await createTask(rig.t, { key: `Bearer ${firstKey}` } as TestAgent, {
+        location: { latitude: simPlace.latitude, longitude: simPlace.longitude },
+      });
       await page.getByLabel('Name').first().fill('Ada (simulated)');
-      await page.getByLabel('Task id').fill(taskId);
+      await page.getByLabel('Task id').fill(simTaskId);
       await page.getByLabel('Distance from the task (m)').fill('40');
       await page.getByRole('button', { name: 'Add a simulated worker' }).click();
       await page.getByRole('cell', { name: 'Ada (simulated)' }).waitFor();
@@ -147,6 +153,18 @@ describe('agent console pages', () => {
       expect((await submitWithPhoto(rig.t, worker, assignmentId, photo)).status).toBe(200);
       await page.goto(`/console/tasks/${reviewed}`);
       const submission = page.getByTestId('submission');
+      // A photo with no capture time says so (not "outside the assignment"), and the worker's answer is shown
+      // without a click (visible, not folded away).
+      await submission.getByText('no capture time', { exact: true }).waitFor();
+      expect(await submission.getByText('outside the assignment').count()).toBe(0);
+      await submission.getByRole('heading', { name: 'Worker’s answer' }).waitFor();
+      await submission.getByText('"storefront": "open"').waitFor();
+      await submission.scrollIntoViewIfNeeded();
+      await screenshot(page, 'console-task-review-no-time');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await submission.getByText('没有拍摄时间', { exact: true }).waitFor();
+      await submission.getByRole('heading', { name: '执行者的回答' }).waitFor();
+      await page.getByLabel('语言').selectOption('en');
       await submission.getByLabel('Reject').check();
       await submission.getByLabel('Reason').selectOption('wrong_location');
       await submission.getByLabel('Note to the worker (optional)').fill('This is the back door.');

@@ -179,6 +179,9 @@ describe('worker app first open', () => {
       await page.goto('/app/tasks');
       const alert = page.getByRole('alert');
       await alert.getByText('无法连接服务器。').waitFor();
+      // The code is for support, under "详情" (details).
+      expect(await alert.getByText('network_error', { exact: false }).isVisible()).toBe(false);
+      await alert.getByRole('button', { name: '详情', expanded: false }).click();
       await alert.getByText('network_error', { exact: false }).waitFor();
       await page.unroute(`**/app/${frame}`);
       await alert.getByRole('button', { name: '重试' }).click();

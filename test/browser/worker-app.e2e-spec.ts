@@ -7,6 +7,7 @@ import {
   phoneContext,
   requireWebBuild,
   screenshot,
+  takePhoto,
   type Browser,
   type BrowserContext,
   type Page,
@@ -113,7 +114,7 @@ describe('worker app in a real browser', () => {
     await screenshot(page, 'worker-task');
   });
 
-  it('starts, and a photo taken 300 m away is refused in words with its code and changes nothing', async () => {
+  it('starts, and a photo taken 300 m away is refused in words, its code under details, and changes nothing', async () => {
     await page.getByRole('button', { name: '开始任务' }).click();
     await page.getByRole('button', { name: '放弃任务' }).waitFor();
     await page.getByRole('button', { name: '开始任务' }).waitFor({ state: 'detached' });
@@ -121,25 +122,46 @@ describe('worker app in a real browser', () => {
     const escrowBefore = await balanceOf(t, `task:${taskId}:escrow`);
     const filesBefore = await t.storedFiles();
 
+    // The photo field is a camera button: it opens the rear camera for one image, and the photo shows before it is
+    // sent.
+    expect(await page.getByRole('img', { name: '刚拍的照片' }).count()).toBe(0);
     pageErrors.expect(/Failed to load resource: the server responded with a status of 400/);
-    await page.getByLabel('拍照').setInputFiles({
+    const camera = await takePhoto(page, {
       name: 'far.jpg',
       mimeType: 'image/jpeg',
       buffer: await jpeg({ gps: offset(here, 300) }),
     });
+    expect(camera.multiple).toBe(false);
+    expect(await camera.input.getAttribute('accept')).toBe('image/*');
+    expect(await camera.input.getAttribute('capture')).toBe('environment');
+    const preview = page.getByRole('img', { name: '刚拍的照片' });
+    await preview.waitFor();
+    // The preview shows the photo itself: the image decoded, not a broken one.
+    await page.waitForFunction(
+      `(() => { const img = document.querySelector('img[alt="刚拍的照片"]'); return img.complete && img.naturalWidth > 0; })()`,
+    );
+    await page.getByRole('button', { name: '重新拍照' }).waitFor();
     await page.getByLabel('结果', { exact: true }).fill('营业中');
     await page.getByRole('button', { name: '提交', exact: true }).click();
     const refusal = page.getByRole('alert');
     await refusal.getByText(/照片拍摄地点距任务 (29\d|30\d) 米，须在 100 米以内。/).waitFor();
-    await refusal.getByText('错误码：photo_location_mismatch', { exact: false }).waitFor();
+    // Words only: the code and the request id wait under "详情" (details) for support.
+    const code = refusal.getByText('错误码：photo_location_mismatch', { exact: false });
+    expect(await code.isVisible()).toBe(false);
     await screenshot(page, 'worker-photo-refused');
+    const details = refusal.getByRole('button', { name: '详情', expanded: false });
+    await details.click();
+    await code.waitFor();
+    await refusal.getByText(/请求 [0-9a-f-]{36}/).waitFor();
+    expect(await refusal.getByRole('button', { name: '详情' }).getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'worker-photo-refused-details');
     expect((await assignment(taskId)).status).toBe('in_progress');
     expect(await balanceOf(t, `task:${taskId}:escrow`)).toBe(escrowBefore);
     expect(await t.storedFiles()).toBe(filesBefore);
   });
 
   it('submits a photo with EXIF GPS 30 m away, with the device fix', async () => {
-    await page.getByLabel('拍照').setInputFiles({
+    await takePhoto(page, {
       name: 'shop.jpg',
       mimeType: 'image/jpeg',
       buffer: await jpeg({ gps: offset(here, 30) }),
@@ -240,7 +262,7 @@ describe('worker app in a real browser', () => {
     const first = cards.nth(0);
     await first.getByText('核对超市营业时间').waitFor();
     await first.getByText('¥72.00').waitFor();
-    await first.getByText(/距离 40\d m 东/).waitFor();
+    await first.getByText(/距离 40\d 米（东）/).waitFor();
     await first.getByText(/截止 /).waitFor();
     await first.getByText('拍照').waitFor();
     await first.getByText('发布方评分 5.0（1 条）').waitFor();
@@ -248,7 +270,7 @@ describe('worker app in a real browser', () => {
     await page.getByLabel('排序').selectOption('distance_asc');
     await cards
       .nth(0)
-      .getByText(/距离 (19\d|20\d) m 北/)
+      .getByText(/距离 (19\d|20\d) 米（北）/)
       .waitFor();
     await page.getByLabel('排序').selectOption('payment_desc');
     await first.getByText('核对超市营业时间').waitFor();
@@ -259,6 +281,52 @@ describe('worker app in a real browser', () => {
     expect(await page.getByRole('link', { name: '在地图中打开' }).getAttribute('href')).toMatch(/^geo:-?\d/);
     await page.getByRole('button', { name: '接受任务' }).waitFor();
     await screenshot(page, 'worker-task-page');
+  });
+
+  it('accepts a task; abandoning it sits apart from the work and asks first, in the app’s own dialog', async () => {
+    const spare = await createTask(t, agent, {
+      title: '记录路口车流',
+      location: { ...offset(here, 30, 100), address: '福州路口' },
+      budget_cents: 2000,
+    });
+    await page.getByRole('link', { name: '附近任务' }).click();
+    await page.getByRole('button', { name: '刷新' }).click();
+    await page
+      .getByRole('list', { name: '附近任务' })
+      .getByRole('link', { name: /记录路口车流/ })
+      .click();
+    await page.getByRole('button', { name: '接受任务' }).click();
+    const start = page.getByRole('button', { name: '开始任务' });
+    await start.waitFor();
+    expect((await assignment(spare)).status).toBe('accepted');
+
+    // Not beside start at its size: below the submission form, and smaller.
+    const abandon = page.getByRole('button', { name: '放弃任务' });
+    const [abandonBox, startBox, submitBox] = await Promise.all(
+      [abandon, start, page.getByRole('button', { name: '提交', exact: true })].map((b) => b.boundingBox()),
+    );
+    expect(abandonBox!.y).toBeGreaterThan(submitBox!.y + submitBox!.height);
+    expect(abandonBox!.width).toBeLessThan(startBox!.width / 2);
+
+    // Asked in a modal dialog whose safe answer has the focus; Escape and "继续做任务" both keep the task.
+    const dialog = page.getByRole('alertdialog', { name: '放弃这个任务？' });
+    await abandon.click();
+    await dialog.getByText('放弃会降低信誉分，且无法撤销。').waitFor();
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('继续做任务');
+    await screenshot(page, 'worker-abandon-confirm');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await abandon.click();
+    await dialog.getByRole('button', { name: '继续做任务' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await assignment(spare)).status).toBe('accepted');
+
+    await abandon.click();
+    await dialog.getByRole('button', { name: '确认放弃' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { name: '记录路口车流' }).locator('..').getByText('已放弃').waitFor();
+    expect((await assignment(spare)).status).toBe('abandoned');
+    await abandon.waitFor({ state: 'detached' });
   });
 
   it('lists the task under my tasks and explains reputation on the profile; English is one switch away', async () => {

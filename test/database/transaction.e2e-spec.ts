@@ -2,6 +2,7 @@ import { Socket } from 'node:net';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JOBS_DATA_SOURCE } from '../../src/database/data-source';
+import { sqlRows } from '../../src/database/sql';
 import { beforeCommit, inTransaction } from '../../src/database/transaction';
 import { createTestApp, TestApp } from '../support/app';
 
@@ -120,6 +121,22 @@ describe('inTransaction', () => {
     });
     expect(await probe()).toEqual([3]);
     await expect(inTransaction(t.db, async () => 'nothing')).resolves.toBe('nothing');
+    await noneLeftOpen();
+  });
+
+  it('a query on the pool or a nested transaction inside a unit of work is refused, and the unit rolls back', async () => {
+    for (const onThePool of [
+      () => sqlRows(t.db, `SELECT 1`),
+      () => inTransaction(t.db, async () => undefined),
+    ]) {
+      await expect(
+        inTransaction(t.db, async (em) => {
+          await em.query(`INSERT INTO tx_probe (id, note) VALUES (1, 'work')`);
+          await onThePool();
+        }),
+      ).rejects.toThrow('inside a transaction would hold one connection while waiting for another');
+    }
+    expect(await probe()).toEqual([]);
     await noneLeftOpen();
   });
 });

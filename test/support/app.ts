@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { setupApp } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
-import { LegworkExpressAdapter } from '../../src/common/http/express-adapter';
+import { LegworkExpressAdapter } from '../../src/runtime/express-adapter';
 import { Logger } from '../../src/common/logging/logger';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { createTestDatabase, databaseUrl, dropDatabase } from './databases';

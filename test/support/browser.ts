@@ -103,6 +103,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 export type { Browser, BrowserContext, Page };
 
+/**
+ * Takes a photo in the worker app as a person does: taps the camera button ("拍照", or "重新拍照" once there is
+ * one) and answers the file chooser it opens (the camera, on a phone) with the file. Returns the file input the
+ * chooser belongs to, for a test that checks what it asks the phone for.
+ */
+export async function takePhoto(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: /^(拍照|重新拍照)$/ }).click(),
+  ]);
+  await chooser.setFiles(file);
+  return { multiple: chooser.isMultiple(), input: chooser.element() };
+}
+
 /** A desktop browser window (the agent console's size, and its screenshots'). */
 export async function desktopContext(browser: Browser, base: string, over: BrowserContextOptions = {}) {
   return browser.newContext({ baseURL: base, viewport: { width: 1366, height: 900 }, ...over });

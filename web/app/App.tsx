@@ -6,7 +6,6 @@ import {
   Suspense,
   useEffect,
   useState,
-  useSyncExternalStore,
   type ComponentType,
   type ReactNode,
 } from 'react';
@@ -20,6 +19,7 @@ import {
   type RouteObject,
 } from 'react-router';
 import { ErrorNotice, Loading } from '../shared/ui';
+import { useSignedIn } from '../shared/session-hooks';
 import { session } from './session';
 
 /**
@@ -77,16 +77,12 @@ const routes: RouteObject[] = [
 // waits for it: on a phone network the refresh is the longest step before a signed-in screen.
 if (session.restorable) void session.restore();
 
-export function useSignedIn(): boolean {
-  return useSyncExternalStore(session.subscribe, session.snapshot);
-}
-
 /**
  * Waits for the stored refresh token to become a session (once per load), then shows the screen or /login. While
  * it waits, the chunks of the frame and the screen asked for are fetched beside the refresh rather than after it.
  */
 function RequireSession() {
-  const signedIn = useSignedIn();
+  const signedIn = useSignedIn(session);
   const location = useLocation();
   const [restored, setRestored] = useState(session.signedIn);
   // Preloads for the path the app opened at only: later paths are fetched by the routes that render them.

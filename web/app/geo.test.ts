@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { direction, distanceMeters, formatDistance, mapLinks, toFix } from './geo';
+import { direction, distanceMeters, mapLinks, toFix } from './geo';
 
 const here = { latitude: 31.2304, longitude: 121.4737 };
 
@@ -12,10 +12,7 @@ describe('geo', () => {
     expect(direction(here, { latitude: here.latitude - 0.01, longitude: here.longitude - 0.01 })).toBe('SW');
   });
 
-  it('formats distances and links to the phone’s map apps', () => {
-    expect(formatDistance(42.4)).toBe('42 m');
-    expect(formatDistance(1530)).toBe('1.5 km');
-    expect(formatDistance(23_400)).toBe('23 km');
+  it('links to the phone’s map apps', () => {
     const links = mapLinks(here, 'Shop & café');
     expect(links.geo).toBe('geo:31.2304,121.4737?q=31.2304,121.4737(Shop%20%26%20caf%C3%A9)');
     expect(links.amap).toContain('position=121.4737,31.2304');

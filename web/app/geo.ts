@@ -49,7 +49,7 @@ export function distanceMeters(
 
 const POINTS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 
-/** The compass point from a to b (initial bearing), for "600 m NE". */
+/** The compass point from a to b (initial bearing), for "600 m away (NE)". */
 export function direction(
   a: { latitude: number; longitude: number },
   b: { latitude: number; longitude: number },
@@ -60,10 +60,6 @@ export function direction(
     Math.sin(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.cos(rad(b.longitude - a.longitude));
   const bearing = ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
   return POINTS[Math.round(bearing / 45) % 8];
-}
-
-export function formatDistance(meters: number): string {
-  return meters < 1000 ? `${Math.round(meters)} m` : `${(meters / 1000).toFixed(meters < 10_000 ? 1 : 0)} km`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import '../shared/base.css';
 import './app.css';
 import { I18nProvider } from '../shared/i18n';
+import { FoldErrorDetails } from '../shared/ui';
 import { App } from './App';
 import { CATALOGS } from './messages';
 
@@ -14,7 +15,10 @@ startTransition(() =>
   root.render(
     <StrictMode>
       <I18nProvider catalogs={CATALOGS} defaultLocale="zh-CN" storageKey="legwork.app.locale">
-        <App />
+        {/* A worker sees an error's words; its code and request id wait under "Details" for support. */}
+        <FoldErrorDetails.Provider value={true}>
+          <App />
+        </FoldErrorDetails.Provider>
       </I18nProvider>
     </StrictMode>,
   ),

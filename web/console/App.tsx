@@ -3,13 +3,14 @@ import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } fr
 import type { Session } from '../shared/auth';
 import { Loading } from '../shared/ui';
 import { AgentShell, OperatorShell } from './components/Shell';
-import { useSignedIn } from './hooks';
 import { Dashboard } from './screens/Dashboard';
 import { ApiKeys } from './screens/ApiKeys';
 import { Events } from './screens/Events';
 import { Login } from './screens/Login';
 import { Money } from './screens/Money';
-import { OpsAgents, OpsHealth, OpsLedger, OpsWithdrawals } from './screens/Operator';
+import { OpsAgents } from './screens/OpsAgents';
+import { OpsHealth, OpsLedger } from './screens/OpsChecks';
+import { OpsWithdrawals } from './screens/OpsWithdrawals';
 import { OpsAuditLog } from './screens/OpsAuditLog';
 import { OpsSecurity } from './screens/OpsSecurity';
 import { Sandbox } from './screens/Sandbox';
@@ -18,6 +19,7 @@ import { TaskDetail } from './screens/TaskDetail';
 import { Tasks } from './screens/Tasks';
 import { Webhooks } from './screens/Webhooks';
 import { adminSession, agentSession } from './session';
+import { useSignedIn } from '../shared/session-hooks';
 
 /**
  * Routes under /console: the sign-in screen, the agent's pages, and the operator's pages under /console/ops. Each

@@ -4,7 +4,7 @@ import '../shared/base.css';
 import './console.css';
 import { I18nProvider } from '../shared/i18n';
 import { App } from './App';
-import { CATALOGS } from './messages';
+import { CATALOGS } from './i18n';
 
 /** The agent console (/console, desktop-first, English by default with Chinese; product-decisions §14). */
 createRoot(document.getElementById('root')!).render(

@@ -1,4 +1,4 @@
-import type { Catalog, Locale } from './i18n';
+import type { Catalog, Locale } from './locale';
 
 /**
  * Words for every error code of docs/errors.md, plus the apps' own (network_error, unexpected_response,
@@ -12,6 +12,9 @@ export const ERROR_WORDS: Record<Locale, Catalog> = {
     'common.retry': 'Try again',
     'common.error_code': 'Code: {code}',
     'common.request_id': 'Request {id}',
+    'common.details': 'Details',
+    'common.error_unknown':
+      'Something went wrong. Try again; if it keeps happening, open Details for support.',
     'error.validation_error': 'Some fields are not valid.',
     'error.invalid_json': 'The request was not valid JSON.',
     'error.invalid_body': 'The request body was not understood.',
@@ -81,6 +84,8 @@ export const ERROR_WORDS: Record<Locale, Catalog> = {
     'common.retry': '重试',
     'common.error_code': '错误码：{code}',
     'common.request_id': '请求 {id}',
+    'common.details': '详情',
+    'common.error_unknown': '出了点问题，请重试。如果一直出现，请打开“详情”告诉客服。',
     'error.validation_error': '部分内容填写有误。',
     'error.invalid_json': '请求不是有效的 JSON。',
     'error.invalid_body': '无法识别请求内容。',

@@ -1,17 +1,23 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ERROR_WORDS } from './error-words';
+import { type Catalog, type Locale, LOCALES } from './locale';
 
-export type Locale = 'zh-CN' | 'en';
-export const LOCALES: readonly Locale[] = ['zh-CN', 'en'];
-export type Catalog = Record<string, string>;
-export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+export { type Catalog, type Locale, LOCALES } from './locale';
+/**
+ * Looks a key up in the current language. `K` is an app's own keys when it uses typedI18n (a key the app's catalogue
+ * does not have is a type error); plain `string` for the shared components, whose words every app carries.
+ */
+export type Translate<K extends string = string> = (key: K, vars?: Record<string, string | number>) => string;
 
-interface I18nValue {
+export interface I18nValue<K extends string = string> {
   locale: Locale;
   setLocale: (locale: Locale) => void;
-  t: Translate;
-  /** Whether a key has words in the current language (the error component falls back to the API's message). */
-  has: (key: string) => boolean;
+  t: Translate<K>;
+  /**
+   * Whether a key has words in the current language (the error component falls back to the API's message); a key
+   * built at run time (an event's name) can be passed to `t` after it.
+   */
+  has: (key: string) => key is K;
 }
 
 const I18nContext = createContext<I18nValue | null>(null);
@@ -56,7 +62,7 @@ export function I18nProvider(props: {
       locale,
       setLocale,
       t: (key, vars) => format(catalog[key] ?? key, vars),
-      has: (key) => key in catalog,
+      has: (key): key is string => key in catalog,
     };
   }, [catalogs, locale, setLocale]);
   return <I18nContext.Provider value={value}>{props.children}</I18nContext.Provider>;
@@ -66,6 +72,16 @@ export function useI18n(): I18nValue {
   const value = useContext(I18nContext);
   if (!value) throw new Error('useI18n outside I18nProvider');
   return value;
+}
+
+/**
+ * useI18n typed to an app's keys, the type of its first catalogue's keys: `export const useI18n =
+ * typedI18n<keyof typeof en>()`. The other languages' catalogues are typed `Record<thoseKeys, string>`, so a key
+ * missing from one of them is a type error too. Same provider, same catalogues at run time.
+ */
+export function typedI18n<K extends string>(): () => I18nValue<K> {
+  // Only the types narrow: `t` takes fewer keys, and `has` vouches for a key the merged catalogue holds.
+  return useI18n as unknown as () => I18nValue<K>;
 }
 
 /** A language switch: a labelled select, usable by keyboard and screen reader. */

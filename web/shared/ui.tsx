@@ -1,14 +1,24 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, useId, useState, type ReactNode } from 'react';
 import { toApiError } from './errors';
 import { useI18n } from './i18n';
 import type { AsyncState } from './use-async';
 
 /**
- * Any failure, in words and with its code: the words for the code in the person's language when the app has them,
- * otherwise the API's own message; the field problems of a validation error; never a raw object or stack.
+ * Whether ErrorNotice folds the technical part of a failure (its code, the request id, the API's own message and
+ * the field problems, all in the API's English) under a "Details" toggle. The worker app does: a worker needs the
+ * words, and support needs the rest, which the worker can open and read out. The console, whose users build
+ * against the API, shows it all (the default).
+ */
+export const FoldErrorDetails = createContext(false);
+
+/**
+ * Any failure, in words: the words for the code in the person's language when the app has them, otherwise the API's
+ * own message (or, folded, a general sentence); then the field problems of a validation error and the code with the
+ * request id, shown or under "Details" (FoldErrorDetails); never a raw object or stack.
  */
 export function ErrorNotice(props: { error: unknown; onRetry?: () => void }) {
   const { t, has } = useI18n();
+  const fold = useContext(FoldErrorDetails);
   const error = toApiError(props.error);
   const key = `error.${error.code}`;
   const vars: Record<string, string | number> = { distance: '?', current_status: '?' };
@@ -17,9 +27,10 @@ export function ErrorNotice(props: { error: unknown; onRetry?: () => void }) {
   }
   if (typeof error.extra.distance_meters === 'number')
     vars.distance = Math.round(error.extra.distance_meters);
-  return (
-    <div className="error" role="alert">
-      <p className="error-words">{has(key) ? t(key, vars) : error.message}</p>
+  const words = has(key) ? t(key, vars) : null;
+  const technical = (
+    <>
+      {fold && !words && <p>{error.message}</p>}
       {error.details.length > 0 && (
         <ul className="error-fields">
           {error.details.map((d) => (
@@ -33,12 +44,40 @@ export function ErrorNotice(props: { error: unknown; onRetry?: () => void }) {
         {t('common.error_code', { code: error.code })}
         {error.requestId ? ` · ${t('common.request_id', { id: error.requestId })}` : ''}
       </p>
+    </>
+  );
+  return (
+    <div className="error" role="alert">
+      <p className="error-words">{words ?? (fold ? t('common.error_unknown') : error.message)}</p>
+      {fold ? <Details label={t('common.details')}>{technical}</Details> : technical}
       {props.onRetry && (
         <button type="button" className="secondary" onClick={props.onRetry}>
           {t('common.retry')}
         </button>
       )}
     </div>
+  );
+}
+
+/** A disclosure: a button that shows or hides what follows it (aria-expanded tells a screen reader which). */
+function Details(props: { label: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className="details-toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        {props.label}
+      </button>
+      <div id={id} className="error-details" hidden={!open}>
+        {props.children}
+      </div>
+    </>
   );
 }
 

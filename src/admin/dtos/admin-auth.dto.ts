@@ -1,22 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { TokenPairResponse } from '../../auth/dtos/token-pair.dto';
-import { NormalizeEmail } from '../../common/http/transforms';
-import { NotWhen } from '../../common/http/validators';
+import { EmailAddress, NotWhen, SignInPassword } from '../../common/http/validators';
 import { TotpSetupResponse } from './admin-account.dto';
 
 export class AdminLoginRequest {
-  @ApiProperty({ format: 'email' })
-  @NormalizeEmail()
-  @IsString()
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
+  @EmailAddress()
   email: string;
 
-  @ApiProperty({ maxLength: 128 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @SignInPassword()
   password: string;
 }
 

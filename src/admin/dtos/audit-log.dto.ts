@@ -8,6 +8,7 @@ import {
   type OperatorAction,
 } from '../../audit/operator-audit';
 import { OptionalInt } from '../../common/http/validators';
+import { NextCursor } from '../../common/http/cursor-page';
 
 export class AuditLogQuery {
   @OptionalInt({ min: 1, max: 100, default: 50 })
@@ -94,10 +95,6 @@ export class AuditLogPageResponse {
   @ApiProperty({ type: AuditLogEntryResponse, isArray: true, description: 'Newest first.' })
   data: AuditLogEntryResponse[];
   @ApiProperty() has_more: boolean;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as starting_after for the next page; null on the last page.',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }

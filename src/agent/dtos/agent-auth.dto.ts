@@ -1,13 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { NormalizeEmail } from '../../common/http/transforms';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress, SignInPassword } from '../../common/http/validators';
+import { AgentIdentity } from './agent-profile.dto';
 
 export class AgentRegisterRequest {
-  @ApiProperty({ format: 'email', example: 'ops@example.com', maxLength: 254 })
-  @NormalizeEmail()
-  @IsString()
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
+  @EmailAddress('ops@example.com')
   email: string;
 
   @ApiProperty({ minLength: 6, maxLength: 128, example: 'a long passphrase' })
@@ -30,22 +27,15 @@ export class AgentRegisterRequest {
 }
 
 export class AgentLoginRequest {
-  @ApiProperty({ format: 'email', example: 'ops@example.com' })
-  @NormalizeEmail()
-  @IsString()
-  @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(254)
+  @EmailAddress('ops@example.com')
   email: string;
 
-  @ApiProperty({ maxLength: 128 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @SignInPassword()
   password: string;
 }
 
 /** Returned by register (with the API key and secret, shown once) and login (without them). */
-export class AgentAuthResponse {
+export class AgentAuthResponse extends AgentIdentity {
   @ApiProperty({ description: 'Access JWT (15 minutes).' })
   access_token: string;
 
@@ -57,15 +47,6 @@ export class AgentAuthResponse {
 
   @ApiProperty({ type: 'integer', example: 900 })
   expires_in: number;
-
-  @ApiProperty({ format: 'uuid' })
-  agent_id: string;
-
-  @ApiProperty({ format: 'email' })
-  email: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  organization_name: string | null;
 
   @ApiProperty({
     type: String,

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export class AgentProfileResponse {
+/** Who an agent is: the first fields of its profile and of every sign-in answer. */
+export class AgentIdentity {
   @ApiProperty({ format: 'uuid' })
   agent_id: string;
 
@@ -9,7 +10,9 @@ export class AgentProfileResponse {
 
   @ApiProperty({ type: String, nullable: true })
   organization_name: string | null;
+}
 
+export class AgentProfileResponse extends AgentIdentity {
   @ApiProperty({ type: String, nullable: true })
   company_name: string | null;
 

@@ -3,7 +3,7 @@ import type { ValidatorOptions } from 'class-validator';
 import { ApiError, FieldProblem } from '../errors/api-error';
 import { dropAbsentNulls } from './absent-nulls';
 import { databaseValueErrors } from './database-values';
-import { keepValidationLookups } from './validation-metadata';
+import { keepValidationLookups } from '../../runtime/validation-lookups';
 
 /** Flattens nested class-validator errors into [{field: 'location.latitude', message}]. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { type EventPayload, WEBHOOK_EVENTS } from '../event-catalog';
 import { OptionalInt } from '../../common/http/validators';
+import { NextCursor } from '../../common/http/cursor-page';
 
 export class EventListResponse {
   @ApiProperty({
@@ -11,12 +12,7 @@ export class EventListResponse {
   })
   data: EventPayload[];
   @ApiProperty() has_more: boolean;
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
-    nullable: true,
-    description: 'Pass as starting_after for the next page; null on the last page.',
-  })
+  @NextCursor({ format: 'uuid' })
   next_cursor: string | null;
 }
 

@@ -12,6 +12,7 @@ import {
 } from 'class-validator';
 import { SUBSCRIBABLE } from '../event-catalog';
 import { OptionalInt } from '../../common/http/validators';
+import { NextCursor } from '../../common/http/cursor-page';
 
 export class CreateWebhookRequest {
   @ApiProperty({
@@ -126,12 +127,7 @@ export class DeliveryResponse {
 export class DeliveryListResponse {
   @ApiProperty({ type: [DeliveryResponse] }) data: DeliveryResponse[];
   @ApiProperty() has_more: boolean;
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
-    nullable: true,
-    description: 'Pass as starting_after for the next page; null on the last page.',
-  })
+  @NextCursor({ format: 'uuid' })
   next_cursor: string | null;
 }
 

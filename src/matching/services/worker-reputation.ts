@@ -8,6 +8,7 @@ export { NEW_WORKER_REPUTATION };
 
 type Runner = Pick<EntityManager, 'query'> | Pick<DataSource, 'query'>;
 
+/** The reputation columns of a workers row (WorkerRow extends it), as the profile and the agent read them. */
 export interface ReputationDetails {
   reputation: number;
   finished_tasks: number;

@@ -14,6 +14,7 @@ import {
 } from '../dtos/payment-v1.dto';
 import { PaymentOrdersService } from '../services/payment-orders.service';
 import { RefundService } from '../services/refund.service';
+import { RefundErrors } from './refund-docs';
 import { Claims } from '../../idempotency/claims.decorator';
 import type { HeldClaims } from '../../idempotency/idempotency-context';
 
@@ -89,11 +90,7 @@ export class PaymentV1Controller {
       'refunded never exceeds the payment. A refund the provider refuses comes back to the balance (status failed).',
   })
   @ApiOkResponse({ type: RefundResponse })
-  @ApiErrors({
-    400: ['validation_error', 'refund_not_allowed', 'already_refunded', 'payment_method_unavailable'],
-    402: ['insufficient_balance'],
-    404: ['order_not_found'],
-  })
+  @RefundErrors()
   refund(
     @CurrentActor() actor: AgentActor,
     @Body() dto: RefundRequest,

@@ -13,6 +13,7 @@ import {
 } from '../dtos/payment-reference.dto';
 import { ReferencePaymentsService } from '../services/reference-payments.service';
 import { RefundService } from '../services/refund.service';
+import { RefundErrors } from './refund-docs';
 import { Claims } from '../../idempotency/claims.decorator';
 import type { HeldClaims } from '../../idempotency/idempotency-context';
 
@@ -78,11 +79,7 @@ export class ReferenceOrdersController {
       "completed order's money is already balance.",
   })
   @ApiOkResponse({ type: ReferenceRefundResponse })
-  @ApiErrors({
-    400: ['validation_error', 'refund_not_allowed', 'already_refunded', 'payment_method_unavailable'],
-    402: ['insufficient_balance'],
-    404: ['order_not_found'],
-  })
+  @RefundErrors()
   refund(
     @CurrentActor() actor: AgentActor,
     @Body() dto: ReferenceRefundRequest,

@@ -4,6 +4,7 @@ import { Trim } from '../../common/http/transforms';
 import { NOT_BLANK, OptionalInt } from '../../common/http/validators';
 import { LIMITS } from '../payment-rules';
 import type { WithdrawalStatus } from '../payment.repository';
+import { NextCursor } from '../../common/http/cursor-page';
 
 export const WITHDRAWAL_STATUSES: WithdrawalStatus[] = [
   'pending_review',
@@ -176,11 +177,6 @@ export class WorkerWithdrawalPage {
   @ApiProperty({ type: [WorkerWithdrawalItem], description: 'Newest first.' })
   data: WorkerWithdrawalItem[];
   @ApiProperty() has_more: boolean;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: null,
-    description: 'Pass as starting_after for the next page; null on the last page.',
-  })
+  @NextCursor({ example: null })
   next_cursor: string | null;
 }

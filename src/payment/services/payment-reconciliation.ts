@@ -22,6 +22,9 @@ export interface ReconcileResult {
 const DEFAULT_MIN_AGE_MS = 60_000;
 const BATCH = 200;
 
+/** The tables of the requests sent to a provider that can stay `processing`: refunds and payouts. */
+type ProviderRequestTable = 'payment_refunds' | 'withdrawals';
+
 /**
  * Asks the providers about everything left open: orders still pending (a lost notification), refunds and payouts
  * still processing (a timeout). Each answer goes through the same settlement services as a notification, so it is
@@ -66,58 +69,83 @@ export class PaymentReconciliation {
   }
 
   private async reconcileRefunds(before: Date): Promise<number> {
-    const rows = await sqlRows(
-      this.ds,
-      `SELECT * FROM payment_refunds WHERE status = 'processing' AND created_at <= $1 ORDER BY created_at LIMIT $2`,
-      [before, BATCH],
-    );
     let changed = 0;
-    for (const refund of rows.map(toRefund)) {
+    for (const refund of (await this.stillProcessing('payment_refunds', 'created_at', before)).map(
+      toRefund,
+    )) {
       const order = (await findOrder(this.ds, refund.order_id))!;
       const provider = this.providers.find(order.provider);
       if (!provider) continue;
-      try {
-        const state = await provider.queryRefund(order.id, refund.id);
-        if (state) await this.refunds.apply(refund.id, state);
-        else await this.refunds.send(order, refund);
-      } catch (err) {
-        if (!(err instanceof ProviderError)) throw err;
-        this.logger.warn({ err, refundId: refund.id }, 'refund query failed; retrying later');
-      }
-      changed += await this.changed(
-        `SELECT status FROM payment_refunds WHERE id = $1`,
-        refund.id,
-        'processing',
-      );
+      changed += await this.askAgain({
+        table: 'payment_refunds',
+        id: refund.id,
+        query: () => provider.queryRefund(order.id, refund.id),
+        apply: (state) => this.refunds.apply(refund.id, state),
+        resend: () => this.refunds.send(order, refund),
+        onFailure: [{ refundId: refund.id }, 'refund query failed; retrying later'],
+      });
     }
     return changed;
   }
 
   private async reconcileWithdrawals(before: Date): Promise<number> {
-    const rows = await sqlRows(
-      this.ds,
-      `SELECT * FROM withdrawals WHERE status = 'processing' AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
-      [before, BATCH],
-    );
     let changed = 0;
-    for (const w of rows.map(toWithdrawal)) {
+    for (const w of (await this.stillProcessing('withdrawals', 'updated_at', before)).map(toWithdrawal)) {
       const provider = this.providers.find(w.provider);
       if (!provider) continue;
-      try {
-        const state = await provider.queryTransfer(w.id);
-        if (state) await this.withdrawals.apply(w.id, state);
-        else await this.withdrawals.transfer(w);
-      } catch (err) {
-        if (!(err instanceof ProviderError)) throw err;
-        this.logger.warn({ err, withdrawalId: w.id }, 'transfer query failed; retrying later');
-      }
-      changed += await this.changed(`SELECT status FROM withdrawals WHERE id = $1`, w.id, 'processing');
+      changed += await this.askAgain({
+        table: 'withdrawals',
+        id: w.id,
+        query: () => provider.queryTransfer(w.id),
+        apply: (state) => this.withdrawals.apply(w.id, state),
+        resend: () => this.withdrawals.transfer(w),
+        onFailure: [{ withdrawalId: w.id }, 'transfer query failed; retrying later'],
+      });
     }
     return changed;
   }
 
-  private async changed(sql: string, id: string, from: string): Promise<number> {
-    const [row] = await sqlRows<{ status: string }>(this.ds, sql, [id]);
-    return row.status === from ? 0 : 1;
+  /** Refunds or payouts sent to a provider and still `processing` since before `before`, oldest first. */
+  private stillProcessing(
+    table: ProviderRequestTable,
+    since: 'created_at' | 'updated_at',
+    before: Date,
+  ): Promise<Record<string, unknown>[]> {
+    return sqlRows(
+      this.ds,
+      `SELECT * FROM ${table} WHERE status = 'processing' AND ${since} <= $1 ORDER BY ${since} LIMIT $2`,
+      [before, BATCH],
+    );
+  }
+
+  /**
+   * One refund or payout still processing: the provider's answer is applied; a request it has never heard of (it
+   * was lost) is sent again with the same merchant id; a provider error leaves it for the next run. Returns 1 when
+   * the item has left `processing`, whoever moved it.
+   */
+  private async askAgain<S>(item: {
+    table: ProviderRequestTable;
+    id: string;
+    query: () => Promise<S | null>;
+    apply: (state: S) => Promise<unknown>;
+    resend: () => Promise<unknown>;
+    /** What to log when the provider fails: the item's id and a message. */
+    onFailure: [fields: Record<string, string>, message: string];
+  }): Promise<number> {
+    try {
+      const state = await item.query();
+      if (state) await item.apply(state);
+      else await item.resend();
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      const [fields, message] = item.onFailure;
+      this.logger.warn({ err, ...fields }, message);
+    }
+    const [row] = await sqlRows<{ status: string }>(
+      this.ds,
+      `SELECT status FROM ${item.table} WHERE id = $1`,
+      [item.id],
+    );
+    return row.status === 'processing' ? 0 : 1;
   }
 }

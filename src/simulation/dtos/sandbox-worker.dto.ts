@@ -16,7 +16,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
+import { Latitude, Longitude, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
 import { RESULT_DATA_MAX_BYTES } from '../../task/domain/task-policy';
 import { MAX_WORKER_SKILLS, WORKER_SKILLS } from '../../worker/worker-skills';
 import {
@@ -32,16 +32,10 @@ import {
 } from '../behaviors';
 
 export class SandboxPoint {
-  @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-90)
-  @Max(90)
+  @Latitude()
   latitude: number;
 
-  @ApiProperty({ minimum: -180, maximum: 180, example: 121.4737 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-180)
-  @Max(180)
+  @Longitude()
   longitude: number;
 }
 

@@ -36,22 +36,18 @@ import {
 } from './answer-schema.dto';
 import {
   ISO_DATE_TIME_WITH_OFFSET,
+  Latitude,
+  Longitude,
   MaxDecimalPlaces,
   MaxJsonBytes,
   NOT_BLANK,
 } from '../../common/http/validators';
 
 export class TaskLocation {
-  @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-90)
-  @Max(90)
+  @Latitude()
   latitude: number;
 
-  @ApiProperty({ minimum: -180, maximum: 180, example: 121.4737 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-180)
-  @Max(180)
+  @Longitude()
   longitude: number;
 
   @ApiPropertyOptional({ maxLength: 500, example: '88 Century Avenue, Pudong, Shanghai' })

@@ -4,7 +4,11 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { DeviceLocation, ResultPhoto } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
 import { REJECTION_REASONS, TASK_TYPES } from '../domain/task-policy';
+<<<<<<< HEAD
 import { AnswerSchema, ReviewPolicy } from './answer-schema.dto';
+=======
+import { NextCursor } from '../../common/http/cursor-page';
+>>>>>>> main
 
 export class CostBreakdown {
   @ApiProperty({
@@ -259,11 +263,7 @@ export class TaskListItem {
 export class TaskListPage {
   @ApiProperty({ type: [TaskListItem] }) data: TaskListItem[];
   @ApiProperty() has_more: boolean;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as starting_after for the next page; null on the last page.',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }
 

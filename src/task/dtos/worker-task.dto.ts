@@ -26,7 +26,13 @@ import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
 import { TaskLocationView } from './task-response.dto';
 import { AnswerSchema } from './answer-schema.dto';
 import { ANSWER_DATA_MAX_BYTES } from '../domain/answer-schema';
-import { ISO_DATE_TIME_WITH_OFFSET, MaxJsonBytes, OptionalInt } from '../../common/http/validators';
+import {
+  ISO_DATE_TIME_WITH_OFFSET,
+  Latitude,
+  Longitude,
+  MaxJsonBytes,
+  OptionalInt,
+} from '../../common/http/validators';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];
@@ -132,16 +138,10 @@ export class AssignmentResponse {
 
 /** The device's own position, read by the app when the photo was taken (product-decisions §11). */
 export class DeviceLocationInput {
-  @ApiProperty({ minimum: -90, maximum: 90, example: 31.2304 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-90)
-  @Max(90)
+  @Latitude()
   latitude: number;
 
-  @ApiProperty({ minimum: -180, maximum: 180, example: 121.4737 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-180)
-  @Max(180)
+  @Longitude()
   longitude: number;
 
   @ApiProperty({

@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
-import { TaskRepository, TaskRow } from '../task.repository';
+import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
 import { TaskSettlement } from './task-settlement';
@@ -93,46 +93,24 @@ export class TaskTimers {
    */
   expireOffers(scope: TimeScope = null): Promise<number> {
     const now = this.clock.now();
-    const on = scopeSql(scope, 't', 2);
-    return this.forEachDue(
-      (seen, limit) =>
-        `SELECT DISTINCT a.task_id AS id FROM assignments a JOIN tasks t ON t.id = a.task_id
-          WHERE a.status = 'pending' AND a.offer_expires_at <= $1 AND ${on.sql} AND a.task_id <> ALL(${seen})
-          LIMIT ${limit}`,
-      [now, ...on.params],
-      async (em, task) => {
-        const lapsed = (await TaskRepository.assignments(em, task.id)).filter(
-          (a) => a.status === 'pending' && a.offer_expires_at && a.offer_expires_at <= now,
-        );
-        for (const a of lapsed) await this.lapseOffer(em, a.id, now);
-        if (!lapsed.length) return false;
-        await this.dispatch.offerOpenSlots(em, task, now);
-        await this.settlement.reconcileTask(em, task, now);
-        return true;
-      },
-    );
+    return this.forEachDueAssignment(scope, 'pending', 'offer_expires_at', now, async (em, task, lapsed) => {
+      for (const a of lapsed) await this.lapseOffer(em, a.id, now);
+      if (!lapsed.length) return false;
+      await this.dispatch.offerOpenSlots(em, task, now);
+      await this.settlement.reconcileTask(em, task, now);
+      return true;
+    });
   }
 
   /** Results nobody reviewed within AUTO_APPROVE_HOURS are approved, so workers are always paid. */
   autoApprove(scope: TimeScope = null): Promise<number> {
     const now = this.clock.now();
     const cutoff = new Date(now.getTime() - this.config.autoApproveHours * 3_600_000);
-    const on = scopeSql(scope, 't', 2);
-    return this.forEachDue(
-      (seen, limit) =>
-        `SELECT DISTINCT a.task_id AS id FROM assignments a JOIN tasks t ON t.id = a.task_id
-          WHERE a.status = 'submitted' AND a.submitted_at <= $1 AND ${on.sql} AND a.task_id <> ALL(${seen})
-          LIMIT ${limit}`,
-      [cutoff, ...on.params],
-      async (em, task) => {
-        const due = (await TaskRepository.assignments(em, task.id)).filter(
-          (a) => a.status === 'submitted' && a.submitted_at && a.submitted_at <= cutoff,
-        );
-        for (const a of due) await this.settlement.approve(em, task, a, now, null);
-        if (due.length) await this.settlement.reconcileTask(em, task, now);
-        return due.length > 0;
-      },
-    );
+    return this.forEachDueAssignment(scope, 'submitted', 'submitted_at', cutoff, async (em, task, due) => {
+      for (const a of due) await this.settlement.approve(em, task, a, now, null);
+      if (due.length) await this.settlement.reconcileTask(em, task, now);
+      return due.length > 0;
+    });
   }
 
   /**
@@ -169,6 +147,34 @@ export class TaskTimers {
       offer_ended_at: now,
     });
     if (moved) await this.events.assignment(em, 'assignment.expired', moved, now);
+  }
+
+  /**
+   * forEachDue over the tasks (in `scope`) with an assignment in `status` whose `at` time is at or before `cutoff`:
+   * `handle` gets those assignments as read under the task lock (none, when another runner got there first).
+   */
+  private forEachDueAssignment(
+    scope: TimeScope,
+    status: 'pending' | 'submitted',
+    at: 'offer_expires_at' | 'submitted_at',
+    cutoff: Date,
+    handle: (em: EntityManager, task: TaskRow, due: AssignmentRow[]) => Promise<boolean>,
+  ): Promise<number> {
+    const on = scopeSql(scope, 't', 2);
+    return this.forEachDue(
+      (seen, limit) =>
+        `SELECT DISTINCT a.task_id AS id FROM assignments a JOIN tasks t ON t.id = a.task_id
+          WHERE a.status = '${status}' AND a.${at} <= $1 AND ${on.sql} AND a.task_id <> ALL(${seen})
+          LIMIT ${limit}`,
+      [cutoff, ...on.params],
+      async (em, task) => {
+        const due = (await TaskRepository.assignments(em, task.id)).filter((a) => {
+          const time = a[at];
+          return a.status === status && time !== null && time <= cutoff;
+        });
+        return handle(em, task, due);
+      },
+    );
   }
 
   /**

@@ -1,15 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-} from 'class-validator';
-import { MAX_WORKER_SKILLS, PHONE_PATTERN, WORKER_SKILLS, type WorkerSkill } from '../worker-skills';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { PHONE_PATTERN, type WorkerSkill } from '../worker-skills';
+import { WorkerSkillList } from './skill-list';
 import { CODE_MESSAGE, PHONE_MESSAGE } from './sms.dto';
 
 export class WorkerRegister {
@@ -35,15 +27,8 @@ export class WorkerRegister {
   @Matches(/\S/, { message: 'display_name must not be blank' })
   display_name?: string;
 
-  @ApiPropertyOptional({ enum: WORKER_SKILLS, isArray: true, maxItems: MAX_WORKER_SKILLS })
+  @WorkerSkillList()
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_WORKER_SKILLS)
-  @ArrayUnique()
-  @IsIn(WORKER_SKILLS, {
-    each: true,
-    message: `each value in skills must be one of ${WORKER_SKILLS.join(', ')}`,
-  })
   skills?: WorkerSkill[];
 }
 

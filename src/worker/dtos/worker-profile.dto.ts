@@ -1,16 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  ValidateIf,
-} from 'class-validator';
-import { MAX_WORKER_SKILLS, WORKER_SKILLS, type WorkerSkill } from '../worker-skills';
+import { IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { WORKER_SKILLS, type WorkerSkill } from '../worker-skills';
+import { WorkerSkillList } from './skill-list';
 
 export class ReputationDetailsView {
   @ApiProperty({
@@ -69,14 +60,7 @@ export class UpdateWorkerProfile {
   @Matches(/\S/, { message: 'display_name must not be blank' })
   display_name?: string | null;
 
-  @ApiPropertyOptional({ enum: WORKER_SKILLS, isArray: true, maxItems: MAX_WORKER_SKILLS })
+  @WorkerSkillList()
   @ValidateIf((o: UpdateWorkerProfile) => o.skills !== undefined)
-  @IsArray()
-  @ArrayMaxSize(MAX_WORKER_SKILLS)
-  @ArrayUnique()
-  @IsIn(WORKER_SKILLS, {
-    each: true,
-    message: `each value in skills must be one of ${WORKER_SKILLS.join(', ')}`,
-  })
   skills?: WorkerSkill[];
 }

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { type MessageKey, useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
 import { availability, type AvailabilityState } from '../availability';
 
@@ -8,7 +9,7 @@ import { availability, type AvailabilityState } from '../availability';
  * state (read on load), so a worker who signs in again sees that they are still on call.
  */
 export function AvailabilitySwitch() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const state = useSyncExternalStore(availability.subscribe, availability.snapshot);
   return (
     <section className="card" aria-live="polite">
@@ -44,7 +45,7 @@ export function AvailabilitySwitch() {
   );
 }
 
-function statusKey(s: AvailabilityState): string {
+function statusKey(s: AvailabilityState): MessageKey {
   if (s.busy) return 'avail.locating';
   if (!s.loaded) return 'avail.loading';
   if (!s.online) return 'avail.off';

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useMatch } from 'react-router';
 import type { Schemas } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useLive } from '../../shared/live';
-import { useSignedIn } from '../App';
 import { availability } from '../availability';
 import { loadOffers, type Offer, offerFromEvent, withOffers } from '../offers';
+import { useSignedIn } from '../../shared/session-hooks';
 import { session } from '../session';
 import { OfferBanner } from './OfferBanner';
 
@@ -25,11 +25,11 @@ const OFFER_ENDS = [
  * the server's on-call state and the offers waiting for the worker when the app opens (and when it comes back on
  * screen: a phone in a pocket may have missed live events), then follows the socket: offers appear above the tab
  * bar on any screen, on-call changes made on another device are read again, and every event is re-dispatched on
- * liveEvents.
+ * liveEvents. When the server closed this window's socket for a newer one (too many open), it says so in words.
  */
 export function Frame() {
-  const { t } = useI18n();
-  const signedIn = useSignedIn();
+  const { t } = useWords();
+  const signedIn = useSignedIn(session);
   const [offers, setOffers] = useState<Offer[]>([]);
   useEffect(() => {
     const refresh = () => {
@@ -53,7 +53,7 @@ export function Frame() {
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, []);
-  useLive(session, signedIn, (name, payload) => {
+  const live = useLive(session, signedIn, (name, payload) => {
     if (name === 'assignment.offered') {
       setOffers((list) => withOffers(list, [offerFromEvent(payload as Schemas['AssignmentOfferedEvent'])]));
     }
@@ -75,6 +75,14 @@ export function Frame() {
   ] as const;
   return (
     <>
+      {live.state === 'replaced' && (
+        <div className="notice live-stopped" role="status">
+          <p>{t('live.replaced')}</p>
+          <button type="button" className="secondary" onClick={() => window.location.reload()}>
+            {t('live.reconnect')}
+          </button>
+        </div>
+      )}
       <Outlet />
       {banner && (
         <OfferBanner

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { unwrap } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { enableOfferPush, pushState, type PushState } from '../push';
@@ -11,7 +11,7 @@ import { api } from '../session';
  * and notifications on this phone.
  */
 export function NotificationSettings() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const settings = useAsync(() => unwrap(api.GET('/v1/worker/notification-settings')), []);
   const [push, setPush] = useState<PushState>(pushState);
   /** The switch follows the tap at once; a refusal puts it back. */

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useI18n } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
 import { availability } from '../availability';
 import {
@@ -18,7 +18,7 @@ import {
  * offers still come by SMS.
  */
 export function NotifyPrompt() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const online = useSyncExternalStore(availability.subscribe, availability.snapshot).online;
   const [state, setState] = useState<PushState>(pushState);
   const [hidden, setHidden] = useState(promptDismissed);

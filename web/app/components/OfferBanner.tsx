@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
-import { formatDistance } from '../geo';
+import { DistanceText } from '../format';
 import type { Offer } from '../offers';
 import { api } from '../session';
 
@@ -14,7 +15,7 @@ import { api } from '../session';
  * task stays in the nearby list for this worker to take later if a slot is still open.
  */
 export function OfferBanner(props: { offer: Offer; onDone: () => void }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const navigate = useNavigate();
   const { task } = props.offer;
   const left = () => Math.max(0, Math.round((Date.parse(props.offer.expiresAt) - Date.now()) / 1000));
@@ -67,7 +68,9 @@ export function OfferBanner(props: { offer: Offer; onDone: () => void }) {
         <p className="pay">{formatCents(task.paymentCents, locale)}</p>
         <p className="meta">
           {task.distanceMeters != null && (
-            <span>{t('tasks.distance', { distance: formatDistance(task.distanceMeters) })}</span>
+            <span>
+              <DistanceText meters={task.distanceMeters} />
+            </span>
           )}
           <span>{t('tasks.deadline', { time: formatDateTime(task.deadlineAt, locale) })}</span>
           {task.address && <span>{task.address}</span>}

@@ -1,5 +1,5 @@
 import { useRef, useState, type ReactNode } from 'react';
-import { useI18n } from '../../shared/i18n';
+import { useWords } from '../messages';
 
 const THRESHOLD = 70;
 
@@ -8,7 +8,7 @@ const THRESHOLD = 70;
  * button for keyboards, screen readers and desktops.
  */
 export function PullToRefresh(props: { onRefresh: () => Promise<void>; children: ReactNode }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const start = useRef<number | null>(null);
   const [pull, setPull] = useState(0);
   return (

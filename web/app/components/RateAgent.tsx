@@ -1,35 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useAction } from '../../shared/use-action';
+import { useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
 import { api } from '../session';
 
 /** Rating the agent of a completed task (two-sided reputation: agents' averages show on available tasks). */
 export function RateAgent({ taskId }: { taskId: string }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [rating, setRating] = useState(5);
   const [comment, setComment] = useState('');
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.POST('/v1/worker/tasks/{task_id}/rate', {
-          params: { path: { task_id: taskId } },
-          body: { rating, ...(comment.trim() ? { comment: comment.trim() } : {}) },
-        }),
-      );
-      setDone(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useAction();
+  const submit = onSubmit(async () => {
+    await unwrap(
+      api.POST('/v1/worker/tasks/{task_id}/rate', {
+        params: { path: { task_id: taskId } },
+        body: { rating, ...(comment.trim() ? { comment: comment.trim() } : {}) },
+      }),
+    );
+    setDone(true);
+  });
   if (done) {
     return (
       <p className="notice" role="status">
@@ -38,7 +29,7 @@ export function RateAgent({ taskId }: { taskId: string }) {
     );
   }
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="rate-title">
+    <form className="card" onSubmit={submit} aria-labelledby="rate-title">
       <h2 id="rate-title">{t('rate.title')}</h2>
       <label htmlFor="rate-stars">{t('rate.stars')}</label>
       <select id="rate-stars" value={rating} onChange={(e) => setRating(Number(e.target.value))}>

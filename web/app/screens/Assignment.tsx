@@ -1,28 +1,32 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { useAction } from '../../shared/use-action';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
+import { AbandonTask } from '../components/AbandonTask';
 import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
+import { formatDistance, labelled } from '../format';
 import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';
 import { api } from '../session';
 import { Place } from './TaskPage';
 
 /**
- * One assignment: where and by when, then what can be done in its state: start, abandon, submit (from accepted or
- * in progress), the verdict with the rejection's reason, and rating the agent once the task is completed. Live
- * events about it (an approval, a rejection, a cancellation) reload it.
+ * One assignment: where and by when, then what can be done in its state: start, submit (from accepted or in
+ * progress) and, at the end and asking first, abandon; the verdict with the rejection's reason, and rating the agent
+ * once the task is completed. Live events about it (an approval, a rejection, a cancellation) reload it.
  */
 export function Assignment() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const { assignmentId = '' } = useParams();
   const item = useAsync(() => loadAssignment(assignmentId), [assignmentId]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const starting = useAction();
   /** The submission's answer (the photo's distance), kept while the reloaded assignment shows it submitted. */
   const [submitted, setSubmitted] = useState<string | null>(null);
   const reload = item.reload;
@@ -35,23 +39,13 @@ export function Assignment() {
     liveEvents.addEventListener('event', onEvent);
     return () => liveEvents.removeEventListener('event', onEvent);
   }, [task, reload]);
-  const act = async (action: 'start' | 'abandon') => {
-    if (action === 'abandon' && !window.confirm(t('work.abandon_confirm'))) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const params = { path: { assignment_id: assignmentId } };
-      await unwrap(
-        action === 'start'
-          ? api.POST('/v1/worker/assignments/{assignment_id}/start', { params })
-          : api.POST('/v1/worker/assignments/{assignment_id}/abandon', { params }),
-      );
-      await reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+  const start = async () => {
+    await unwrap(
+      api.POST('/v1/worker/assignments/{assignment_id}/start', {
+        params: { path: { assignment_id: assignmentId } },
+      }),
+    );
+    await reload();
   };
   return (
     <main className="screen">
@@ -71,29 +65,25 @@ export function Assignment() {
           <p className="muted">{t(`task.proof.${task.location_proof}`)}</p>
           {task.description && <p>{task.description}</p>}
           {task.location && <Place location={task.location} label={task.title} />}
-          {error ? <ErrorNotice error={error} /> : null}
-          {(task.status === 'accepted' || task.status === 'in_progress') && (
-            <div className="actions">
-              <button type="button" className="danger" disabled={busy} onClick={() => void act('abandon')}>
-                {t('work.abandon')}
-              </button>
-              {task.status === 'accepted' ? (
-                <button type="button" disabled={busy} onClick={() => void act('start')}>
-                  {t('work.start')}
-                </button>
-              ) : (
-                <span />
-              )}
+          <ActionError action={starting} />
+          {task.status === 'accepted' && (
+            <div className="actions one">
+              <ActionButton action={starting} onClick={start}>
+                {t('work.start')}
+              </ActionButton>
             </div>
           )}
           {(task.status === 'accepted' || task.status === 'in_progress') && (
-            <SubmitForm
-              task={task}
-              onSubmitted={(note) => {
-                setSubmitted(note);
-                void reload();
-              }}
-            />
+            <>
+              <SubmitForm
+                task={task}
+                onSubmitted={(note) => {
+                  setSubmitted(note);
+                  void reload();
+                }}
+              />
+              <AbandonTask assignmentId={task.assignment_id} onAbandoned={reload} />
+            </>
           )}
           {task.status === 'submitted' && (
             <p className="notice" role="status">
@@ -113,7 +103,7 @@ export function Assignment() {
 
 /** What the worker sent: notes and the photos with their distance to the task. */
 function Submission({ task }: { task: AssignmentDetail }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const sent = task.submission;
   if (!sent) return null;
   return (
@@ -127,7 +117,7 @@ function Submission({ task }: { task: AssignmentDetail }) {
             {t('work.sent_photo')}
           </a>
           {photo.distance_meters != null &&
-            ` · ${t('work.photo_distance', { distance: photo.distance_meters })}`}
+            ` · ${t('work.photo_distance', { distance: formatDistance(photo.distance_meters, locale) })}`}
         </p>
       ))}
     </section>
@@ -135,13 +125,14 @@ function Submission({ task }: { task: AssignmentDetail }) {
 }
 
 function Verdict({ task }: { task: MyTask }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const review = task.review;
   if (!review) return null;
   return (
     <section className="card" aria-labelledby="verdict">
       <h2 id="verdict">
-        {t('work.verdict')}: <StatusBadge status={review.decision} />
+        {labelled(t('work.verdict'), locale)}
+        <StatusBadge status={review.decision} />
       </h2>
       {review.reason_code && <p>{t('work.rejection', { reason: t(`reason.${review.reason_code}`) })}</p>}
       {review.feedback_text && <p>{t('work.feedback', { text: review.feedback_text })}</p>}

@@ -1,9 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { yuanToCents } from '../../shared/money';
+import { useAction } from '../../shared/use-action';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { api } from '../session';
 
 type Withdrawal = Schemas['WorkerWithdrawalItem'];
@@ -14,7 +17,7 @@ const loadWithdrawals = (starting_after?: string): Promise<WithdrawalPage> =>
 
 /** Earnings and balance, and withdrawal to Alipay with its review state. */
 export function Earnings() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const earnings = useAsync(() => unwrap(api.GET('/v1/worker/earnings')), []);
   const history = useAsync(() => loadWithdrawals(), []);
   const e = earnings.data;
@@ -68,7 +71,7 @@ export function Earnings() {
 
 /** The worker's withdrawals, newest first, with their review state; more pages on request (cursor paging). */
 function WithdrawalHistory({ first }: { first: WithdrawalPage }) {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const [items, setItems] = useState<Withdrawal[]>(first.data);
   const [cursor, setCursor] = useState(first.next_cursor);
   const [busy, setBusy] = useState(false);
@@ -128,37 +131,27 @@ function WithdrawalHistory({ first }: { first: WithdrawalPage }) {
 }
 
 function WithdrawForm(props: { balanceCents: number; onDone: () => void }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [amount, setAmount] = useState('');
   const [account, setAccount] = useState('');
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.POST('/v1/payment/withdraw', {
-          body: {
-            // Yuan typed by a person, to integer cents without floating-point drift ("12.3" -> 1230).
-            amount_cents: Math.round(Number(amount) * 100),
-            alipay_account: account.trim(),
-            ...(name.trim() ? { real_name: name.trim() } : {}),
-          },
-        }),
-      );
-      setAmount('');
-      props.onDone();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useAction();
+  const submit = onSubmit(async () => {
+    await unwrap(
+      api.POST('/v1/payment/withdraw', {
+        body: {
+          // Yuan typed by a person, to integer cents without floating-point drift ("12.3" -> 1230).
+          amount_cents: yuanToCents(amount),
+          alipay_account: account.trim(),
+          ...(name.trim() ? { real_name: name.trim() } : {}),
+        },
+      }),
+    );
+    setAmount('');
+    props.onDone();
+  });
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} aria-labelledby="withdraw-title">
+    <form className="card" onSubmit={submit} aria-labelledby="withdraw-title">
       <h2 id="withdraw-title">{t('earn.withdraw')}</h2>
       <label htmlFor="amount">{t('earn.amount')}</label>
       <input

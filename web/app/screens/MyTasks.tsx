@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { liveEvents } from '../components/Frame';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { loadMyTasks, MY_FILTERS, type MyFilter } from '../my-tasks';
 
 /** The worker's tasks by status, with the agent's verdict and a rejection's reason; live events reload the list. */
 export function MyTasks() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const [filter, setFilter] = useState<MyFilter | null>(null);
   const list = useAsync(() => loadMyTasks(filter), [filter]);
   useEffect(() => {

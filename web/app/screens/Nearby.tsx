@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { availability } from '../availability';
@@ -9,14 +10,15 @@ import { liveEvents } from '../components/Frame';
 import { NotifyPrompt } from '../components/NotifyPrompt';
 import { PullToRefresh } from '../components/PullToRefresh';
 import { AgentRating } from '../components/AgentRating';
-import { type Fix, direction, formatDistance } from '../geo';
+import { type Fix } from '../geo';
+import { DistanceText, SkillBadges, formatDistance } from '../format';
 import { loadNearby, positionForList, SORTS, type NearbyTask, type Sort } from '../nearby';
 
 const RADII = [1, 2, 5, 10, 20, 50];
 
 /** Tasks nearby: the online switch, sort and radius, and the list (pull or press Refresh to reload). */
 export function Nearby() {
-  const { t } = useI18n();
+  const { t, locale } = useWords();
   const [sort, setSort] = useState<Sort>('payment_desc');
   const [km, setKm] = useState(5);
   const [fix, setFix] = useState<Fix | null>(null);
@@ -59,7 +61,7 @@ export function Nearby() {
           <select id="radius" value={km} onChange={(e) => setKm(Number(e.target.value))}>
             {RADII.map((r) => (
               <option key={r} value={r}>
-                {t('tasks.km', { km: r })}
+                {formatDistance(r * 1000, locale)}
               </option>
             ))}
           </select>
@@ -85,8 +87,7 @@ export function Nearby() {
 }
 
 function TaskCard({ task, fix }: { task: NearbyTask; fix: Fix | null }) {
-  const { t, locale } = useI18n();
-  const dir = fix && task.location ? t(`dir.${direction(fix, task.location)}`) : '';
+  const { t, locale } = useWords();
   return (
     <Link to={`/tasks/${task.task_id}`} className="card task-card">
       <div className="topbar">
@@ -95,25 +96,14 @@ function TaskCard({ task, fix }: { task: NearbyTask; fix: Fix | null }) {
       </div>
       <div className="meta">
         <span>
-          {task.distance_meters != null
-            ? `${t('tasks.distance', { distance: formatDistance(task.distance_meters) })} ${dir}`
-            : t('tasks.distance_unknown')}
+          <DistanceText meters={task.distance_meters} from={fix} to={task.location} />
         </span>
         <span>{t('tasks.deadline', { time: formatDateTime(task.deadline_at, locale) })}</span>
         <span>
           <AgentRating rating={task.agent_rating} />
         </span>
       </div>
-      {task.required_skills.length > 0 && (
-        <p className="meta" style={{ marginBottom: 0 }}>
-          <span className="visually-hidden">{t('tasks.skills')}:</span>
-          {task.required_skills.map((s) => (
-            <span key={s} className="badge">
-              {t(`skill.${s}`)}
-            </span>
-          ))}
-        </p>
-      )}
+      <SkillBadges skills={task.required_skills} labelShown={false} />
     </Link>
   );
 }

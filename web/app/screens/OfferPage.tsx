@@ -1,9 +1,10 @@
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { OfferBanner } from '../components/OfferBanner';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '../../shared/StatusBadge';
 import { loadAssignment } from '../my-tasks';
 import { offerFromAssignment } from '../offers';
 import { Place } from './TaskPage';
@@ -14,7 +15,7 @@ import { Place } from './TaskPage';
  * decline with the time left. Once taken it is the assignment's page; once declined, lapsed or withdrawn, it says so.
  */
 export function OfferPage() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const navigate = useNavigate();
   const { assignmentId = '' } = useParams();
   const item = useAsync(() => loadAssignment(assignmentId), [assignmentId]);

@@ -1,23 +1,24 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { workerRegisterSkillsValues as SKILLS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { LanguageSwitch, useI18n } from '../../shared/i18n';
+import { useAction } from '../../shared/use-action';
+import { LanguageSwitch } from '../../shared/i18n';
+import { labelled } from '../format';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { availability } from '../availability';
 import { NotificationSettings } from '../components/NotificationSettings';
+import { type Skill, SkillChecks } from '../components/SkillChecks';
 import { forgetOfferPush } from '../push';
 import { api, session } from '../session';
-
-type Skill = (typeof SKILLS)[number];
 
 /**
  * The worker's profile: name and skills (editable), reputation and what it is made of, how offers reach a closed app,
  * language, logout.
  */
 export function Profile() {
-  const { t } = useI18n();
+  const { t } = useWords();
   const navigate = useNavigate();
   const profile = useAsync(() => unwrap(api.GET('/v1/worker/profile')), []);
   const p = profile.data;
@@ -49,12 +50,13 @@ export function Profile() {
 }
 
 function Reputation({ profile }: { profile: Schemas['WorkerResponse'] }) {
-  const { t } = useI18n();
+  const { t, locale } = useWords();
   const d = profile.reputation_details;
   return (
     <section className="card" aria-labelledby="rep-title">
       <h2 id="rep-title">
-        {t('profile.reputation')}: <span className="pay">{profile.reputation.toFixed(1)}</span> / 5
+        {labelled(t('profile.reputation'), locale)}
+        <span className="pay">{profile.reputation.toFixed(1)}</span> / 5
       </h2>
       <p className="muted">{t('profile.rep_explained')}</p>
       <ul>
@@ -74,58 +76,30 @@ function Reputation({ profile }: { profile: Schemas['WorkerResponse'] }) {
 }
 
 function EditProfile(props: { profile: Schemas['WorkerResponse']; onSaved: () => void }) {
-  const { t } = useI18n();
+  const { t, locale } = useWords();
   const [name, setName] = useState(props.profile.display_name ?? '');
   const [skills, setSkills] = useState<Skill[]>(props.profile.skills);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, onSubmit } = useAction();
   useEffect(() => setSaved(false), [name, skills]);
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(
-        api.PATCH('/v1/worker/profile', {
-          body: { ...(name.trim() ? { display_name: name.trim() } : {}), skills },
-        }),
-      );
-      setSaved(true);
-      props.onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = onSubmit(async () => {
+    await unwrap(
+      api.PATCH('/v1/worker/profile', {
+        body: { ...(name.trim() ? { display_name: name.trim() } : {}), skills },
+      }),
+    );
+    setSaved(true);
+    props.onSaved();
+  });
   return (
-    <form
-      className="card"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <form className="card" onSubmit={save}>
       <p>
-        {t('profile.phone')}: {props.profile.phone_number}
+        {labelled(t('profile.phone'), locale)}
+        {props.profile.phone_number}
       </p>
       <label htmlFor="profile-name">{t('profile.name')}</label>
       <input id="profile-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
-      <fieldset className="checks" style={{ border: 0, padding: 0 }}>
-        <legend>
-          <strong>{t('profile.skills')}</strong>
-        </legend>
-        {SKILLS.map((s) => (
-          <label key={s}>
-            <input
-              type="checkbox"
-              checked={skills.includes(s)}
-              onChange={(e) => setSkills(e.target.checked ? [...skills, s] : skills.filter((x) => x !== s))}
-            />
-            {t(`skill.${s}`)}
-          </label>
-        ))}
-      </fieldset>
+      <SkillChecks legend={t('profile.skills')} value={skills} onChange={setSkills} />
       {error ? <ErrorNotice error={error} /> : null}
       {saved && (
         <p className="notice" role="status">

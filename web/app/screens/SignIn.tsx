@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { workerRegisterSkillsValues as SKILLS } from '@legwork/sdk/types';
 import { unwrap } from '../../shared/api';
-import { LanguageSwitch, useI18n } from '../../shared/i18n';
+import { LanguageSwitch } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { ErrorNotice } from '../../shared/ui';
 import { api, session } from '../session';
+import { type Skill, SkillChecks } from '../components/SkillChecks';
 
 type Mode = 'login' | 'signup' | 'reset';
 type Purpose = 'register' | 'reset_password';
@@ -15,7 +16,7 @@ type Purpose = 'register' | 'reset_password';
  * shows it so a tester needs no phone.
  */
 export function SignIn() {
-  const { t } = useI18n();
+  const { t } = useWords();
   const navigate = useNavigate();
   const location = useLocation();
   const [mode, setMode] = useState<Mode>('login');
@@ -88,7 +89,7 @@ function useSubmit(onError: (error: unknown) => void) {
 }
 
 function LoginForm({ onError, onDone }: FormProps) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [phone, setPhone] = useState('');
   const [password, setPassword] = useState('');
   const { busy, submit } = useSubmit(onError);
@@ -118,12 +119,12 @@ function LoginForm({ onError, onDone }: FormProps) {
 }
 
 function SignUpForm({ onError, onDone }: FormProps) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
-  const [skills, setSkills] = useState<string[]>(['photography']);
+  const [skills, setSkills] = useState<Skill[]>(['photography']);
   const { busy, submit } = useSubmit(onError);
   const onSubmit = submit(async () => {
     const answer = await unwrap(
@@ -133,7 +134,7 @@ function SignUpForm({ onError, onDone }: FormProps) {
           sms_code: code,
           password,
           ...(name.trim() ? { display_name: name.trim() } : {}),
-          skills: skills as (typeof SKILLS)[number][],
+          skills,
         },
       }),
     );
@@ -157,21 +158,7 @@ function SignUpForm({ onError, onDone }: FormProps) {
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
-      <fieldset className="checks" style={{ border: 0, padding: 0 }}>
-        <legend>
-          <strong>{t('auth.skills')}</strong>
-        </legend>
-        {SKILLS.map((s) => (
-          <label key={s}>
-            <input
-              type="checkbox"
-              checked={skills.includes(s)}
-              onChange={(e) => setSkills(e.target.checked ? [...skills, s] : skills.filter((x) => x !== s))}
-            />
-            {t(`skill.${s}`)}
-          </label>
-        ))}
-      </fieldset>
+      <SkillChecks legend={t('auth.skills')} value={skills} onChange={setSkills} />
       <div className="actions one">
         <button type="submit" disabled={busy}>
           {t('auth.submit_signup')}
@@ -182,7 +169,7 @@ function SignUpForm({ onError, onDone }: FormProps) {
 }
 
 function ResetForm({ onError, onDone }: FormProps) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -215,7 +202,7 @@ function ResetForm({ onError, onDone }: FormProps) {
 }
 
 function PhoneField(props: { value: string; onChange: (v: string) => void }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   return (
     <>
       <label htmlFor="phone">{t('auth.phone')}</label>
@@ -235,7 +222,7 @@ function PhoneField(props: { value: string; onChange: (v: string) => void }) {
 }
 
 function PasswordField(props: { id: string; label: string; value: string; onChange: (v: string) => void }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   return (
     <>
       <label htmlFor={props.id}>{props.label}</label>
@@ -265,7 +252,7 @@ function CodeField(props: {
   onChange: (v: string) => void;
   onError: (error: unknown) => void;
 }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const [wait, setWait] = useState(0);
   const [sent, setSent] = useState<{ sandbox_code?: string } | null>(null);
   useEffect(() => {

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../../shared/api';
 import { ApiError } from '../../shared/errors';
-import { formatCents, formatDateTime, useI18n } from '../../shared/i18n';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { availability } from '../availability';
-import { direction, formatDistance, mapLinks } from '../geo';
+import { mapLinks } from '../geo';
+import { DistanceText, SkillBadges } from '../format';
 import { api } from '../session';
 import { lastNearby } from '../task-store';
 import { AgentRating } from '../components/AgentRating';
@@ -17,7 +19,7 @@ import { loadNearby } from '../nearby';
  * proof it needs, and Accept. Opened from the list it needs no request; opened directly it reloads the nearby list.
  */
 export function TaskPage() {
-  const { t, locale } = useI18n();
+  const { t, locale } = useWords();
   const { taskId = '' } = useParams();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -58,8 +60,7 @@ export function TaskPage() {
           <div className="meta">
             {data.distance_meters != null && (
               <span>
-                {t('tasks.distance', { distance: formatDistance(data.distance_meters) })}
-                {fix && data.location ? ` ${t(`dir.${direction(fix, data.location)}`)}` : ''}
+                <DistanceText meters={data.distance_meters} from={fix} to={data.location} />
               </span>
             )}
             <span>{t('tasks.deadline', { time: formatDateTime(data.deadline_at, locale) })}</span>
@@ -72,16 +73,7 @@ export function TaskPage() {
             <h2>{t('task.description')}</h2>
             <p style={{ whiteSpace: 'pre-wrap' }}>{data.description}</p>
             <p className="muted">{t(`task.proof.${data.location_proof}`)}</p>
-            {data.required_skills.length > 0 && (
-              <p className="meta">
-                <span>{t('tasks.skills')}:</span>
-                {data.required_skills.map((s) => (
-                  <span key={s} className="badge">
-                    {t(`skill.${s}`)}
-                  </span>
-                ))}
-              </p>
-            )}
+            <SkillBadges skills={data.required_skills} labelShown />
             <p className="muted">
               <AgentRating rating={data.agent_rating} />
             </p>
@@ -104,7 +96,7 @@ export function Place(props: {
   location: { latitude: number; longitude: number; address?: string | null };
   label: string;
 }) {
-  const { t } = useI18n();
+  const { t } = useWords();
   const links = mapLinks(props.location, props.label);
   return (
     <section className="card">

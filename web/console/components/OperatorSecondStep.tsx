@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
-import { ErrorNotice } from '../../shared/ui';
-import { useAction } from '../hooks';
+import { useI18n } from '../i18n';
+import { Field } from '../../shared/fields';
 import { adminApi } from '../session';
 import { CodeInput, TotpSetup } from './TwoFactor';
+import { useAction } from '../../shared/use-action';
+import { ActionError } from '../../shared/action-ui';
 
 type Challenge = Schemas['AdminSignInChallengeResponse'];
 type SignedIn = Schemas['AdminSignedInResponse'];
@@ -43,19 +44,17 @@ export function OperatorSecondStep(props: {
           <TotpSetup setup={challenge.totp_setup} />
         </>
       )}
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       {recoveryMode ? (
-        <>
-          <label htmlFor="recovery-code">{t('totp.recovery_label')}</label>
-          <input
-            id="recovery-code"
-            className="mono"
-            autoComplete="off"
-            required
-            value={recovery}
-            onChange={(e) => setRecovery(e.target.value)}
-          />
-        </>
+        <Field
+          id="recovery-code"
+          label={t('totp.recovery_label')}
+          className="mono"
+          autoComplete="off"
+          required
+          value={recovery}
+          onChange={setRecovery}
+        />
       ) : (
         <CodeInput
           id="totp-code"

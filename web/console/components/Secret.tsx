@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 
 /**
  * A credential the API shows once (an API key and its secret, a webhook signing secret): in a read-only field to

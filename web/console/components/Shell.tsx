@@ -2,12 +2,14 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
 import type { Session } from '../../shared/auth';
-import { LanguageSwitch, useI18n } from '../../shared/i18n';
+import { LanguageSwitch } from '../../shared/i18n';
+import { useI18n, type MessageKey } from '../i18n';
 import { useLive } from '../../shared/live';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { liveEvents, useSignedIn, type LiveDetail } from '../hooks';
+import { liveEvents, type LiveDetail } from '../hooks';
 import { adminApi, adminSession, agentApi, agentSession } from '../session';
+import { useSignedIn } from '../../shared/session-hooks';
 
 type Profile = Schemas['AgentProfileResponse'];
 
@@ -27,7 +29,7 @@ export function useAgent(): AgentContextValue {
 }
 
 function Frame(props: {
-  nav: [string, string][];
+  nav: [string, MessageKey][];
   who: string;
   badge?: ReactNode;
   session: Session;
@@ -108,7 +110,7 @@ export function AgentShell() {
     );
   }
   const sandbox = profile.data.api_key_prefix.startsWith('lw_test_');
-  const nav: [string, string][] = [
+  const nav: [string, MessageKey][] = [
     ['/', 'nav.dashboard'],
     ['/tasks', 'nav.tasks'],
     ['/tasks/new', 'nav.new_task'],
@@ -143,7 +145,7 @@ export function AgentShell() {
 export function OperatorShell() {
   const { t } = useI18n();
   const me = useAsync(() => unwrap(adminApi.GET('/v1/admin/me')), []);
-  const nav: [string, string][] = [
+  const nav: [string, MessageKey][] = [
     ['/ops/withdrawals', 'nav.ops_withdrawals'],
     ['/ops/agents', 'nav.ops_agents'],
     ['/ops/health', 'nav.ops_health'],

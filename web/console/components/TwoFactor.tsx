@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Schemas } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from '../i18n';
 import { QrCode } from './QrCode';
 
 /**

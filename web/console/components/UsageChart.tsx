@@ -1,5 +1,6 @@
 import type { Schemas } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { DataTable } from './DataTable';
 
 type Point = Schemas['UsageDataPoint'];
 
@@ -61,26 +62,16 @@ export function UsageChart({ points }: { points: Point[] }) {
       <figcaption>
         <details>
           <summary>{t('dash.chart_table')}</summary>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('dash.date')}</th>
-                <th scope="col">{t('dash.requests')}</th>
-                <th scope="col">{t('dash.tasks_created')}</th>
-                <th scope="col">{t('dash.spend')}</th>
+          <DataTable columns={[t('dash.date'), t('dash.requests'), t('dash.tasks_created'), t('dash.spend')]}>
+            {points.map((p) => (
+              <tr key={p.date}>
+                <td>{p.date}</td>
+                <td>{p.requests}</td>
+                <td>{p.tasks_created}</td>
+                <td>{(p.spend_cents / 100).toFixed(2)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.date}>
-                  <td>{p.date}</td>
-                  <td>{p.requests}</td>
-                  <td>{p.tasks_created}</td>
-                  <td>{(p.spend_cents / 100).toFixed(2)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </details>
       </figcaption>
     </figure>

@@ -1,12 +1,15 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { Checks } from '../../shared/fields';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
 import { useAgent } from '../components/Shell';
-import { useAction } from '../hooks';
 import { agentApi } from '../session';
+import { useAction } from '../../shared/use-action';
+import { ActionButton, ActionError, ConfirmButtons } from '../../shared/action-ui';
 
 type Key = Schemas['ApiKeyResponse'];
 type Permission = NonNullable<Schemas['CreateApiKeyRequest']['permissions']>[number];
@@ -71,21 +74,18 @@ function KeyCard(props: {
     await unwrap(agentApi.PATCH('/v1/agent/api-keys/{key_id}', { ...path, body: { permissions } }));
     props.onChanged();
   });
-  const toggle = () =>
-    void action.run(async () => {
-      if (k.is_active) await unwrap(agentApi.DELETE('/v1/agent/api-keys/{key_id}', path));
-      else
-        await unwrap(agentApi.PATCH('/v1/agent/api-keys/{key_id}', { ...path, body: { is_active: true } }));
-      props.onChanged();
-    });
-  const rotate = () =>
-    void action.run(async () => {
-      const created = await unwrap(agentApi.POST('/v1/agent/api-keys', { body: { permissions } }));
-      setConfirmRotate(false);
-      props.onRotated(created);
-      props.onChanged();
-      await reloadProfile();
-    });
+  const toggle = async () => {
+    if (k.is_active) await unwrap(agentApi.DELETE('/v1/agent/api-keys/{key_id}', path));
+    else await unwrap(agentApi.PATCH('/v1/agent/api-keys/{key_id}', { ...path, body: { is_active: true } }));
+    props.onChanged();
+  };
+  const rotate = async () => {
+    const created = await unwrap(agentApi.POST('/v1/agent/api-keys', { body: { permissions } }));
+    setConfirmRotate(false);
+    props.onRotated(created);
+    props.onChanged();
+    await reloadProfile();
+  };
   return (
     <section className="card" aria-labelledby={`key-${k.id}`}>
       <div className="row spread">
@@ -99,34 +99,24 @@ function KeyCard(props: {
           {t('keys.usage', { count: k.usage_count, last: formatDateTime(k.last_used_at, locale) })}
         </span>
       </div>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       <form onSubmit={save} aria-labelledby={`perm-${k.id}`}>
         <fieldset>
           <legend id={`perm-${k.id}`}>{t('keys.permissions')}</legend>
-          <div className="checks">
-            {PERMISSIONS.map((p) => (
-              <label key={p} className="choice">
-                <input
-                  type="checkbox"
-                  checked={permissions.includes(p)}
-                  onChange={(e) =>
-                    setPermissions(
-                      e.target.checked ? [...permissions, p] : permissions.filter((x) => x !== p),
-                    )
-                  }
-                />
-                <span className="mono">{p}</span>
-              </label>
-            ))}
-          </div>
+          <Checks
+            options={PERMISSIONS}
+            checked={permissions}
+            onChange={setPermissions}
+            optionLabel={(p) => <span className="mono">{p}</span>}
+          />
         </fieldset>
         <div className="row">
           <button type="submit" className="secondary" disabled={action.busy}>
             {t('keys.save_permissions')}
           </button>
-          <button type="button" className="secondary" onClick={toggle} disabled={action.busy}>
+          <ActionButton action={action} className="secondary" onClick={toggle}>
             {t(k.is_active ? 'keys.disable' : 'keys.enable')}
-          </button>
+          </ActionButton>
           {!confirmRotate ? (
             <button type="button" onClick={() => setConfirmRotate(true)} disabled={action.busy}>
               {t('keys.rotate')}
@@ -134,12 +124,13 @@ function KeyCard(props: {
           ) : (
             <span role="alertdialog" aria-label={t('keys.rotate')} className="row confirm">
               {t('keys.rotate_warning')}
-              <button type="button" className="danger" onClick={rotate} disabled={action.busy}>
-                {t('keys.rotate_confirm')}
-              </button>
-              <button type="button" className="secondary" onClick={() => setConfirmRotate(false)}>
-                {t('common.cancel')}
-              </button>
+              <ConfirmButtons
+                action={action}
+                onConfirm={rotate}
+                confirm={t('keys.rotate_confirm')}
+                onCancel={() => setConfirmRotate(false)}
+                cancel={t('common.cancel')}
+              />
             </span>
           )}
         </div>

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { useI18n, type MessageKey } from '../i18n';
+import { formatCents } from '../../shared/money';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAgent } from '../components/Shell';
@@ -59,7 +59,7 @@ export function Dashboard() {
     return <ErrorNotice error={state.error} onRetry={() => void state.reload()} />;
   if (!state.data) return <Loading />;
   const { stats, usage, spent } = state.data;
-  const figures: [string, string][] = [
+  const figures: [MessageKey, string][] = [
     ['dash.balance', formatCents(stats.balance_cents, locale)],
     ['dash.escrow', formatCents(stats.escrow_cents, locale)],
     ['dash.lifetime_spend', formatCents(spent, locale)],

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
-import { LanguageSwitch, useI18n } from '../../shared/i18n';
-import { ErrorNotice } from '../../shared/ui';
+import { LanguageSwitch } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { Field } from '../../shared/fields';
 import { OperatorSecondStep } from '../components/OperatorSecondStep';
 import { ShownOnce } from '../components/Secret';
 import { RecoveryCodes } from '../components/TwoFactor';
-import { useAction } from '../hooks';
 import { adminApi, adminSession, agentApi, agentSession } from '../session';
+import { useAction } from '../../shared/use-action';
+import { ActionError } from '../../shared/action-ui';
 
 type Mode = 'login' | 'register' | 'operator';
 
@@ -126,40 +128,35 @@ export function Login() {
             {t('auth.session_expired')}
           </p>
         )}
-        {action.error ? <ErrorNotice error={action.error} /> : null}
-        <label htmlFor="email">{t('auth.email')}</label>
-        <input
+        <ActionError action={action} />
+        <Field
           id="email"
+          label={t('auth.email')}
           type="email"
           autoComplete="username"
           required
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={setEmail}
         />
-        <label htmlFor="password">{t('auth.password')}</label>
-        <input
+        <Field
           id="password"
+          label={t('auth.password')}
           type="password"
           autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
           required
           minLength={mode === 'register' ? 8 : undefined}
-          aria-describedby={mode === 'register' ? 'password-hint' : undefined}
+          hint={mode === 'register' ? t('auth.password_hint') : undefined}
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={setPassword}
         />
         {mode === 'register' && (
-          <>
-            <p id="password-hint" className="hint">
-              {t('auth.password_hint')}
-            </p>
-            <label htmlFor="organization">{t('auth.organization')}</label>
-            <input
-              id="organization"
-              autoComplete="organization"
-              value={organization}
-              onChange={(e) => setOrganization(e.target.value)}
-            />
-          </>
+          <Field
+            id="organization"
+            label={t('auth.organization')}
+            autoComplete="organization"
+            value={organization}
+            onChange={setOrganization}
+          />
         )}
         <p>
           <button type="submit" disabled={action.busy}>

@@ -1,14 +1,20 @@
 import { useEffect, useState } from 'react';
 import { createPaymentRequestPayment_methodValues as METHODS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
-import { ErrorNotice, ListState } from '../../shared/ui';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents, yuanToCents } from '../../shared/money';
+import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { QrCode } from '../components/QrCode';
 import { useAgent } from '../components/Shell';
-import { useAction, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
+import { Pager, useOffsetPages } from '../../shared/pager';
+import { useAction } from '../../shared/use-action';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { DataTable } from '../components/DataTable';
+import { Field, Radios } from '../../shared/fields';
 
 type Order = Schemas['PaymentOrderResponse'] | Schemas['PaymentStatusResponse'];
 const PAGE = 20;
@@ -25,12 +31,6 @@ export function Money() {
       <Transactions settled={settled} />
     </>
   );
-}
-
-/** Yuan as typed (at most two decimals) to cents; NaN when it is not an amount. */
-export function yuanToCents(text: string): number {
-  if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return Number.NaN;
-  return Math.round(Number(text.trim()) * 100);
 }
 
 /**
@@ -83,21 +83,14 @@ function TopUp({ onSettled }: { onSettled: () => void }) {
       <h2 id="topup-h">{t('money.top_up')}</h2>
       {sandbox && <p className="hint">{t('money.sandbox_hint')}</p>}
       <form onSubmit={submit} className="inline-form" aria-labelledby="topup-h">
-        <fieldset>
-          <legend>{t('money.method')}</legend>
-          {METHODS.map((m) => (
-            <label key={m} className="choice">
-              <input
-                type="radio"
-                name="method"
-                value={m}
-                checked={method === m}
-                onChange={() => setMethod(m)}
-              />
-              {t(`money.method_${m}`)}
-            </label>
-          ))}
-        </fieldset>
+        <Radios
+          legend={t('money.method')}
+          name="method"
+          value={method}
+          options={METHODS}
+          optionLabel={(m) => t(`money.method_${m}`)}
+          onChange={setMethod}
+        />
         <div>
           <label htmlFor="topup-amount">{t('money.amount_yuan')}</label>
           <input
@@ -118,7 +111,7 @@ function TopUp({ onSettled }: { onSettled: () => void }) {
           </button>
         </div>
       </form>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       {order && (
         <div className="order" aria-live="polite" data-testid="order">
           <p>
@@ -162,10 +155,11 @@ function Transactions({ settled }: { settled: number }) {
   const { t, locale } = useI18n();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [skip, setSkip] = useState(0);
+  const pages = useOffsetPages(PAGE);
+  const { skip } = pages;
   const query = {
     skip,
-    limit: PAGE,
+    limit: pages.limit,
     ...(from ? { start_date: from } : {}),
     ...(to ? { end_date: to } : {}),
   };
@@ -178,137 +172,86 @@ function Transactions({ settled }: { settled: number }) {
     () => void list.reload(),
   );
   const exporting = useAction();
-  const download = (format: 'csv' | 'excel') =>
-    void exporting.run(async () => {
-      const today = new Date().toISOString().slice(0, 10);
-      const start = from || new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
-      const blob = await unwrap(
-        agentApi.GET('/v1/agent/stats/export', {
-          params: { query: { start_date: start, end_date: to || today, format } },
-          parseAs: 'blob',
-        }),
-      );
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `legwork-transactions-${start}-${to || today}.${format === 'csv' ? 'csv' : 'xlsx'}`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    });
+  const download = (format: 'csv' | 'excel') => async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const start = from || new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
+    const blob = await unwrap(
+      agentApi.GET('/v1/agent/stats/export', {
+        params: { query: { start_date: start, end_date: to || today, format } },
+        parseAs: 'blob',
+      }),
+    );
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `legwork-transactions-${start}-${to || today}.${format === 'csv' ? 'csv' : 'xlsx'}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
   return (
     <section className="card" aria-labelledby="tx-h">
       <h2 id="tx-h">{t('money.transactions')}</h2>
       <form className="inline-form" aria-label={t('money.filters')} onSubmit={(e) => e.preventDefault()}>
-        <div>
-          <label htmlFor="tx-from">{t('money.from')}</label>
-          <input
-            id="tx-from"
-            type="date"
-            value={from}
-            onChange={(e) => {
-              setFrom(e.target.value);
-              setSkip(0);
-            }}
-          />
-        </div>
-        <div>
-          <label htmlFor="tx-to">{t('money.to')}</label>
-          <input
-            id="tx-to"
-            type="date"
-            value={to}
-            onChange={(e) => {
-              setTo(e.target.value);
-              setSkip(0);
-            }}
-          />
-        </div>
+        <Field
+          id="tx-from"
+          label={t('money.from')}
+          type="date"
+          value={from}
+          onChange={(v) => {
+            setFrom(v);
+            pages.reset();
+          }}
+        />
+        <Field
+          id="tx-to"
+          label={t('money.to')}
+          type="date"
+          value={to}
+          onChange={(v) => {
+            setTo(v);
+            pages.reset();
+          }}
+        />
         <div className="row">
-          <button
-            type="button"
-            className="secondary"
-            disabled={exporting.busy}
-            onClick={() => download('csv')}
-          >
+          <ActionButton action={exporting} className="secondary" onClick={download('csv')}>
             {t('money.export_csv')}
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={exporting.busy}
-            onClick={() => download('excel')}
-          >
+          </ActionButton>
+          <ActionButton action={exporting} className="secondary" onClick={download('excel')}>
             {t('money.export_xlsx')}
-          </button>
+          </ActionButton>
         </div>
       </form>
-      {exporting.error ? <ErrorNotice error={exporting.error} /> : null}
+      <ActionError action={exporting} />
       <ListState state={list} count={(d) => d.data.length} empty={t('money.no_transactions')} />
       {list.data && list.data.data.length > 0 && (
         <>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('col.when')}</th>
-                <th scope="col">{t('col.type')}</th>
-                <th scope="col">{t('col.description')}</th>
-                <th scope="col">{t('col.status')}</th>
-                <th scope="col" className="num">
-                  {t('col.amount')}
-                </th>
+          <DataTable
+            columns={[
+              t('col.when'),
+              t('col.type'),
+              t('col.description'),
+              t('col.status'),
+              { label: t('col.amount'), num: true },
+            ]}
+          >
+            {list.data.data.map((tx) => (
+              <tr key={tx.transaction_id}>
+                <td>{formatDateTime(tx.created_at, locale)}</td>
+                <td>{t(`tx.${tx.type}`)}</td>
+                <td>{tx.description}</td>
+                <td>{t(`order.${tx.status}`)}</td>
+                <td className={`num ${tx.direction === 'credit' ? 'credit' : 'debit'}`}>
+                  {tx.direction === 'credit' ? '+' : '−'}
+                  {formatCents(Math.abs(tx.amount), locale)}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((tx) => (
-                <tr key={tx.transaction_id}>
-                  <td>{formatDateTime(tx.created_at, locale)}</td>
-                  <td>{t(`tx.${tx.type}`)}</td>
-                  <td>{tx.description}</td>
-                  <td>{t(`order.${tx.status}`)}</td>
-                  <td className={`num ${tx.direction === 'credit' ? 'credit' : 'debit'}`}>
-                    {tx.direction === 'credit' ? '+' : '−'}
-                    {formatCents(Math.abs(tx.amount), locale)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            from={skip + 1}
-            to={skip + list.data.data.length}
-            total={list.data.total}
-            onPrev={skip > 0 ? () => setSkip(Math.max(0, skip - PAGE)) : undefined}
-            onNext={list.data.has_more ? () => setSkip(skip + PAGE) : undefined}
-          />
+            ))}
+          </DataTable>
+          <Pager {...pages.pager(list.data.data.length, list.data)} />
         </>
       )}
     </section>
-  );
-}
-
-export function Pager(props: {
-  from?: number;
-  to?: number;
-  total?: number;
-  onPrev?: () => void;
-  onNext?: () => void;
-}) {
-  const { t } = useI18n();
-  return (
-    <nav className="row pager" aria-label={t('pager.label')}>
-      <button type="button" className="secondary" disabled={!props.onPrev} onClick={props.onPrev}>
-        {t('pager.prev')}
-      </button>
-      {props.total !== undefined && (
-        <span className="muted">
-          {t('pager.range', { from: props.from ?? 0, to: props.to ?? 0, total: props.total })}
-        </span>
-      )}
-      <button type="button" className="secondary" disabled={!props.onNext} onClick={props.onNext}>
-        {t('pager.next')}
-      </button>
-    </nav>
   );
 }

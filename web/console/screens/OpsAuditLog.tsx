@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { Field, FilterField } from '../../shared/fields';
 import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useCursorPages } from '../hooks';
 import { adminApi } from '../session';
-import { Pager } from './Money';
+import { Pager, useCursorPages } from '../../shared/pager';
+import { DataTable } from '../components/DataTable';
 
 type Entry = Schemas['AuditLogEntryResponse'];
 type Action = Entry['action'];
@@ -60,19 +62,14 @@ export function OpsAuditLog() {
       ),
     [filters, cursor],
   );
+  // The form's choices, applied by "Show" (typing an id does not reload at each key).
+  const [draft, setDraft] = useState<Filters>({});
+  const choose = (change: Filters) => setDraft({ ...draft, ...change });
+  const emails = new Map((operators.data?.items ?? []).map((o) => [o.admin_id, o.email]));
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const value = (name: string) => {
-      const raw = form.get(name);
-      return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
-    };
-    setFilters({
-      operator_id: value('operator_id'),
-      action: value('action') as Action | undefined,
-      target_type: value('target_type') as TargetType | undefined,
-      target_id: value('target_id'),
-    });
+    const targetId = draft.target_id?.trim();
+    setFilters({ ...draft, target_id: targetId ? targetId : undefined });
     pages.reset();
   };
   return (
@@ -80,43 +77,41 @@ export function OpsAuditLog() {
       <h1>{t('nav.ops_audit')}</h1>
       <p className="muted">{t('audit.lead')}</p>
       <form className="inline-form" onSubmit={apply} aria-label={t('audit.filters')}>
-        <div>
-          <label htmlFor="audit-operator">{t('audit.operator')}</label>
-          <select id="audit-operator" name="operator_id" defaultValue="">
-            <option value="">{t('audit.all_operators')}</option>
-            {operators.data?.items.map((o) => (
-              <option key={o.admin_id} value={o.admin_id}>
-                {o.email}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-action">{t('audit.action')}</label>
-          <select id="audit-action" name="action" defaultValue="">
-            <option value="">{t('audit.all_actions')}</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {t(`action.${a}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-target-type">{t('audit.target_type')}</label>
-          <select id="audit-target-type" name="target_type" defaultValue="">
-            <option value="">{t('audit.all_targets')}</option>
-            {TARGETS.map((x) => (
-              <option key={x} value={x}>
-                {t(`target.${x}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-target-id">{t('audit.target_id')}</label>
-          <input id="audit-target-id" name="target_id" className="mono" maxLength={100} />
-        </div>
+        <FilterField
+          id="audit-operator"
+          label={t('audit.operator')}
+          value={draft.operator_id ?? ''}
+          options={[...emails.keys()]}
+          optionLabel={(id) => emails.get(id) ?? id}
+          blank={t('audit.all_operators')}
+          onChange={(v) => choose({ operator_id: v || undefined })}
+        />
+        <FilterField
+          id="audit-action"
+          label={t('audit.action')}
+          value={draft.action ?? ''}
+          options={ACTIONS}
+          optionLabel={(a) => t(`action.${a}`)}
+          blank={t('audit.all_actions')}
+          onChange={(v) => choose({ action: v || undefined })}
+        />
+        <FilterField
+          id="audit-target-type"
+          label={t('audit.target_type')}
+          value={draft.target_type ?? ''}
+          options={TARGETS}
+          optionLabel={(x) => t(`target.${x}`)}
+          blank={t('audit.all_targets')}
+          onChange={(v) => choose({ target_type: v || undefined })}
+        />
+        <Field
+          id="audit-target-id"
+          label={t('audit.target_id')}
+          className="mono"
+          maxLength={100}
+          value={draft.target_id ?? ''}
+          onChange={(v) => choose({ target_id: v })}
+        />
         <div>
           <button type="submit" className="secondary">
             {t('audit.apply')}
@@ -133,37 +128,34 @@ export function OpsAuditLog() {
 function AuditTable({ entries }: { entries: Entry[] }) {
   const { t, locale } = useI18n();
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">{t('col.when')}</th>
-          <th scope="col">{t('audit.who')}</th>
-          <th scope="col">{t('audit.what')}</th>
-          <th scope="col">{t('audit.target')}</th>
-          <th scope="col">{t('audit.changes')}</th>
-          <th scope="col">{t('audit.request')}</th>
+    <DataTable
+      columns={[
+        t('col.when'),
+        t('audit.who'),
+        t('audit.what'),
+        t('audit.target'),
+        t('audit.changes'),
+        t('audit.request'),
+      ]}
+    >
+      {entries.map((e) => (
+        <tr key={e.id} data-testid="audit-entry">
+          <td>{formatDateTime(e.occurred_at, locale)}</td>
+          <td>
+            {e.operator ? e.operator.email : t('audit.cli')}
+            {e.ip && <div className="muted">{t('audit.from_ip', { ip: e.ip })}</div>}
+          </td>
+          <td>{t(`action.${e.action}`)}</td>
+          <td>
+            {t(`target.${e.target_type}`)} <span className="mono">{e.target_id}</span>
+          </td>
+          <td>
+            <Changes before={e.before} after={e.after} />
+          </td>
+          <td className="mono">{e.request_id ?? '—'}</td>
         </tr>
-      </thead>
-      <tbody>
-        {entries.map((e) => (
-          <tr key={e.id} data-testid="audit-entry">
-            <td>{formatDateTime(e.occurred_at, locale)}</td>
-            <td>
-              {e.operator ? e.operator.email : t('audit.cli')}
-              {e.ip && <div className="muted">{t('audit.from_ip', { ip: e.ip })}</div>}
-            </td>
-            <td>{t(`action.${e.action}`)}</td>
-            <td>
-              {t(`target.${e.target_type}`)} <span className="mono">{e.target_id}</span>
-            </td>
-            <td>
-              <Changes before={e.before} after={e.after} />
-            </td>
-            <td className="mono">{e.request_id ?? '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { ErrorNotice, ListState } from '../../shared/ui';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { CodeInput, RecoveryCodes, TotpSetup } from '../components/TwoFactor';
-import { useAction } from '../hooks';
 import { adminApi } from '../session';
+import { useAction } from '../../shared/use-action';
+import { ActionButton, ActionError, ConfirmButtons } from '../../shared/action-ui';
+import { DataTable } from '../components/DataTable';
 
 type Me = Schemas['AdminMeResponse'];
 type Operator = Schemas['OperatorResponse'];
@@ -30,10 +33,9 @@ function MyTwoFactor({ me, onChanged }: { me: Me; onChanged: () => void }) {
   const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
   const action = useAction();
-  const start = () =>
-    void action.run(async () => {
-      setSetup(await unwrap(adminApi.POST('/v1/admin/me/totp')));
-    });
+  const start = async () => {
+    setSetup(await unwrap(adminApi.POST('/v1/admin/me/totp')));
+  };
   const confirm = action.onSubmit(async () => {
     const answer = await unwrap(adminApi.POST('/v1/admin/me/totp/confirm', { body: { code } }));
     setSetup(null);
@@ -65,13 +67,13 @@ function MyTwoFactor({ me, onChanged }: { me: Me; onChanged: () => void }) {
       <p className="muted">
         {t('security.session_ends', { at: formatDateTime(me.session_expires_at, locale) })}
       </p>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       {!me.totp_enabled && !setup && (
         <>
           <p>{t('security.off_lead')}</p>
-          <button type="button" onClick={start} disabled={action.busy}>
+          <ActionButton action={action} onClick={start}>
             {t('security.turn_on')}
-          </button>
+          </ActionButton>
         </>
       )}
       {setup && (
@@ -109,21 +111,18 @@ function Team({ me }: { me: Me }) {
       <p className="muted">{t('security.team_lead')}</p>
       <ListState state={list} count={(d) => d.items.length} />
       {list.data && list.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('security.col_email')}</th>
-              <th scope="col">{t('security.col_totp')}</th>
-              <th scope="col">{t('security.col_required')}</th>
-              <th scope="col">{t('col.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.items.map((o) => (
-              <OperatorRow key={o.admin_id} operator={o} me={me} onChanged={() => void list.reload()} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          columns={[
+            t('security.col_email'),
+            t('security.col_totp'),
+            t('security.col_required'),
+            t('col.actions'),
+          ]}
+        >
+          {list.data.items.map((o) => (
+            <OperatorRow key={o.admin_id} operator={o} me={me} onChanged={() => void list.reload()} />
+          ))}
+        </DataTable>
       )}
     </section>
   );
@@ -136,15 +135,14 @@ function OperatorRow(props: { operator: Operator; me: Me; onChanged: () => void 
   const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState(false);
   const action = useAction();
-  const reset = () =>
-    void action.run(async () => {
-      await unwrap(
-        adminApi.POST('/v1/admin/operators/{id}/totp/reset', { params: { path: { id: o.admin_id } } }),
-      );
-      setConfirming(false);
-      setDone(true);
-      props.onChanged();
-    });
+  const reset = async () => {
+    await unwrap(
+      adminApi.POST('/v1/admin/operators/{id}/totp/reset', { params: { path: { id: o.admin_id } } }),
+    );
+    setConfirming(false);
+    setDone(true);
+    props.onChanged();
+  };
   return (
     <tr>
       <th scope="row">
@@ -153,7 +151,7 @@ function OperatorRow(props: { operator: Operator; me: Me; onChanged: () => void 
       <td>{t(o.totp_enabled ? 'security.state_on' : 'security.state_off')}</td>
       <td>{t(o.totp_required ? 'security.yes' : 'security.no')}</td>
       <td>
-        {action.error ? <ErrorNotice error={action.error} /> : null}
+        <ActionError action={action} />
         {done && (
           <p className="notice" role="status">
             {t('security.reset_done', { email: o.email })}
@@ -167,12 +165,13 @@ function OperatorRow(props: { operator: Operator; me: Me; onChanged: () => void 
         {confirming && (
           <span className="row">
             <span>{t('security.reset_confirm', { email: o.email })}</span>
-            <button type="button" className="danger" onClick={reset} disabled={action.busy}>
-              {t('security.reset_yes')}
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              {t('common.cancel')}
-            </button>
+            <ConfirmButtons
+              action={action}
+              onConfirm={reset}
+              confirm={t('security.reset_yes')}
+              onCancel={() => setConfirming(false)}
+              cancel={t('common.cancel')}
+            />
           </span>
         )}
       </td>

@@ -1,21 +1,35 @@
 import { useState } from 'react';
 import { createSandboxWorkerRequestPersonaValues as PERSONAS } from '@legwork/sdk/types';
 import { unwrap } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
-import { ErrorNotice, ListState } from '../../shared/ui';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents, yuanToCents } from '../../shared/money';
+import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { useAgent } from '../components/Shell';
-import { useAction, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
-import { yuanToCents } from './Money';
+import { useAction } from '../../shared/use-action';
+import { Field, Radios, SelectField } from '../../shared/fields';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { CoordinateFields } from '../components/CoordinateFields';
+import { DataTable } from '../components/DataTable';
 
 type Persona = (typeof PERSONAS)[number];
+const PLACES = ['task', 'point'] as const;
 const ADVANCE = [
   ['clock.hour', 3600],
   ['clock.day', 86_400],
   ['clock.three_days', 259_200],
 ] as const;
+
+/** A change to a list's rows, then the list again: the list shows the answer. */
+function thenReload(list: { reload: () => Promise<void> }, work: () => Promise<unknown>) {
+  return async () => {
+    await work();
+    await list.reload();
+  };
+}
 
 /**
  * Sandbox mode only (product-decisions §12; docs/sandbox.md): instant test funds, simulated workers that take the
@@ -51,16 +65,14 @@ function Funds() {
   return (
     <form className="card inline-form" onSubmit={submit} aria-labelledby="funds-h">
       <h2 id="funds-h">{t('sandbox.funds')}</h2>
-      <div>
-        <label htmlFor="fund-amount">{t('money.amount_yuan')}</label>
-        <input
-          id="fund-amount"
-          inputMode="decimal"
-          required
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-        />
-      </div>
+      <Field
+        id="fund-amount"
+        label={t('money.amount_yuan')}
+        inputMode="decimal"
+        required
+        value={amount}
+        onChange={setAmount}
+      />
       <div>
         <button type="submit" disabled={action.busy}>
           {t('sandbox.fund')}
@@ -71,7 +83,7 @@ function Funds() {
           {done}
         </p>
       )}
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
     </form>
   );
 }
@@ -88,8 +100,7 @@ function Workers() {
   const [place, setPlace] = useState<'task' | 'point'>('task');
   const [taskId, setTaskId] = useState('');
   const [distance, setDistance] = useState('30');
-  const [lat, setLat] = useState('');
-  const [lng, setLng] = useState('');
+  const [point, setPoint] = useState({ latitude: '', longitude: '' });
   const action = useAction();
   const create = action.onSubmit(async () => {
     await unwrap(
@@ -99,7 +110,7 @@ function Workers() {
           ...(name.trim() ? { name: name.trim() } : {}),
           ...(place === 'task'
             ? { near_task: { task_id: taskId.trim(), distance_m: Number(distance) } }
-            : { location: { latitude: Number(lat), longitude: Number(lng) } }),
+            : { location: { latitude: Number(point.latitude), longitude: Number(point.longitude) } }),
         },
       }),
     );
@@ -107,94 +118,53 @@ function Workers() {
     await list.reload();
   });
   const remove = (id: string) =>
-    void action.run(async () => {
-      await unwrap(
-        agentApi.DELETE('/v1/sandbox/workers/{worker_id}', { params: { path: { worker_id: id } } }),
-      );
-      await list.reload();
-    });
+    thenReload(list, () =>
+      unwrap(agentApi.DELETE('/v1/sandbox/workers/{worker_id}', { params: { path: { worker_id: id } } })),
+    );
+
   return (
     <section className="card" aria-labelledby="sim-h">
       <h2 id="sim-h">{t('sandbox.workers')}</h2>
       <form onSubmit={create} aria-label={t('sandbox.add_worker')}>
         <div className="grid3">
-          <div>
-            <label htmlFor="sim-name">{t('sandbox.name')}</label>
-            <input id="sim-name" value={name} onChange={(e) => setName(e.target.value)} />
-          </div>
-          <div>
-            <label htmlFor="sim-persona">{t('sandbox.persona')}</label>
-            <select id="sim-persona" value={persona} onChange={(e) => setPersona(e.target.value as Persona)}>
-              {PERSONAS.map((p) => (
-                <option key={p} value={p}>
-                  {t(`persona.${p}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <fieldset>
-            <legend>{t('sandbox.where')}</legend>
-            <label className="choice">
-              <input
-                type="radio"
-                name="sim-place"
-                checked={place === 'task'}
-                onChange={() => setPlace('task')}
-              />
-              {t('sandbox.near_task')}
-            </label>
-            <label className="choice">
-              <input
-                type="radio"
-                name="sim-place"
-                checked={place === 'point'}
-                onChange={() => setPlace('point')}
-              />
-              {t('sandbox.at_point')}
-            </label>
-          </fieldset>
+          <Field id="sim-name" label={t('sandbox.name')} value={name} onChange={setName} />
+          <SelectField
+            id="sim-persona"
+            label={t('sandbox.persona')}
+            value={persona}
+            options={PERSONAS}
+            optionLabel={(p) => t(`persona.${p}`)}
+            onChange={setPersona}
+          />
+          <Radios
+            legend={t('sandbox.where')}
+            name="sim-place"
+            value={place}
+            options={PLACES}
+            optionLabel={(p) => t(p === 'task' ? 'sandbox.near_task' : 'sandbox.at_point')}
+            onChange={setPlace}
+          />
         </div>
         {place === 'task' ? (
           <div className="grid2">
-            <div>
-              <label htmlFor="sim-task">{t('sandbox.task_id')}</label>
-              <input id="sim-task" required value={taskId} onChange={(e) => setTaskId(e.target.value)} />
-            </div>
-            <div>
-              <label htmlFor="sim-distance">{t('sandbox.distance')}</label>
-              <input
-                id="sim-distance"
-                type="number"
-                min={0}
-                required
-                value={distance}
-                onChange={(e) => setDistance(e.target.value)}
-              />
-            </div>
+            <Field id="sim-task" label={t('sandbox.task_id')} required value={taskId} onChange={setTaskId} />
+            <Field
+              id="sim-distance"
+              label={t('sandbox.distance')}
+              type="number"
+              min={0}
+              required
+              value={distance}
+              onChange={setDistance}
+            />
           </div>
         ) : (
-          <div className="grid2">
-            <div>
-              <label htmlFor="sim-lat">{t('create.latitude')}</label>
-              <input
-                id="sim-lat"
-                required
-                inputMode="decimal"
-                value={lat}
-                onChange={(e) => setLat(e.target.value)}
-              />
-            </div>
-            <div>
-              <label htmlFor="sim-lng">{t('create.longitude')}</label>
-              <input
-                id="sim-lng"
-                required
-                inputMode="decimal"
-                value={lng}
-                onChange={(e) => setLng(e.target.value)}
-              />
-            </div>
-          </div>
+          <CoordinateFields
+            idPrefix="sim"
+            latitude={point.latitude}
+            longitude={point.longitude}
+            onChange={(c) => setPoint({ ...point, ...c })}
+          />
         )}
         <p>
           <button type="submit" disabled={action.busy}>
@@ -202,46 +172,33 @@ function Workers() {
           </button>
         </p>
       </form>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       <ListState state={list} count={(d) => d.data.length} empty={t('sandbox.no_workers')} />
       {list.data && list.data.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('sandbox.name')}</th>
-              <th scope="col">{t('sandbox.persona')}</th>
-              <th scope="col">{t('sandbox.activity')}</th>
-              <th scope="col">{t('col.actions')}</th>
+        <DataTable
+          columns={[t('sandbox.name'), t('sandbox.persona'), t('sandbox.activity'), t('col.actions')]}
+        >
+          {list.data.data.map((w) => (
+            <tr key={w.worker_id}>
+              <td>{w.name}</td>
+              <td>{w.persona ? t(`persona.${w.persona}`) : t('persona.custom')}</td>
+              <td>
+                <ul className="plain">
+                  {w.activity.slice(-5).map((a) => (
+                    <li key={`${a.assignment_id}-${a.step}`}>
+                      {a.step} · {a.outcome ?? t('sandbox.due', { at: formatDateTime(a.due_at, locale) })}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>
+                <ActionButton action={action} className="secondary" onClick={remove(w.worker_id)}>
+                  {t('sandbox.remove')}
+                </ActionButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((w) => (
-              <tr key={w.worker_id}>
-                <td>{w.name}</td>
-                <td>{w.persona ? t(`persona.${w.persona}`) : t('persona.custom')}</td>
-                <td>
-                  <ul className="plain">
-                    {w.activity.slice(-5).map((a) => (
-                      <li key={`${a.assignment_id}-${a.step}`}>
-                        {a.step} · {a.outcome ?? t('sandbox.due', { at: formatDateTime(a.due_at, locale) })}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => remove(w.worker_id)}
-                    disabled={action.busy}
-                  >
-                    {t('sandbox.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );
@@ -258,81 +215,60 @@ function Clocks() {
     await list.reload();
   });
   const advance = (id: string, seconds: number) =>
-    void action.run(async () => {
-      await unwrap(
+    thenReload(list, () =>
+      unwrap(
         agentApi.POST('/v1/sandbox/clocks/{clock_id}/advance', {
           params: { path: { clock_id: id } },
           body: { by_seconds: seconds },
         }),
-      );
-      await list.reload();
-    });
+      ),
+    );
   const remove = (id: string) =>
-    void action.run(async () => {
-      await unwrap(agentApi.DELETE('/v1/sandbox/clocks/{clock_id}', { params: { path: { clock_id: id } } }));
-      await list.reload();
-    });
+    thenReload(list, () =>
+      unwrap(agentApi.DELETE('/v1/sandbox/clocks/{clock_id}', { params: { path: { clock_id: id } } })),
+    );
   return (
     <section className="card" aria-labelledby="clocks-h">
       <h2 id="clocks-h">{t('sandbox.clocks')}</h2>
       <p className="hint">{t('sandbox.clocks_lead')}</p>
       <form className="inline-form" onSubmit={create} aria-label={t('sandbox.add_clock')}>
-        <div>
-          <label htmlFor="clock-name">{t('sandbox.name')}</label>
-          <input id="clock-name" value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
+        <Field id="clock-name" label={t('sandbox.name')} value={name} onChange={setName} />
         <div>
           <button type="submit" disabled={action.busy}>
             {t('sandbox.add_clock')}
           </button>
         </div>
       </form>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       <ListState state={list} count={(d) => d.data.length} empty={t('sandbox.no_clocks')} />
       {list.data && list.data.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('sandbox.name')}</th>
-              <th scope="col">{t('sandbox.time')}</th>
-              <th scope="col">{t('nav.tasks')}</th>
-              <th scope="col">{t('col.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((c) => (
-              <tr key={c.clock_id}>
-                <td>{c.name || c.clock_id.slice(0, 8)}</td>
-                <td>
-                  {formatDateTime(c.frozen_time, locale)}{' '}
-                  {c.status === 'advancing' && <span className="badge warn">{t('clock.advancing')}</span>}
-                </td>
-                <td>{c.task_count}</td>
-                <td className="row">
-                  {ADVANCE.map(([key, s]) => (
-                    <button
-                      key={key}
-                      type="button"
-                      className="secondary"
-                      onClick={() => advance(c.clock_id, s)}
-                      disabled={action.busy}
-                    >
-                      {t(key)}
-                    </button>
-                  ))}
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => remove(c.clock_id)}
-                    disabled={action.busy}
+        <DataTable columns={[t('sandbox.name'), t('sandbox.time'), t('nav.tasks'), t('col.actions')]}>
+          {list.data.data.map((c) => (
+            <tr key={c.clock_id}>
+              <td>{c.name || c.clock_id.slice(0, 8)}</td>
+              <td>
+                {formatDateTime(c.frozen_time, locale)}{' '}
+                {c.status === 'advancing' && <span className="badge warn">{t('clock.advancing')}</span>}
+              </td>
+              <td>{c.task_count}</td>
+              <td className="row">
+                {ADVANCE.map(([key, s]) => (
+                  <ActionButton
+                    key={key}
+                    action={action}
+                    className="secondary"
+                    onClick={advance(c.clock_id, s)}
                   >
-                    {t('sandbox.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    {t(key)}
+                  </ActionButton>
+                ))}
+                <ActionButton action={action} className="danger" onClick={remove(c.clock_id)}>
+                  {t('sandbox.remove')}
+                </ActionButton>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,19 +1,19 @@
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { taskFeedbackRequestReason_codeValues as REASONS } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
 import { ApiError } from '../../shared/errors';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents } from '../../shared/money';
 import { Empty, ErrorNotice, Loading, ReloadButton } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useAction, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
-import { StatusBadge } from './Tasks';
+import { CancelTask } from '../components/CancelTask';
+import { SubmissionCard } from '../components/SubmissionCard';
+import { isSkill } from '../task-draft';
+import { StatusBadge } from '../../shared/StatusBadge';
 
 type Task = Schemas['TaskStatusResponse'];
-type Submission = Schemas['SubmissionView'];
-type Verification = Schemas['PhotoVerification'];
 interface TimelineItem {
   at: string;
   what: string;
@@ -144,7 +144,10 @@ export function TaskDetail() {
             <dt>{t('col.deadline')}</dt>
             <dd>{formatDateTime(task.deadline_at, locale)}</dd>
             <dt>{t('create.skills')}</dt>
-            <dd>{(task.requirements.skills ?? []).map((s) => t(`skill.${s}`)).join(', ') || '—'}</dd>
+            <dd>
+              {(task.requirements.skills ?? []).map((s) => (isSkill(s) ? t(`skill.${s}`) : s)).join(', ') ||
+                '—'}
+            </dd>
             <dt>{t('create.proof')}</dt>
             <dd>{t(`proof.${task.requirements.location_proof ?? 'photo_gps'}`)}</dd>
           </dl>
@@ -171,283 +174,5 @@ export function TaskDetail() {
         ))}
       </section>
     </>
-  );
-}
-
-function VerificationList({ v }: { v: Verification }) {
-  const { t, locale } = useI18n();
-  const near = v.distance_meters <= 100;
-  return (
-    <dl className="pairs verification">
-      <dt>{t('verify.distance')}</dt>
-      <dd>
-        <span className={`badge ${near ? 'ok' : 'bad'}`}>{t('verify.metres', { m: v.distance_meters })}</span>
-      </dd>
-      <dt>{t('verify.source')}</dt>
-      <dd>
-        {t(`verify.source_${v.location_source}`)}
-        {v.accuracy_m != null ? ` (± ${Math.round(v.accuracy_m)} m)` : ''}
-      </dd>
-      <dt>{t('verify.taken_at')}</dt>
-      <dd>
-        {formatDateTime(v.taken_at, locale)}{' '}
-        <span className={`badge ${v.taken_during_assignment ? 'ok' : 'warn'}`}>
-          {t(v.taken_during_assignment ? 'verify.during' : 'verify.not_during')}
-        </span>
-      </dd>
-      <dt>{t('verify.reuse')}</dt>
-      <dd>
-        {v.reused ? (
-          <span className="badge bad">
-            {t('verify.reused', {
-              n: v.earlier_submissions,
-              at: formatDateTime(v.first_submitted_at, locale),
-            })}
-          </span>
-        ) : (
-          <span className="badge ok">{t('verify.fresh')}</span>
-        )}
-      </dd>
-    </dl>
-  );
-}
-
-function SubmissionCard({ submission: s, onDone }: { submission: Submission; onDone: () => void }) {
-  const { t, locale } = useI18n();
-  return (
-    <article className="card submission" aria-labelledby={`sub-${s.assignment_id}`} data-testid="submission">
-      <div className="row spread">
-        <h3 id={`sub-${s.assignment_id}`}>
-          {t('detail.worker', { id: s.worker_id.slice(0, 8) })} <StatusBadge status={s.status} />
-        </h3>
-        <span className="muted">{formatDateTime(s.submitted_at, locale)}</span>
-      </div>
-      {s.reason_code && <p>{t('detail.rejected_for', { reason: t(`reason.${s.reason_code}`) })}</p>}
-      <div className="photos">
-        {s.photos.map((p) => {
-          const v = p.verification;
-          return (
-            <figure key={p.url} className="photo">
-              <a href={p.url} target="_blank" rel="noopener noreferrer">
-                <img src={p.url} alt={t('detail.photo_alt', { at: formatDateTime(p.taken_at, locale) })} />
-              </a>
-              <figcaption>{v ? <VerificationList v={v} /> : t('verify.none')}</figcaption>
-            </figure>
-          );
-        })}
-      </div>
-      {Object.keys(s.data ?? {}).length > 0 && (
-        <details>
-          <summary>{t('detail.data')}</summary>
-          <pre className="mono">{JSON.stringify(s.data, null, 2)}</pre>
-        </details>
-      )}
-      {s.worker_notes && (
-        <p>
-          <strong>{t('detail.notes')}</strong> {s.worker_notes}
-        </p>
-      )}
-      {s.status === 'submitted' && <Review assignmentId={s.assignment_id} onDone={onDone} />}
-    </article>
-  );
-}
-
-/** Approve (rating and quality required) or reject (a reason required, rating optional) one submission. */
-function Review(props: { assignmentId: string; onDone: () => void }) {
-  const { t } = useI18n();
-  const taskId = useParams().taskId!;
-  const [verdict, setVerdict] = useState<'approve' | 'reject'>('approve');
-  const [rating, setRating] = useState('5');
-  const [quality, setQuality] = useState('5');
-  const [reason, setReason] = useState<(typeof REASONS)[number]>('poor_quality');
-  const [text, setText] = useState('');
-  const action = useAction();
-  const id = props.assignmentId;
-  const submit = action.onSubmit(async () => {
-    const accept = verdict === 'approve';
-    await unwrap(
-      agentApi.POST('/v1/tasks/{task_id}/feedback', {
-        params: { path: { task_id: taskId } },
-        body: {
-          assignment_id: id,
-          accept_result: accept,
-          ...(accept || rating ? { rating: Number(rating) } : {}),
-          ...(accept ? { quality_score: Number(quality) } : { reason_code: reason }),
-          ...(text.trim() ? { feedback_text: text.trim() } : {}),
-        },
-      }),
-    );
-    props.onDone();
-  });
-  return (
-    <form className="review" onSubmit={submit} aria-label={t('review.title')}>
-      <fieldset>
-        <legend>{t('review.title')}</legend>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`v-${id}`}
-            checked={verdict === 'approve'}
-            onChange={() => setVerdict('approve')}
-          />
-          {t('review.approve')}
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`v-${id}`}
-            checked={verdict === 'reject'}
-            onChange={() => setVerdict('reject')}
-          />
-          {t('review.reject')}
-        </label>
-      </fieldset>
-      <div className="grid3">
-        <div>
-          <label htmlFor={`rating-${id}`}>
-            {t(verdict === 'approve' ? 'review.rating' : 'review.rating_optional')}
-          </label>
-          <select id={`rating-${id}`} value={rating} onChange={(e) => setRating(e.target.value)}>
-            {verdict === 'reject' && <option value="">—</option>}
-            {[5, 4, 3, 2, 1].map((n) => (
-              <option key={n} value={n}>
-                {'★'.repeat(n)} {n}
-              </option>
-            ))}
-          </select>
-        </div>
-        {verdict === 'approve' ? (
-          <div>
-            <label htmlFor={`quality-${id}`}>{t('review.quality')}</label>
-            <input
-              id={`quality-${id}`}
-              type="number"
-              min={0}
-              max={5}
-              step={0.1}
-              required
-              value={quality}
-              onChange={(e) => setQuality(e.target.value)}
-            />
-          </div>
-        ) : (
-          <div>
-            <label htmlFor={`reason-${id}`}>{t('review.reason')}</label>
-            <select
-              id={`reason-${id}`}
-              value={reason}
-              onChange={(e) => setReason(e.target.value as typeof reason)}
-            >
-              {REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {t(`reason.${r}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        <div>
-          <label htmlFor={`text-${id}`}>{t('review.text')}</label>
-          <input id={`text-${id}`} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />
-        </div>
-      </div>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
-      <p>
-        <button type="submit" className={verdict === 'reject' ? 'danger' : ''} disabled={action.busy}>
-          {t(verdict === 'approve' ? 'review.submit_approve' : 'review.submit_reject')}
-        </button>
-      </p>
-    </form>
-  );
-}
-
-/**
- * Cancel, with the refund shown before confirming. The per-slot numbers come from the API's own refund policy (a
- * quote of this task's body: the policy depends on the budget only): an open slot refunds in full, a slot a worker
- * has accepted refunds the cancel_assigned share and pays the worker the rest. The answer's real figures replace the
- * preview afterwards.
- */
-function CancelTask({ task, onDone }: { task: Task; onDone: () => void }) {
-  const { t, locale } = useI18n();
-  const money = (c: number) => formatCents(c, locale);
-  const [preview, setPreview] = useState<{ refund: number; workers: number } | null>(null);
-  const [done, setDone] = useState<Schemas['CancelTaskResponse'] | null>(null);
-  const action = useAction();
-  const cancellable =
-    (task.status === 'pending' || task.status === 'assigned') &&
-    !task.assignments.some((a) => a.status === 'submitted');
-  if (done) {
-    return (
-      <p className="notice" role="status">
-        {t('cancel.done', {
-          refund: money(done.refund_cents),
-          workers: money(done.worker_compensation_cents),
-        })}
-      </p>
-    );
-  }
-  if (!cancellable) return null;
-  const showPreview = () =>
-    void action.run(async () => {
-      const quote = await unwrap(
-        agentApi.POST('/v1/tasks/quote', {
-          body: {
-            title: task.title,
-            description: task.description,
-            task_type: task.task_type,
-            location: {
-              latitude: task.location.latitude,
-              longitude: task.location.longitude,
-              max_distance_meters: task.location.max_distance_meters,
-            },
-            budget_cents: task.budget_cents,
-            max_workers: task.max_workers,
-            deadline_at: new Date(Date.now() + 3_600_000).toISOString(),
-          },
-        }),
-      );
-      const holding = task.assignments.filter((a) => a.status === 'accepted').length;
-      const settled = task.assignments.filter(
-        (a) => a.status === 'approved' || a.status === 'rejected',
-      ).length;
-      const open = task.max_workers - holding - settled;
-      const split = quote.refund_policy.cancel_assigned;
-      setPreview({
-        refund: open * task.budget_cents + holding * split.refund_cents_per_slot,
-        workers: holding * split.worker_cents_per_slot,
-      });
-    });
-  const confirm = () =>
-    void action.run(async () => {
-      setDone(
-        await unwrap(
-          agentApi.POST('/v1/tasks/{task_id}/cancel', { params: { path: { task_id: task.task_id } } }),
-        ),
-      );
-      onDone();
-    });
-  return (
-    <div className="cancel">
-      {action.error ? <ErrorNotice error={action.error} /> : null}
-      {!preview ? (
-        <button type="button" className="secondary" onClick={showPreview} disabled={action.busy}>
-          {t('cancel.button')}
-        </button>
-      ) : (
-        <div role="alertdialog" aria-labelledby="cancel-h" className="confirm">
-          <p id="cancel-h">
-            {t('cancel.preview', { refund: money(preview.refund), workers: money(preview.workers) })}
-          </p>
-          <div className="row">
-            <button type="button" className="danger" onClick={confirm} disabled={action.busy}>
-              {t('cancel.confirm')}
-            </button>
-            <button type="button" className="secondary" onClick={() => setPreview(null)}>
-              {t('cancel.keep')}
-            </button>
-          </div>
-        </div>
-      )}
-    </div>
   );
 }

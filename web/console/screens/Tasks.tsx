@@ -2,29 +2,20 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { pathsV1TasksGetParametersQueryStatusValues as TASK_STATUSES } from '@legwork/sdk/types';
 import { unwrap } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
-import { formatCents } from '../format';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { formatCents } from '../../shared/money';
 import { ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
-import { useCursorPages, useLiveEvents } from '../hooks';
+import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
-import { Pager } from './Money';
+import { StatusBadge } from '../../shared/StatusBadge';
+import { Pager, useCursorPages } from '../../shared/pager';
+import { DataTable } from '../components/DataTable';
+import { FilterField } from '../../shared/fields';
 
 type Status = (typeof TASK_STATUSES)[number];
 const PAGE = 20;
-
-export function StatusBadge({ status }: { status: string }) {
-  const { t } = useI18n();
-  const tone =
-    status === 'completed' || status === 'approved'
-      ? 'ok'
-      : status === 'failed' || status === 'cancelled' || status === 'rejected'
-        ? 'bad'
-        : status === 'submitted'
-          ? 'warn'
-          : '';
-  return <span className={`badge ${tone}`}>{t(`status.${status}`)}</span>;
-}
 
 /** The agent's tasks, newest first, filtered by status and paged by the API's cursor (a stack of cursors for Back). */
 export function Tasks() {
@@ -60,61 +51,48 @@ export function Tasks() {
         </Link>
       </div>
       <div className="inline-form">
-        <div>
-          <label htmlFor="status-filter">{t('tasks.filter_status')}</label>
-          <select
-            id="status-filter"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as Status | '');
-              pages.reset();
-            }}
-          >
-            <option value="">{t('tasks.all')}</option>
-            {TASK_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterField
+          id="status-filter"
+          label={t('tasks.filter_status')}
+          value={status}
+          options={TASK_STATUSES}
+          optionLabel={(s) => t(`status.${s}`)}
+          blank={t('tasks.all')}
+          onChange={(v) => {
+            setStatus(v);
+            pages.reset();
+          }}
+        />
       </div>
       <ListState state={list} count={(d) => d.data.length} empty={t('tasks.none')} />
       {list.data && list.data.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('col.title')}</th>
-              <th scope="col">{t('col.type')}</th>
-              <th scope="col">{t('col.status')}</th>
-              <th scope="col" className="num">
-                {t('col.budget')}
-              </th>
-              <th scope="col" className="num">
-                {t('col.workers')}
-              </th>
-              <th scope="col">{t('col.deadline')}</th>
-              <th scope="col">{t('col.created')}</th>
+        <DataTable
+          columns={[
+            t('col.title'),
+            t('col.type'),
+            t('col.status'),
+            { label: t('col.budget'), num: true },
+            { label: t('col.workers'), num: true },
+            t('col.deadline'),
+            t('col.created'),
+          ]}
+        >
+          {list.data.data.map((task) => (
+            <tr key={task.task_id}>
+              <td>
+                <Link to={`/tasks/${task.task_id}`}>{task.title}</Link>
+              </td>
+              <td>{t(`type.${task.task_type}`)}</td>
+              <td>
+                <StatusBadge status={task.status} />
+              </td>
+              <td className="num">{formatCents(task.budget_cents, locale)}</td>
+              <td className="num">{task.max_workers}</td>
+              <td>{formatDateTime(task.deadline_at, locale)}</td>
+              <td>{formatDateTime(task.created_at, locale)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((task) => (
-              <tr key={task.task_id}>
-                <td>
-                  <Link to={`/tasks/${task.task_id}`}>{task.title}</Link>
-                </td>
-                <td>{t(`type.${task.task_type}`)}</td>
-                <td>
-                  <StatusBadge status={task.status} />
-                </td>
-                <td className="num">{formatCents(task.budget_cents, locale)}</td>
-                <td className="num">{task.max_workers}</td>
-                <td>{formatDateTime(task.deadline_at, locale)}</td>
-                <td>{formatDateTime(task.created_at, locale)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {list.data && <Pager onPrev={pages.prev} onNext={pages.next(list.data)} />}
     </>

@@ -1,12 +1,17 @@
 import { useState } from 'react';
 import { pathsV1AgentEventsGetParametersQueryTypeValues } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { formatDateTime, useI18n } from '../../shared/i18n';
+import { formatDateTime } from '../../shared/i18n';
+import { useI18n } from '../i18n';
+import { Checks } from '../../shared/fields';
 import { Empty, ErrorNotice, Loading, ListState } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
-import { useAction } from '../hooks';
 import { agentApi } from '../session';
+import { RedeliverButton } from '../components/RedeliverButton';
+import { useAction } from '../../shared/use-action';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { DataTable } from '../components/DataTable';
 
 type Endpoint = Schemas['WebhookEndpointResponse'];
 /** The events an endpoint can subscribe to one by one (the API's list; `*` is every event). */
@@ -62,23 +67,15 @@ function CreateEndpoint({ onCreated }: { onCreated: (secret: string) => void }) 
           {t('hooks.all_events')}
         </label>
         {!all && (
-          <div className="checks">
-            {EVENT_NAMES.map((n) => (
-              <label key={n} className="choice">
-                <input
-                  type="checkbox"
-                  checked={events.includes(n)}
-                  onChange={(e) =>
-                    setEvents(e.target.checked ? [...events, n] : events.filter((x) => x !== n))
-                  }
-                />
-                <span className="mono">{n}</span>
-              </label>
-            ))}
-          </div>
+          <Checks
+            options={EVENT_NAMES}
+            checked={events}
+            onChange={setEvents}
+            optionLabel={(n) => <span className="mono">{n}</span>}
+          />
         )}
       </fieldset>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       <p>
         <button type="submit" disabled={action.busy}>
           {t('hooks.create')}
@@ -94,16 +91,14 @@ function EndpointCard({ endpoint: e, onChanged }: { endpoint: Endpoint; onChange
   const [test, setTest] = useState<Schemas['WebhookTestResponse'] | null>(null);
   const action = useAction();
   const path = { params: { path: { id: e.webhook_id } } };
-  const sendTest = () =>
-    void action.run(async () => {
-      setTest(await unwrap(agentApi.POST('/v1/agent/webhooks/{id}/test', path)));
-      setOpen(true);
-    });
-  const remove = () =>
-    void action.run(async () => {
-      await unwrap(agentApi.DELETE('/v1/agent/webhooks/{id}', path));
-      onChanged();
-    });
+  const sendTest = async () => {
+    setTest(await unwrap(agentApi.POST('/v1/agent/webhooks/{id}/test', path)));
+    setOpen(true);
+  };
+  const remove = async () => {
+    await unwrap(agentApi.DELETE('/v1/agent/webhooks/{id}', path));
+    onChanged();
+  };
   return (
     <section className="card" aria-labelledby={`hook-${e.webhook_id}`}>
       <div className="row spread">
@@ -118,7 +113,7 @@ function EndpointCard({ endpoint: e, onChanged }: { endpoint: Endpoint; onChange
         {e.events.join(', ')} · {t('hooks.last_success', { at: formatDateTime(e.last_success_at, locale) })}
         {e.disabled_reason ? ` · ${e.disabled_reason}` : ''}
       </p>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      <ActionError action={action} />
       {test && (
         <p className={test.delivered ? 'notice' : 'error'} role="status">
           {t(test.delivered ? 'hooks.test_ok' : 'hooks.test_failed', {
@@ -129,15 +124,15 @@ function EndpointCard({ endpoint: e, onChanged }: { endpoint: Endpoint; onChange
         </p>
       )}
       <div className="row">
-        <button type="button" className="secondary" onClick={sendTest} disabled={action.busy}>
+        <ActionButton action={action} className="secondary" onClick={sendTest}>
           {t('hooks.send_test')}
-        </button>
+        </ActionButton>
         <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
           {t('hooks.deliveries')}
         </button>
-        <button type="button" className="danger" onClick={remove} disabled={action.busy}>
+        <ActionButton action={action} className="danger" onClick={remove}>
           {t('hooks.remove')}
-        </button>
+        </ActionButton>
       </div>
       {open && <Deliveries id={e.webhook_id} key={test?.delivery_id ?? 'd'} />}
     </section>
@@ -157,79 +152,57 @@ function Deliveries({ id }: { id: string }) {
     [id, cursor],
   );
   const action = useAction();
-  const redeliver = (eventId: string) =>
-    void action.run(async () => {
-      await unwrap(
-        agentApi.POST('/v1/agent/events/{event_id}/redeliver', { params: { path: { event_id: eventId } } }),
-      );
-      await list.reload();
-    });
   if (list.error) return <ErrorNotice error={list.error} onRetry={() => void list.reload()} />;
   if (!list.data) return <Loading />;
   if (list.data.data.length === 0) return <Empty>{t('hooks.no_deliveries')}</Empty>;
   return (
     <>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
-      <table>
-        <caption className="visually-hidden">{t('hooks.deliveries')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('col.when')}</th>
-            <th scope="col">{t('col.event')}</th>
-            <th scope="col">{t('col.status')}</th>
-            <th scope="col">{t('hooks.attempts')}</th>
-            <th scope="col">{t('col.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data.data.map((d) => (
-            <tr key={d.delivery_id}>
-              <td>{formatDateTime(d.created_at, locale)}</td>
-              <td className="mono">
-                {d.event} <span className="muted">({t(`hooks.kind_${d.kind}`)})</span>
-              </td>
-              <td>
-                <span
-                  className={`badge ${d.status === 'delivered' ? 'ok' : d.status === 'failed' ? 'bad' : 'warn'}`}
-                >
-                  {t(`delivery.${d.status}`)}
-                </span>
-              </td>
-              <td>
-                <details>
-                  <summary>{t('hooks.attempt_count', { n: d.attempts })}</summary>
-                  <ol className="attempts">
-                    {d.attempt_log.map((a) => (
-                      <li key={a.attempt}>
-                        {formatDateTime(a.started_at, locale)} · HTTP {a.status_code ?? '—'} ·{' '}
-                        {a.latency_ms ?? '—'} ms
-                        {a.error ? ` · ${a.error}` : ''}
-                      </li>
-                    ))}
-                  </ol>
-                  {d.next_retry_at && (
-                    <p className="muted">
-                      {t('hooks.next_retry', { at: formatDateTime(d.next_retry_at, locale) })}
-                    </p>
-                  )}
-                </details>
-              </td>
-              <td>
-                {d.kind !== 'test' && (
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => redeliver(d.event_id)}
-                    disabled={action.busy}
-                  >
-                    {t('hooks.redeliver')}
-                  </button>
+      <ActionError action={action} />
+      <DataTable
+        columns={[t('col.when'), t('col.event'), t('col.status'), t('hooks.attempts'), t('col.actions')]}
+        caption={t('hooks.deliveries')}
+        captionClass="visually-hidden"
+      >
+        {list.data.data.map((d) => (
+          <tr key={d.delivery_id}>
+            <td>{formatDateTime(d.created_at, locale)}</td>
+            <td className="mono">
+              {d.event} <span className="muted">({t(`hooks.kind_${d.kind}`)})</span>
+            </td>
+            <td>
+              <span
+                className={`badge ${d.status === 'delivered' ? 'ok' : d.status === 'failed' ? 'bad' : 'warn'}`}
+              >
+                {t(`delivery.${d.status}`)}
+              </span>
+            </td>
+            <td>
+              <details>
+                <summary>{t('hooks.attempt_count', { n: d.attempts })}</summary>
+                <ol className="attempts">
+                  {d.attempt_log.map((a) => (
+                    <li key={a.attempt}>
+                      {formatDateTime(a.started_at, locale)} · HTTP {a.status_code ?? '—'} ·{' '}
+                      {a.latency_ms ?? '—'} ms
+                      {a.error ? ` · ${a.error}` : ''}
+                    </li>
+                  ))}
+                </ol>
+                {d.next_retry_at && (
+                  <p className="muted">
+                    {t('hooks.next_retry', { at: formatDateTime(d.next_retry_at, locale) })}
+                  </p>
                 )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </details>
+            </td>
+            <td>
+              {d.kind !== 'test' && (
+                <RedeliverButton action={action} eventId={d.event_id} onQueued={list.reload} />
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {list.data.has_more && list.data.next_cursor && (
         <button type="button" className="secondary" onClick={() => setCursor(list.data!.next_cursor!)}>
           {t('pager.older')}

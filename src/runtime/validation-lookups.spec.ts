@@ -1,5 +1,5 @@
 import { getMetadataStorage, IsInt, IsString, validate } from 'class-validator';
-import { keepValidationLookups } from './validation-metadata';
+import { keepValidationLookups } from './validation-lookups';
 
 describe('keepValidationLookups', () => {
   const storage = getMetadataStorage();

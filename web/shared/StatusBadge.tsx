@@ -1,6 +1,10 @@
-import { useI18n } from '../../shared/i18n';
+import { useI18n } from './i18n';
 
-const TONE: Record<string, string> = {
+/**
+ * The tone of a status, one table for both apps: green when it ended well, red when it ended badly, amber while it
+ * waits for someone; anything else (open, assigned, in progress) plain.
+ */
+const TONE: Record<string, 'ok' | 'bad' | 'warn'> = {
   approved: 'ok',
   completed: 'ok',
   rejected: 'bad',
@@ -14,6 +18,7 @@ const TONE: Record<string, string> = {
   processing: 'warn',
 };
 
+/** A status in words (the app's `status.<status>` key) with its tone. */
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useI18n();
   return <span className={`badge ${TONE[status] ?? ''}`}>{t(`status.${status}`)}</span>;
