@@ -332,6 +332,7 @@ export const en = {
   'persona.declines_offers': 'Declines offers',
   'persona.photo_too_far': 'Photo too far away',
   'persona.no_exif': 'Photo without GPS',
+  'persona.wrong_answers': 'Wrong answers',
   'persona.custom': 'Custom',
   'clock.hour': '+1 hour',
   'clock.day': '+1 day',

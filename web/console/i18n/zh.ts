@@ -322,6 +322,7 @@ export const zh: Record<MessageKey, string> = {
   'persona.declines_offers': '拒绝推送',
   'persona.photo_too_far': '照片太远',
   'persona.no_exif': '照片无 GPS',
+  'persona.wrong_answers': '答案不合规',
   'persona.custom': '自定义',
   'clock.hour': '+1 小时',
   'clock.day': '+1 天',
