@@ -1,4 +1,4 @@
-import type { FormValues } from './answer-form';
+import type { FormValues } from '../shared/answer-form';
 import type { Fix } from './geo';
 
 /**

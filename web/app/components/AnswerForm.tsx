@@ -14,7 +14,7 @@ import {
   pendingPhotos,
   type Problem,
   resultData,
-} from '../answer-form';
+} from '../../shared/answer-form';
 import { dropDraft, loadDraft, saveDraft } from '../answer-draft';
 import { formatDistance } from '../format';
 import { currentFix, type Fix } from '../geo';

@@ -12,7 +12,7 @@ import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
 import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
-import { formFields } from '../answer-form';
+import { formFields } from '../../shared/answer-form';
 import { AnswerForm } from '../components/AnswerForm';
 import { formatDistance, labelled } from '../format';
 import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';

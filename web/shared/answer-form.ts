@@ -1,5 +1,5 @@
 /**
- * A task's answer_schema (product-decisions §17) as the worker app's form: the fields to ask, the rules checked
+ * A task's answer_schema (product-decisions §17) as the worker app's form (and the console's preview of it): the fields to ask, the rules checked
  * before sending (the API checks them again: 400 answer_invalid) and the result_data built from what was entered.
  * Pure (no React, no fetch), so the rules are tested on their own (answer-form.test.ts) and the draft kept in
  * IndexedDB is plain data.
