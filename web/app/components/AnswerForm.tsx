@@ -244,7 +244,7 @@ function AnswerField(props: {
   const { t } = useWords();
   const { field: f, value, problem } = props;
   const id = `answer-${f.name}`;
-  const label = f.required ? `${f.title} ${t('answer.required')}` : f.title;
+  const label = f.required ? t('answer.required', { title: f.title }) : f.title;
   const hintParts = [f.description, ruleHint(f, t)].filter(Boolean);
   const hint = hintParts.length ? hintParts.join(' ') : undefined;
   const text = typeof value === 'string' ? value : '';

@@ -165,7 +165,7 @@ export const en: Record<MessageKey, string> = {
   'work.sent_photo': 'Photo',
   'work.photo_distance': '{distance} from the task',
   'answer.title': 'Questions to answer',
-  'answer.required': '(required)',
+  'answer.required': '{title} (required)',
   'answer.choose': 'Choose one',
   'answer.yes': 'Yes',
   'answer.no': 'No',

@@ -165,7 +165,7 @@ export const zhCN = {
   'work.sent_photo': '照片',
   'work.photo_distance': '距任务地点 {distance}',
   'answer.title': '需要回答的问题',
-  'answer.required': '（必填）',
+  'answer.required': '{title}（必填）',
   'answer.choose': '请选择',
   'answer.yes': '是',
   'answer.no': '否',
