@@ -1470,6 +1470,12 @@ CREATE INDEX assignments_worker_offers_idx ON public.assignments USING btree (wo
 CREATE INDEX events_agent_idx ON public.events USING btree (agent_id, created_at DESC, id DESC);
 
 --
+-- Name: events_agent_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_agent_seq_idx ON public.events USING btree (agent_id, seq) WHERE (agent_id IS NOT NULL);
+
+--
 -- Name: events_seq_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1492,6 +1498,12 @@ CREATE INDEX events_unpublished_idx ON public.events USING btree (seq) WHERE (pu
 --
 
 CREATE INDEX events_worker_idx ON public.events USING btree (worker_id, created_at DESC);
+
+--
+-- Name: events_worker_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_worker_seq_idx ON public.events USING btree (worker_id, seq) WHERE (worker_id IS NOT NULL);
 
 --
 -- Name: idempotency_keys_expiry_idx; Type: INDEX; Schema: public; Owner: -

@@ -26,6 +26,7 @@ import { PushSubscriptions1732200151000 } from './1732200151000-push-subscriptio
 import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-required';
 import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
 import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
+import { EventReplay1732200300000 } from './1732200300000-event-replay';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   PaymentTypeRequired1732200170000,
   AnswerSchemas1732200200000,
   WrongAnswersPersona1732200201000,
+  EventReplay1732200300000,
 ];

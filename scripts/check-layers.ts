@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config', 'runtime'],
   ['common', 'sandbox'],
   ['database'],
+  ['observability'],
   ['audit', 'auth', 'escrow', 'events', 'idempotency', 'sms', 'upload'],
   ['agent', 'matching', 'worker'],
   ['payment', 'task'],

@@ -19,6 +19,8 @@ import { EventsModule } from './events/events.module';
 import { EventsGatewayModule } from './events/gateway/events-gateway.module';
 import { HealthModule } from './health/health.module';
 import { WorkerModule } from './worker/worker.module';
+import { ledgerViolations } from './escrow/ledger-check';
+import { ObservabilityModule } from './observability/observability.module';
 import { StatsModule } from './stats/stats.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { interceptWrites } from './idempotency/idempotent-writes';
@@ -63,6 +65,11 @@ export class AppModule {
       EventsGatewayModule,
       McpModule,
       WebAppsModule.register(logger),
+      // The database's gauges come from the process that runs the jobs: this one only when it runs them itself.
+      ObservabilityModule.register({
+        databaseGauges: config.runJobsInProcess,
+        ledgerCheck: ledgerViolations,
+      }),
     ];
     // The Idempotency-Key interceptor on every write route, before Nest scans them (see idempotent-writes.ts).
     interceptWrites(imports);

@@ -9,6 +9,7 @@ import { requestContext } from './common/http/request-context';
 import { securityHeaders } from './common/http/security-headers';
 import type { AppConfig } from './config/config';
 import { closeConnectionsWhileDraining, Drain } from './health/drain';
+import { httpMetrics } from './observability/http-metrics';
 import { serveDocs } from './openapi/docs-page';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { s3Origins } from './upload/storage/s3-origins';
@@ -28,6 +29,8 @@ export function setupApp(app: INestApplication, config: AppConfig): void {
   // benchmark, for conditional requests no client of this API makes (answers are live data, never cached).
   express.set('etag', false);
   express.set('trust proxy', config.trustProxy);
+  // First, so a request's time covers every middleware after it (product-decisions §20).
+  if (config.metrics.enabled) express.use(httpMetrics());
   express.use(requestContext(logger));
   const photoOrigins = config.storage.driver === 's3' ? s3Origins(config.storage) : [];
   express.use(securityHeaders(config.paymentMode === 'live', photoOrigins));

@@ -1,5 +1,7 @@
 // First: V8 settings that must hold before anything allocates (see runtime/gc-tuning.ts).
 import './runtime/gc-tuning';
+// Second: OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set, before pg loads (see tracing.ts).
+import './observability/tracing-jobs';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from './common/logging/logger';
@@ -11,6 +13,8 @@ import { Drain } from './health/drain';
 import { closeHealthServer, startHealthServer } from './health/health-server';
 import { Readiness } from './health/readiness.service';
 import { onShutdownSignal } from './health/shutdown';
+import { serveMetrics } from './observability/metrics-server';
+import { stopTracing, traceLogFields } from './observability/tracing';
 import { JobsRunnerModule } from './jobs/jobs-runner.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { SimulationModule } from './simulation/simulation.module';
@@ -25,7 +29,7 @@ import { SimulationModule } from './simulation/simulation.module';
 async function bootstrap(): Promise<void> {
   loadEnvFile();
   const config = loadConfig();
-  const logger = new Logger(config.logLevel);
+  const logger = new Logger(config.logLevel, undefined, traceLogFields());
   // The embedded server a local `npm start` runs on DATA_DIR, on whatever port it got.
   const databaseUrl =
     config.databaseUrl ?? embeddedDatabaseUrl(runningEmbeddedPort(config.dataDir) ?? config.embeddedPgPort);
@@ -43,16 +47,25 @@ async function bootstrap(): Promise<void> {
   const health = config.jobsHealthPort
     ? await startHealthServer(config.jobsHealthPort, app.get(Readiness))
     : null;
+  // The job runner's metrics (and the database's gauges, which only job-running processes export) on their own port.
+  const metrics = config.metrics.enabled ? await serveMetrics(config.metrics.jobsPort, logger) : null;
   logger.info(
-    { database: config.databaseUrl ? 'external' : 'embedded', health_port: config.jobsHealthPort },
+    {
+      database: config.databaseUrl ? 'external' : 'embedded',
+      health_port: config.jobsHealthPort,
+      metrics_port: metrics?.port ?? null,
+    },
     'Legwork job runner started',
   );
+  if (metrics) process.send?.({ type: 'metrics', port: metrics.port });
 
   onShutdownSignal(async (signal) => {
     app.get(Drain).begin();
     logger.info({ signal }, 'job runner shutting down: finishing running jobs and deliveries');
     await app.close();
     if (health) await closeHealthServer(health);
+    await metrics?.close();
+    await stopTracing();
   }, logger);
 }
 

@@ -1,5 +1,7 @@
 // First: V8 settings that must hold before anything allocates (see runtime/gc-tuning.ts).
 import './runtime/gc-tuning';
+// Second: OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set, before Express and pg load (see tracing.ts).
+import './observability/tracing-api';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -14,6 +16,8 @@ import { EmbeddedPostgresError, startEmbeddedPostgres } from './database/embedde
 import { runMigrations } from './database/migrate';
 import { Drain } from './health/drain';
 import { onShutdownSignal, sleep } from './health/shutdown';
+import { serveMetrics } from './observability/metrics-server';
+import { stopTracing, traceLogFields } from './observability/tracing';
 
 const HOST = '0.0.0.0';
 
@@ -28,7 +32,7 @@ const HOST = '0.0.0.0';
 async function bootstrap(): Promise<void> {
   loadEnvFile();
   let config = loadConfig();
-  const logger = new Logger(config.logLevel);
+  const logger = new Logger(config.logLevel, undefined, traceLogFields());
   // Settings known only once the process has them (a port the OS picked), over the environment's.
   const known: Record<string, string> = {};
   const reserved = config.port === 0 ? await reservePort(HOST) : null;
@@ -68,6 +72,9 @@ async function bootstrap(): Promise<void> {
     },
   );
   setupApp(app, config);
+  // GET /metrics on its own port, never the public one (product-decisions §20); up before the API listens.
+  const metrics = config.metrics.enabled ? await serveMetrics(config.metrics.port, logger) : null;
+  if (metrics) process.send?.({ type: 'metrics', port: metrics.port });
   // Nest hands the reserved socket to Node's server.listen, which takes a listening server's handle over.
   if (reserved) await app.listen(reserved.server as unknown as number);
   else await app.listen(config.port, HOST);
@@ -84,6 +91,8 @@ async function bootstrap(): Promise<void> {
     await sleep(drainSeconds * 1000);
     logger.info('closing: no new connections; finishing in-flight requests and jobs');
     await app.close();
+    await metrics?.close();
+    await stopTracing();
     await sandbox?.stop();
     await embedded?.stop();
   }, logger);

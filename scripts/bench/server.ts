@@ -162,6 +162,8 @@ export function serverEnv(options: ServerOptions, port: number): Record<string, 
     WS_HANDSHAKES_PER_MINUTE_PER_IP: '100000',
     // No load balancer to wait for: stop at once unless a test measures the drain (test/fault/drain).
     SHUTDOWN_DRAIN_SECONDS: '0',
+    // A free port for /metrics (several servers side by side); the metrics-on/off bench sets METRICS_ENABLED.
+    METRICS_PORT: '0',
     ...options.env,
   };
 }

@@ -80,6 +80,29 @@ export interface AppConfig {
   /** SMS (codes and offer links) and Web Push: how workers are reached outside the app. */
   readonly sms: SmsSettings;
   readonly webPush: WebPushSettings;
+  readonly metrics: MetricsSettings;
+  readonly tracing: TracingSettings;
+}
+
+/**
+ * Prometheus metrics (product-decisions §20): each process serves GET /metrics on a port of its own, never the API's
+ * public one (Kubernetes scrapes the pod; the Service and the Ingress do not route it).
+ */
+export interface MetricsSettings {
+  /** False: no HTTP metrics hook and no /metrics listener (the bench's "metrics off"). */
+  readonly enabled: boolean;
+  /** The API process's /metrics port; 0: one the operating system picks (tests, benchmarks). */
+  readonly port: number;
+  /** The job runner's (`npm run start:jobs`) /metrics port; 0 as above. */
+  readonly jobsPort: number;
+}
+
+/** OpenTelemetry traces (§20), only when an OTLP endpoint is configured. */
+export interface TracingSettings {
+  /** OTLP/HTTP base URL (spans go to `<endpoint>/v1/traces`); null: tracing off, no OpenTelemetry code loaded. */
+  readonly otlpEndpoint: string | null;
+  /** service.name of the spans; the job runner appends `-jobs`. */
+  readonly serviceName: string;
 }
 
 /** Per-worker upload quotas and where uploads are staged while they stream in (finding P1). */
@@ -226,9 +249,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sms: loadSmsSettings(r, live),
     // The VAPID private key is kept like the other secrets: generated under DATA_DIR in sandbox, required in live.
     webPush: loadWebPushSettings(r, live, secret('VAPID_PRIVATE_KEY'), publicBaseUrl),
+    metrics: {
+      enabled: r.bool('METRICS_ENABLED', true),
+      port: r.int('METRICS_PORT', 9464, 0, 65535),
+      jobsPort: r.int('JOBS_METRICS_PORT', 9465, 0, 65535),
+    },
+    tracing: {
+      otlpEndpoint: r.url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'])?.replace(/\/$/, '') ?? null,
+      serviceName: r.str('OTEL_SERVICE_NAME', 'legwork'),
+    },
   };
   if (config.jwt.accessSecret && config.jwt.accessSecret === config.jwt.refreshSecret) {
     r.problems.push('JWT_ACCESS_SECRET and JWT_REFRESH_SECRET must differ');
+  }
+  if (config.metrics.enabled && config.metrics.port !== 0 && config.metrics.port === config.port) {
+    r.problems.push('METRICS_PORT must differ from PORT (metrics are never served on the public port)');
   }
   if (!/^[A-Za-z0-9:_-]{1,64}$/.test(config.redisKeyPrefix)) {
     r.problems.push('REDIS_KEY_PREFIX must be 1 to 64 letters, digits, colons, dashes or underscores');

@@ -82,3 +82,8 @@ export async function checkLedger(db: SqlRunner, now: Date = new Date()): Promis
     violations,
   };
 }
+
+/** How many invariants the ledger breaks now (the metrics' legwork_ledger_violations; 0: clean). */
+export async function ledgerViolations(db: SqlRunner): Promise<number> {
+  return (await checkLedger(db)).violations.length;
+}

@@ -6,6 +6,8 @@ import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { ReadinessModule } from '../health/readiness.module';
 import { JobsModule } from './jobs.module';
+import { ledgerViolations } from '../escrow/ledger-check';
+import { ObservabilityModule } from '../observability/observability.module';
 
 /**
  * What the job-runner process loads: configuration, database, the jobs and the readiness check (served by its health
@@ -29,6 +31,7 @@ export class JobsRunnerModule {
         JobsModule,
         ...extra,
         ReadinessModule,
+        ObservabilityModule.register({ databaseGauges: true, ledgerCheck: ledgerViolations }),
       ],
     };
   }

@@ -48,10 +48,10 @@ const storage = strict({
   resizeInUseVolumes: { type: 'boolean' },
 });
 
-const resource = (kind: string, spec: Schema): Schema => ({
+const resource = (kind: string, spec: Schema, apiVersion = 'postgresql.cnpg.io/v1'): Schema => ({
   type: 'object',
   properties: {
-    apiVersion: { const: 'postgresql.cnpg.io/v1' },
+    apiVersion: { const: apiVersion },
     kind: { const: kind },
     metadata,
     spec,
@@ -91,6 +91,19 @@ export const CLUSTER_SCHEMA = resource(
       storage,
       walStorage: storage,
       resources,
+      // CNPG-I plugins (1.26+): the Barman Cloud plugin archives WAL (components/backup).
+      plugins: {
+        type: 'array',
+        items: strict(
+          {
+            name: { type: 'string', minLength: 1 },
+            enabled: { type: 'boolean' },
+            isWALArchiver: { type: 'boolean' },
+            parameters: stringMap,
+          },
+          ['name'],
+        ),
+      },
       affinity: strict({
         enablePodAntiAffinity: { type: 'boolean' },
         topologyKey: { type: 'string' },
@@ -131,4 +144,64 @@ export const POOLER_SCHEMA = resource(
     },
     ['cluster', 'pgbouncer'],
   ),
+);
+
+/** `ScheduledBackup` (ScheduledBackupSpec): a six-field cron schedule, the cluster, the method. */
+export const SCHEDULED_BACKUP_SCHEMA = resource(
+  'ScheduledBackup',
+  strict(
+    {
+      schedule: { type: 'string', pattern: '^\\S+( \\S+){5}$' },
+      immediate: { type: 'boolean' },
+      suspend: { type: 'boolean' },
+      backupOwnerReference: { enum: ['none', 'self', 'cluster'] },
+      cluster: localObjectReference,
+      method: { enum: ['barmanObjectStore', 'volumeSnapshot', 'plugin'] },
+      target: { enum: ['primary', 'prefer-standby'] },
+      pluginConfiguration: strict({ name: { type: 'string', minLength: 1 }, parameters: stringMap }, [
+        'name',
+      ]),
+    },
+    ['schedule', 'cluster'],
+  ),
+);
+
+const secretKey = strict({ name: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } }, [
+  'name',
+  'key',
+]);
+const compression = { enum: ['gzip', 'bzip2', 'snappy', 'lz4', 'xz', 'zstd'] };
+
+/**
+ * The Barman Cloud plugin's `ObjectStore` (barmancloud.cnpg.io/v1): its `configuration` is the in-tree
+ * BarmanObjectStoreConfiguration (destination, endpoint, S3 credentials, WAL and data settings).
+ */
+export const OBJECT_STORE_SCHEMA = resource(
+  'ObjectStore',
+  strict(
+    {
+      retentionPolicy: { type: 'string', pattern: '^[1-9][0-9]*[dwm]$' },
+      configuration: strict(
+        {
+          destinationPath: { type: 'string', pattern: '^s3://[^/]+(/.*)?$' },
+          endpointURL: { type: 'string', pattern: '^https?://' },
+          s3Credentials: strict(
+            {
+              accessKeyId: secretKey,
+              secretAccessKey: secretKey,
+              region: secretKey,
+              sessionToken: secretKey,
+              inheritFromIAMRole: { type: 'boolean' },
+            },
+            [],
+          ),
+          wal: strict({ compression, maxParallel: { type: 'integer', minimum: 1 } }),
+          data: strict({ compression, jobs: { type: 'integer', minimum: 1 } }),
+        },
+        ['destinationPath'],
+      ),
+    },
+    ['configuration'],
+  ),
+  'barmancloud.cnpg.io/v1',
 );

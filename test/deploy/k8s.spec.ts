@@ -17,13 +17,15 @@ import {
   TRIAL_SECRETS,
   workloadProblems,
 } from './policies';
+import { backupProblems, monitoringProblems } from './operations-policies';
 import { K8sObject, render, requireKubectl, schemaProblems } from './render';
 
 const ROOT = join(__dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const DOCS = readFileSync(join(ROOT, 'docs', 'kubernetes.md'), 'utf8');
 
-type Render = 'base' | 'overlays/trial' | 'overlays/cnpg';
+type Render = 'base' | 'overlays/trial' | 'overlays/cnpg' | 'overlays/production';
+const RENDERS: Render[] = ['base', 'overlays/trial', 'overlays/cnpg', 'overlays/production'];
 
 /** Every rule of docs/kubernetes.md that applies to one render. */
 function problems(objects: K8sObject[], which: Render): string[] {
@@ -38,7 +40,8 @@ function problems(objects: K8sObject[], which: Render): string[] {
     ...migrateJobProblems(objects, VERSION),
     ...referenceProblems(objects, overlay),
     ...(overlay ? namespaceProblems(objects) : []),
-    ...(which === 'overlays/cnpg' ? cnpgProblems(objects) : []),
+    ...(which === 'overlays/cnpg' || which === 'overlays/production' ? cnpgProblems(objects) : []),
+    ...(which === 'overlays/production' ? [...monitoringProblems(objects), ...backupProblems(objects)] : []),
     ...(which === 'overlays/trial' ? trialProblems(objects) : []),
   ];
 }
@@ -50,11 +53,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
 
   beforeAll(() => {
     requireKubectl();
-    for (const which of ['base', 'overlays/trial', 'overlays/cnpg'] as Render[])
-      rendered[which] = render(which);
+    for (const which of RENDERS) rendered[which] = render(which);
   });
 
-  it.each(['base', 'overlays/trial', 'overlays/cnpg'] as Render[])(
+  it.each(RENDERS)(
     '`kubectl kustomize deploy/k8s/%s` renders valid objects that keep every rule',
     (which) => {
       expect(rendered[which].length).toBeGreaterThan(5);
@@ -192,6 +194,30 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         expect.arrayContaining([
           "Ingress for /ws: proxy-read-timeout must exceed socket.io's 25 s ping interval",
           'Deployment/legwork-jobs: no PodDisruptionBudget selects its pods',
+        ]),
+      );
+    });
+
+    it('monitoring and backups: scraped ports, the plugin, the object store', () => {
+      const found = broken('overlays/production', (o) => {
+        find(o, 'PodMonitor', 'legwork-jobs')!.spec.podMetricsEndpoints[0].port = 'health';
+        find(o, 'PodMonitor', 'legwork-api')!.spec.selector.matchLabels = {
+          'app.kubernetes.io/name': 'legwork',
+        };
+        find(o, 'ScheduledBackup', 'legwork-db-nightly')!.spec.method = 'barmanObjectStore';
+        find(o, 'Cluster', 'legwork-db')!.spec.plugins[0].isWALArchiver = false;
+        find(o, 'ObjectStore', 'legwork-backups')!.spec.configuration.s3Credentials.accessKeyId.name =
+          'other';
+      });
+      expect(found).toEqual(
+        expect.arrayContaining([
+          'PodMonitor/legwork-jobs: port health is 8001, but JOBS_METRICS_PORT is 9465',
+          expect.stringMatching(
+            /^PodMonitor\/legwork-api: must select the pods of Deployment\/legwork-api only/,
+          ),
+          'ScheduledBackup/legwork-db-nightly: must use method: plugin with barman-cloud.cloudnative-pg.io',
+          'Cluster/legwork-db: the Barman Cloud plugin must archive WAL',
+          'ObjectStore/legwork-backups: accessKeyId must come from the legwork-object-storage Secret',
         ]),
       );
     });

@@ -7,7 +7,8 @@ import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { CLUSTER_SCHEMA, POOLER_SCHEMA } from './cnpg-schemas';
+import { CLUSTER_SCHEMA, OBJECT_STORE_SCHEMA, POOLER_SCHEMA, SCHEDULED_BACKUP_SCHEMA } from './cnpg-schemas';
+import { POD_MONITOR_SCHEMA, PROMETHEUS_RULE_SCHEMA } from './monitoring-schemas';
 
 export const K8S_DIR = join(__dirname, '..', '..', 'deploy', 'k8s');
 
@@ -73,6 +74,10 @@ const ajv = new Ajv({ allErrors: true, strict: true });
 const CNPG: Record<string, ReturnType<typeof ajv.compile>> = {
   'postgresql.cnpg.io/v1/Cluster': ajv.compile(CLUSTER_SCHEMA),
   'postgresql.cnpg.io/v1/Pooler': ajv.compile(POOLER_SCHEMA),
+  'postgresql.cnpg.io/v1/ScheduledBackup': ajv.compile(SCHEDULED_BACKUP_SCHEMA),
+  'barmancloud.cnpg.io/v1/ObjectStore': ajv.compile(OBJECT_STORE_SCHEMA),
+  'monitoring.coreos.com/v1/PodMonitor': ajv.compile(POD_MONITOR_SCHEMA),
+  'monitoring.coreos.com/v1/PrometheusRule': ajv.compile(PROMETHEUS_RULE_SCHEMA),
 };
 
 /**

@@ -75,7 +75,7 @@ describe('webhook delivery', () => {
       task_id: taskId,
       status,
       previous_status: previous,
-      ...(name === 'task.submitted' ? { submissions } : {}),
+      ...(name === 'task.submitted' ? { submissions, answer_schema: null } : {}),
     });
     const taskEventIds: string[] = [];
     for (const [assignmentEvent, taskEvent, previous, status] of steps) {

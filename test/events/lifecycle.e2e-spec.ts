@@ -80,6 +80,8 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
                     device_location: null,
                   },
                 ],
+                // A task without an answer schema (product-decisions §17): free-form data.
+                answer_schema: null,
               }
             : {}),
         },

@@ -228,6 +228,7 @@ describe('job runner health listener', () => {
         JWT_ACCESS_SECRET: BENCH_JWT.access,
         JWT_REFRESH_SECRET: BENCH_JWT.refresh,
         JOBS_HEALTH_PORT: String(port),
+        JOBS_METRICS_PORT: '0',
       },
       { defaults: false },
     );

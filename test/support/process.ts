@@ -40,6 +40,8 @@ export interface Started {
   stderr: () => string;
   /** The port a server reported once listening (PORT=0: the one the OS picked); rejects if it exits first. */
   listening: Promise<number>;
+  /** The port of its /metrics listener (API and job runner, unless METRICS_ENABLED=false). */
+  metricsPort: Promise<number>;
 }
 
 export interface SpawnOptions {
@@ -86,7 +88,14 @@ export function startNode(
       HOME: process.env.HOME ?? '/tmp',
       ...(opts.defaults === false
         ? {}
-        : { NODE_ENV: 'production', LOG_LEVEL: 'info', JOBS_IN_PROCESS: 'false' }),
+        : {
+            NODE_ENV: 'production',
+            LOG_LEVEL: 'info',
+            JOBS_IN_PROCESS: 'false',
+            // Free ports for /metrics, so processes started side by side never collide on 9464 and 9465.
+            METRICS_PORT: '0',
+            JOBS_METRICS_PORT: '0',
+          }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -106,8 +115,20 @@ export function startNode(
     keep(c);
     stderr += c.toString();
   });
+  let metricsPort!: (port: number) => void;
+  const metrics = new Promise<number>((resolve, reject) => {
+    metricsPort = resolve;
+    child.once('exit', (code) => reject(new Error(`exited ${code} before serving metrics`)));
+  });
+  metrics.catch(() => undefined);
   const listening = new Promise<number>((resolve, reject) => {
     child.on('message', (m: { type?: string; port?: number }) => {
+      if (m?.type === 'metrics' && typeof m.port === 'number') {
+        metricsPort(m.port);
+        // The job runner sends nothing after this (the API still sends 'listening').
+        if (script === JOBS_MAIN) child.disconnect();
+        return;
+      }
       if (m?.type !== 'listening' || typeof m.port !== 'number') return;
       resolve(m.port);
       // Nothing else comes this way; an open channel would keep this process waiting for the child.
@@ -117,7 +138,7 @@ export function startNode(
   });
   // A caller that only waits for the exit never reads it.
   listening.catch(() => undefined);
-  return { child, output, stderr: () => stderr, listening };
+  return { child, output, stderr: () => stderr, listening, metricsPort: metrics };
 }
 
 /** `npm start` without the build check: the compiled API. */

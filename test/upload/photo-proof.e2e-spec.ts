@@ -85,7 +85,7 @@ describe.each(STORAGE_DRIVERS)('photo proof (%s storage)', (driver) => {
     const result = await t.http.get(`/v1/tasks/${taskId}/result`).set('Authorization', agent.key).expect(200);
     expect(result.body.result).toEqual({
       data: { open: true },
-      photos: [res.body.photo],
+      photos: [{ ...res.body.photo, field: null }],
       worker_notes: null,
       device_location: null,
     });

@@ -8,9 +8,22 @@ import pino from 'pino';
 export class Logger implements LoggerService {
   readonly pino: pino.Logger;
 
-  constructor(level: pino.LevelWithSilent = 'info', destination?: pino.DestinationStream) {
+  /**
+   * `fields`: added to every line (while tracing is on, the active trace_id and span_id; see
+   * observability/tracing.ts). Without it a line carries only what its caller gives (the access line its request_id).
+   */
+  constructor(
+    level: pino.LevelWithSilent = 'info',
+    destination?: pino.DestinationStream,
+    fields?: (() => object) | null,
+  ) {
     this.pino = pino(
-      { level, base: { service: 'legwork' }, timestamp: pino.stdTimeFunctions.isoTime },
+      {
+        level,
+        base: { service: 'legwork' },
+        timestamp: pino.stdTimeFunctions.isoTime,
+        ...(fields ? { mixin: fields } : {}),
+      },
       destination ?? pino.destination({ sync: false }),
     );
   }

@@ -12,6 +12,8 @@ import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from './backoff';
 import { AttemptOutcome, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import { drainPipelined } from './pipeline';
 import { signBody, signTimestamped, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
+import { webhookDeliveries, webhookLag } from '../../observability/metrics';
+import { traced } from '../../observability/tracing';
 
 /** How many deliveries one claim takes at most. */
 export const DELIVERY_BATCH = 20;
@@ -63,7 +65,12 @@ export class WebhookDelivery {
     let outcome: AttemptOutcome;
     try {
       const secret = await this.secrets.forDelivery(d);
-      outcome = await this.sender.send(d.url, deliveryHeaders(d, secret), d.body);
+      // A span of its own while tracing is on (the POST is its child): deliveries run on a timer, outside requests.
+      outcome = await traced(
+        'webhook.deliver',
+        { 'legwork.event_name': d.event_name, 'legwork.delivery_attempt': d.attempts },
+        () => this.sender.send(d.url, deliveryHeaders(d, secret), d.body),
+      );
     } catch (err) {
       this.logger.error({ err, delivery_id: d.id }, 'webhook delivery could not be attempted');
       outcome = { ok: false, statusCode: null, latencyMs: 0, error: 'internal error before sending' };
@@ -74,7 +81,16 @@ export class WebhookDelivery {
       // The lease runs out and the delivery is retried: at-least-once holds even when recording fails.
       this.logger.error({ err, delivery_id: d.id }, 'webhook delivery result could not be recorded');
     }
+    this.count(d, outcome);
     return outcome;
+  }
+
+  /** legwork_webhook_deliveries_total, and the lag from the event to its delivery (the body's `timestamp`). */
+  private count(d: ClaimedDelivery, outcome: AttemptOutcome): void {
+    webhookDeliveries.inc({ outcome: outcome.ok ? 'delivered' : 'failed' });
+    if (!outcome.ok) return;
+    const at = Date.parse((JSON.parse(d.body) as { timestamp?: string }).timestamp ?? '');
+    if (Number.isFinite(at)) webhookLag.observe(Math.max(0, (this.clock.now().getTime() - at) / 1000));
   }
 
   private async record(d: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events.module';
+import { EventReplay } from './event-replay';
 import { EventsGateway } from './events.gateway';
 import { HandshakeLimit } from './handshake-limit';
 import { TaskWatch } from './task-watch';
@@ -11,6 +12,6 @@ import { TaskWatch } from './task-watch';
  */
 @Module({
   imports: [EventsModule],
-  providers: [EventsGateway, HandshakeLimit, TaskWatch],
+  providers: [EventsGateway, HandshakeLimit, TaskWatch, EventReplay],
 })
 export class EventsGatewayModule {}

@@ -13,6 +13,7 @@ import { Authenticator } from '../../auth/authenticator';
 import { ApiError } from '../../common/errors/api-error';
 import { Logger } from '../../common/logging/logger';
 import { AccountSockets } from './account-sockets';
+import { EventReplay } from './event-replay';
 import { HandshakeLimit } from './handshake-limit';
 import { SocketFanout } from './socket-fanout';
 import { MessageGate, SOCKET_LIMITS } from './socket-limits';
@@ -85,6 +86,7 @@ export class EventsGateway implements OnGatewayInit, OnGatewayConnection, OnGate
   constructor(
     private readonly authenticator: Authenticator,
     private readonly handshakes: HandshakeLimit,
+    private readonly replays: EventReplay,
     private readonly watch: TaskWatch,
     private readonly fanout: SocketFanout,
     private readonly stats: WsStats,
@@ -113,14 +115,39 @@ export class EventsGateway implements OnGatewayInit, OnGatewayConnection, OnGate
     // ending) makes it ask again rather than trust a remembered answer.
     if (actor.kind === 'worker') socket.onAnyOutgoing((_name, payload) => forget(memo, payload));
     const room = ownRoom(actor);
-    void socket.join(room);
+    const joined = socket.join(room);
     this.stats.connected(actor.kind);
     socket.emit('ready', { kind: actor.kind, id: actor.id, rooms: [room] });
+    const lastEventId = (socket.handshake.auth as { last_event_id?: unknown } | undefined)?.last_event_id;
+    if (typeof lastEventId === 'string' && UUID.test(lastEventId)) {
+      void Promise.resolve(joined).then(() => this.replay(socket, actor, lastEventId));
+    }
     for (const oldest of this.accounts.add(room, socket)) {
       close(oldest, {
         code: 'too_many_connections',
         message: `A newer connection of this account replaced this one: at most ${SOCKET_LIMITS.socketsPerAccount} may be open at once.`,
       });
+    }
+  }
+
+  /**
+   * A reconnecting client's missed events (auth.last_event_id: the last event it saw), from the event log, each as
+   * the same message it would have had live, then `replayed` {count, found, complete}. Read once the socket is in its
+   * room, so an event is never missed in between (it may come twice, with the same event_id).
+   */
+  private async replay(socket: Socket, actor: Actor, lastEventId: string): Promise<void> {
+    try {
+      const replay = await this.replays.since(actor, lastEventId);
+      if (!socket.connected) return;
+      for (const e of replay.events) socket.emit(e.event, e);
+      socket.emit('replayed', {
+        count: replay.events.length,
+        found: replay.found,
+        complete: replay.complete,
+      });
+    } catch (err) {
+      this.logger.error({ err }, 'WebSocket replay failed');
+      socket.emit('replayed', { count: 0, found: false, complete: false });
     }
   }
 

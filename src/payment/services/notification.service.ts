@@ -14,6 +14,7 @@ import { findOrder } from '../payment.repository';
 import { OrderSettlement } from './order-settlement';
 import { RefundSettlement } from './refund-settlement';
 import { WithdrawalSettlement } from './withdrawal-settlement';
+import { paymentNotifications } from '../../observability/metrics';
 
 /**
  * Provider notifications (Alipay form posts, WeChat Pay APIv3 JSON), verified by the provider's SDK over the raw
@@ -39,6 +40,7 @@ export class NotificationService {
     const result = await provider.verifyNotification(raw, (n) => this.expectedAmount(name, n));
     if (!result.ok) {
       this.logger.warn({ provider: name, failure: result.failure }, 'provider notification refused');
+      paymentNotifications.inc({ provider: name, outcome: 'refused' });
       return provider.acknowledge(result);
     }
     try {
@@ -49,8 +51,10 @@ export class NotificationService {
         { err, provider: name, notification: result.notification },
         'notification not applied',
       );
+      paymentNotifications.inc({ provider: name, outcome: 'failed' });
       return provider.refuse('temporarily unable to process the notification', 500);
     }
+    paymentNotifications.inc({ provider: name, outcome: 'applied' });
     return provider.acknowledge(result);
   }
 

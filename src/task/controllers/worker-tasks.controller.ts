@@ -131,7 +131,7 @@ export class WorkerTasksController {
   @ApiOperation({
     summary: 'Submit the result of an accepted or in-progress assignment',
     description:
-      'Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Refused (409) from the deadline on; nothing changes on a refusal.',
+      'Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. When the task has an answer_schema, result_data must follow it: 400 answer_invalid lists each wrong field; a photo field holds the URL of one of your uploads, checked like a photo_urls photo. Refused (409) from the deadline on; nothing changes on a refusal.',
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
   @ApiErrors({
@@ -142,6 +142,7 @@ export class WorkerTasksController {
       'device_location_stale',
       'device_location_inaccurate',
       'photo_required',
+      'answer_invalid',
     ],
     404: ['assignment_not_found'],
     409: ['invalid_state'],
@@ -188,6 +189,8 @@ export class WorkerTasksController {
       'device_location_stale',
       'device_location_inaccurate',
       'invalid_photo',
+      'answer_invalid',
+      'photo_required',
     ],
     404: ['assignment_not_found'],
     409: ['invalid_state'],

@@ -199,7 +199,8 @@ export function checkAnswerSchema(
  * field's title) stays and is refused by the check.
  */
 export function withoutNulls(schema: unknown): unknown {
-  if (!isObject(schema)) return schema;
+  // Almost every schema has no null: it is then kept as it is, without a copy (creation's cost stays flat).
+  if (!isObject(schema) || !holdsNull(schema, 4)) return schema;
   const keep = (o: Record<string, unknown>, needed: string[]) =>
     Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || needed.includes(k)));
   const top = keep(schema, ['type', 'properties']);
@@ -214,6 +215,16 @@ export function withoutNulls(schema: unknown): unknown {
     );
   }
   return top;
+}
+
+/** Whether an object holds a null within `depth` levels of objects (the schema, its properties, a field, its items). */
+function holdsNull(o: Record<string, unknown>, depth: number): boolean {
+  for (const key in o) {
+    const v = o[key];
+    if (v === null) return true;
+    if (depth > 1 && isObject(v) && holdsNull(v, depth - 1)) return true;
+  }
+  return false;
 }
 
 /** The model of a schema already checked at creation (stored with the task). */

@@ -4,8 +4,8 @@ import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { DeviceLocation, ResultPhoto } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
 import { REJECTION_REASONS, TASK_TYPES } from '../domain/task-policy';
-import { AnswerSchema, ReviewPolicy } from './answer-schema.dto';
 import { NextCursor } from '../../common/http/cursor-page';
+import { AnswerSchema, ReviewPolicy } from './answer-schema.dto';
 
 export class CostBreakdown {
   @ApiProperty({

@@ -24,8 +24,6 @@ import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { PhotoVerification } from '../../events/event-data';
 import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
 import { TaskLocationView } from './task-response.dto';
-import { AnswerSchema } from './answer-schema.dto';
-import { ANSWER_DATA_MAX_BYTES } from '../domain/answer-schema';
 import {
   ISO_DATE_TIME_WITH_OFFSET,
   Latitude,
@@ -33,6 +31,8 @@ import {
   MaxJsonBytes,
   OptionalInt,
 } from '../../common/http/validators';
+import { AnswerSchema } from './answer-schema.dto';
+import { ANSWER_DATA_MAX_BYTES } from '../domain/answer-schema';
 
 export const AVAILABLE_SORTS = NEARBY_SORTS;
 export type AvailableSort = (typeof AVAILABLE_SORTS)[number];

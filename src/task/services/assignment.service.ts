@@ -24,6 +24,7 @@ import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
 import { TaskAgreement } from './task-agreement';
 import { TaskChanges, TaskSettlement } from './task-settlement';
+import { countOffer } from '../../observability/metrics';
 
 /**
  * What a worker does with an assignment once it holds one: start, submit, abandon. Every action locks the task
@@ -252,6 +253,7 @@ export class AssignmentService {
         { closed_at: now, offer_ended_at: now },
         'assignment.declined',
       );
+      countOffer('declined');
       await this.dispatch.offerOpenSlots(em, task, now);
       return moved;
     });

@@ -14,6 +14,7 @@ import type { TaskAcceptResponse } from '../dtos/worker-task.dto';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
 import { TaskEvents } from './task-events';
 import { TaskSettlement } from './task-settlement';
+import { countOffer } from '../../observability/metrics';
 
 /**
  * A worker takes a slot. Under the task row lock the open slots are counted from the assignments themselves, so
@@ -122,6 +123,7 @@ export class TaskAcceptService {
       accepted_at: now,
       offer_ended_at: now,
     });
+    countOffer('accepted');
     return moved!;
   }
 

@@ -25,6 +25,7 @@ import { mapTask, TaskRow } from '../task.repository';
 import { TestClocks } from '../test-clocks';
 import { TaskDispatch } from './task-dispatch';
 import { TaskSettlement } from './task-settlement';
+import { tasksCreated } from '../../observability/metrics';
 
 type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 
@@ -106,7 +107,7 @@ export class TaskCreationService {
   ): Promise<TaskResponse> {
     const now = this.clock.now();
     const deadline = checkDeadline(dto.deadline_at, now);
-    return idempotentTransaction(this.ds, claims, async (em) => {
+    const created = await idempotentTransaction(this.ds, claims, async (em) => {
       const agent = await this.lockAgent(em, actor.id);
       // The insert counts the agent's live tasks itself (under the agent lock, so the count is current).
       const task = await this.insert(em, actor.id, dto, agent, now, deadline);
@@ -122,6 +123,9 @@ export class TaskCreationService {
       }
       return taskCreatedResponse(task);
     });
+    // Committed: counted once (an Idempotency-Key or idempotency_key replay answers without coming here).
+    tasksCreated.inc();
+    return created;
   }
 
   private async insert(

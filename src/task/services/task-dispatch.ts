@@ -8,6 +8,7 @@ import { countSlots, LIVE_TASK_STATUSES } from '../domain/task-status';
 import { locationView } from '../task.presenter';
 import { AssignmentRow, mapAssignment, TaskRepository, TaskRow } from '../task.repository';
 import { TaskEvents } from './task-events';
+import { countOffer } from '../../observability/metrics';
 
 /**
  * Push offers (product-decisions §5). Whenever a transition may have opened a slot (task created, an assignment abandoned
@@ -70,6 +71,7 @@ export class TaskDispatch {
       const offer = await this.offer(em, task, c, now);
       if (offer) {
         offers.push(offer);
+        countOffer('offered');
         open--;
       }
     }

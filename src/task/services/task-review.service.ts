@@ -13,6 +13,7 @@ import { AssignmentRow, TaskFeedbackRow, TaskRepository, TaskRow } from '../task
 import { TaskEvents } from './task-events';
 import { taskNotFound } from './task-query.service';
 import { Review, TaskSettlement } from './task-settlement';
+import { countOffer } from '../../observability/metrics';
 
 /**
  * The agent's decisions on a task: the verdict on submitted results and cancellation. Each moves money, so each
@@ -130,7 +131,9 @@ export class TaskReviewService {
       closed_at: now,
       offer_ended_at: now,
     });
-    if (moved) await this.events.assignment(em, 'assignment.cancelled', moved, now);
+    if (!moved) return;
+    countOffer('withdrawn');
+    await this.events.assignment(em, 'assignment.cancelled', moved, now);
   }
 
   private async lockOwned(em: EntityManager, actor: AgentActor, taskId: string): Promise<TaskRow> {

@@ -11,6 +11,7 @@ import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
 import { TaskSettlement } from './task-settlement';
+import { countOffer } from '../../observability/metrics';
 
 const BATCH = 20;
 
@@ -146,7 +147,9 @@ export class TaskTimers {
       closed_at: now,
       offer_ended_at: now,
     });
-    if (moved) await this.events.assignment(em, 'assignment.expired', moved, now);
+    if (!moved) return;
+    countOffer('expired');
+    await this.events.assignment(em, 'assignment.expired', moved, now);
   }
 
   /**

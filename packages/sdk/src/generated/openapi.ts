@@ -1449,7 +1449,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the result of an accepted or in-progress assignment
-         * @description Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. Refused (409) from the deadline on; nothing changes on a refusal.
+         * @description Sends the result data (and optionally photo URLs of your own uploads) for the agent to review. Photos attached by photo_urls are checked like a submit-with-photo photo: EXIF GPS within 100 m of the task, or, where the task allows photo_or_device_gps, the device_location. Other proof files (PDF, video) are attached unchecked. A photo task needs at least one checked photo. When the task has an answer_schema, result_data must follow it: 400 answer_invalid lists each wrong field; a photo field holds the URL of one of your uploads, checked like a photo_urls photo. Refused (409) from the deadline on; nothing changes on a refusal.
          */
         post: operations["WorkerTasks_submit"];
         delete?: never;
@@ -12674,6 +12674,7 @@ export interface operations {
              *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
              *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
              *     - [`photo_required`](../docs/errors.md#photo_required): A photo task needs at least one photo whose location was checked.
+             *     - [`answer_invalid`](../docs/errors.md#answer_invalid): The result_data does not follow the task's answer_schema.
              */
             400: {
                 headers: {
@@ -12806,6 +12807,8 @@ export interface operations {
              *     - [`photo_location_mismatch`](../docs/errors.md#photo_location_mismatch): The photo was taken too far from the task.
              *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
              *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
+             *     - [`photo_required`](../docs/errors.md#photo_required): A photo task needs at least one photo whose location was checked.
+             *     - [`answer_invalid`](../docs/errors.md#answer_invalid): The result_data does not follow the task's answer_schema.
              *     - [`invalid_photo`](../docs/errors.md#invalid_photo): The image is damaged: it is a JPEG or PNG by its bytes but cannot be read.
              */
             400: {

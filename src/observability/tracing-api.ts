@@ -1,0 +1,4 @@
+import { startTracing } from './tracing';
+
+/** Imported by main.ts before anything else it loads (see startTracing). */
+startTracing('api');
