@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { draftBody, draftReducer, isSkill, localInput, newDraft, type TaskDraft } from './task-draft';
+import {
+  answerSchema,
+  draftBody,
+  draftReducer,
+  isSkill,
+  localInput,
+  newDraft,
+  type TaskDraft,
+} from './task-draft';
 
 /**
  * The task form's draft (web/console/task-draft.ts): the body it sends for a quote and a creation, and the changes
@@ -64,5 +72,53 @@ describe('task draft', () => {
       latitude: '31.2304',
     });
     expect([isSkill('delivery'), isSkill('juggling')]).toEqual([true, false]);
+  });
+
+  it('builds the answer_schema from the questions: added, typed, required or not, removed', () => {
+    expect(draftBody(filled).answer_schema).toBeUndefined();
+    let d = draftReducer(filled, { type: 'add_field' });
+    d = draftReducer(d, { type: 'add_field' });
+    d = draftReducer(d, { type: 'add_field' });
+    d = draftReducer(d, { type: 'add_field' });
+    expect(d.answers.map((f) => f.name)).toEqual(['field_1', 'field_2', 'field_3', 'field_4']);
+    d = draftReducer(d, { type: 'set_field', index: 0, fields: { name: 'open', title: ' Open? ' } });
+    d = draftReducer(d, {
+      type: 'set_field',
+      index: 1,
+      fields: { name: 'kind', title: 'Kind', kind: 'choice', options: 'bakery\n cafe \n\n' },
+    });
+    d = draftReducer(d, {
+      type: 'set_field',
+      index: 2,
+      fields: { name: 'queue', title: 'Queue', kind: 'integer', required: false, minimum: '0', maximum: '' },
+    });
+    d = draftReducer(d, {
+      type: 'set_field',
+      index: 3,
+      fields: { name: 'front', title: 'Front', kind: 'photo' },
+    });
+    d = draftReducer(d, { type: 'add_field' });
+    d = draftReducer(d, {
+      type: 'set_field',
+      index: 4,
+      fields: { kind: 'multi_select', title: 'Pay', options: 'cash\nwechat' },
+    });
+    expect(draftBody(d).answer_schema).toEqual({
+      type: 'object',
+      properties: {
+        open: { type: 'boolean', title: 'Open?' },
+        kind: { type: 'string', enum: ['bakery', 'cafe'], title: 'Kind' },
+        queue: { type: 'integer', minimum: 0, title: 'Queue' },
+        front: { type: 'string', format: 'photo', title: 'Front' },
+        field_5: { type: 'array', items: { type: 'string', enum: ['cash', 'wechat'] }, title: 'Pay' },
+      },
+      required: ['open', 'kind', 'front', 'field_5'],
+    });
+    d = draftReducer(d, { type: 'remove_field', index: 4 });
+    expect(Object.keys(answerSchema(d.answers)!.properties)).toEqual(['open', 'kind', 'queue', 'front']);
+    expect(answerSchema([{ ...d.answers[2], kind: 'date_time', required: false }])).toEqual({
+      type: 'object',
+      properties: { queue: { type: 'string', format: 'date-time', title: 'Queue' } },
+    });
   });
 });

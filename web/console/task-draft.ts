@@ -35,6 +35,35 @@ export interface TaskDraft {
   deadline: string;
   /** A sandbox test clock's id, or empty for real time. */
   clock: string;
+  /** The questions of the answer_schema, in order; none: free-form result_data as always. */
+  answers: AnswerFieldDraft[];
+}
+
+/** The field kinds the builder offers (product-decisions §17), each written as the schema's JSON below. */
+export const BUILDER_KINDS = [
+  'text',
+  'choice',
+  'multi_select',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'time',
+  'date_time',
+  'photo',
+] as const;
+export type BuilderKind = (typeof BUILDER_KINDS)[number];
+
+/** One question as typed in the builder: its choices one a line, its limits as text (empty: none). */
+export interface AnswerFieldDraft {
+  name: string;
+  title: string;
+  kind: BuilderKind;
+  required: boolean;
+  /** choice and multi_select: one value a line. */
+  options: string;
+  minimum: string;
+  maximum: string;
 }
 
 /** Whether a task's skill is one of the API's list (a task may name others; they are shown as they are). */
@@ -43,7 +72,12 @@ export function isSkill(skill: string): skill is Skill {
 }
 
 /** A change to the draft: fields to replace, or a pasted link (read into the coordinates). */
-export type DraftChange = { type: 'set'; fields: Partial<TaskDraft> } | { type: 'link'; value: string };
+export type DraftChange =
+  | { type: 'set'; fields: Partial<TaskDraft> }
+  | { type: 'link'; value: string }
+  | { type: 'add_field' }
+  | { type: 'set_field'; index: number; fields: Partial<AnswerFieldDraft> }
+  | { type: 'remove_field'; index: number };
 
 /** A new draft: a photo task, 5 km, photography, ¥50 for one worker, due a day after `now`. */
 export function newDraft(now: Date): TaskDraft {
@@ -62,6 +96,22 @@ export function newDraft(now: Date): TaskDraft {
     workers: '1',
     deadline: localInput(new Date(now.getTime() + 24 * 3_600_000)),
     clock: '',
+    answers: [],
+  };
+}
+
+/** A new question: a required yes-or-no, named field_N after the first free number. */
+export function newField(existing: readonly AnswerFieldDraft[]): AnswerFieldDraft {
+  let n = existing.length + 1;
+  while (existing.some((f) => f.name === `field_${n}`)) n++;
+  return {
+    name: `field_${n}`,
+    title: '',
+    kind: 'boolean',
+    required: true,
+    options: '',
+    minimum: '',
+    maximum: '',
   };
 }
 
@@ -81,7 +131,72 @@ export function draftReducer(draft: TaskDraft, change: DraftChange): TaskDraft {
           }
         : { ...draft, link: change.value };
     }
+    case 'add_field':
+      return { ...draft, answers: [...draft.answers, newField(draft.answers)] };
+    case 'set_field':
+      return {
+        ...draft,
+        answers: draft.answers.map((f, i) => (i === change.index ? { ...f, ...change.fields } : f)),
+      };
+    case 'remove_field':
+      return { ...draft, answers: draft.answers.filter((_, i) => i !== change.index) };
   }
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/** A limit as typed: a number, or the text itself when it is not one (the API then names the path). */
+const limit = (text: string): number | string => (Number.isFinite(Number(text)) ? Number(text) : text);
+
+/**
+ * The questions as the API's answer_schema (JSON Schema 2020-12, the §17 subset), or undefined without any. Written
+ * as typed: a problem (a blank title, a choice without values) is the API's to name, by its schema path.
+ */
+export function answerSchema(fields: readonly AnswerFieldDraft[]): Schemas['AnswerSchema'] | undefined {
+  if (fields.length === 0) return undefined;
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const f of fields) {
+    const p: Record<string, unknown> = { title: f.title.trim() };
+    switch (f.kind) {
+      case 'text':
+        p.type = 'string';
+        break;
+      case 'choice':
+        Object.assign(p, { type: 'string', enum: lines(f.options) });
+        break;
+      case 'multi_select':
+        Object.assign(p, { type: 'array', items: { type: 'string', enum: lines(f.options) } });
+        break;
+      case 'number':
+      case 'integer':
+        p.type = f.kind;
+        if (f.minimum.trim()) p.minimum = limit(f.minimum.trim());
+        if (f.maximum.trim()) p.maximum = limit(f.maximum.trim());
+        break;
+      case 'boolean':
+        p.type = 'boolean';
+        break;
+      case 'date':
+      case 'time':
+      case 'photo':
+        Object.assign(p, { type: 'string', format: f.kind });
+        break;
+      case 'date_time':
+        Object.assign(p, { type: 'string', format: 'date-time' });
+        break;
+    }
+    properties[f.name.trim()] = p;
+  }
+  const required = fields.filter((f) => f.required).map((f) => f.name.trim());
+  return {
+    type: 'object',
+    properties: properties as Schemas['AnswerSchema']['properties'],
+    ...(required.length ? { required } : {}),
+  };
 }
 
 /** The place a pasted link names, or null (nothing pasted, or nothing readable). */
@@ -96,6 +211,7 @@ export function linkPlace(link: string): Place | null {
 export function draftBody(draft: TaskDraft): Schemas['CreateTaskRequest'] {
   const deadlineAt = new Date(draft.deadline);
   const address = draft.address.trim();
+  const schema = answerSchema(draft.answers);
   return {
     title: draft.title.trim(),
     description: draft.description.trim(),
@@ -111,6 +227,7 @@ export function draftBody(draft: TaskDraft): Schemas['CreateTaskRequest'] {
     max_workers: Number(draft.workers),
     deadline_at: Number.isNaN(deadlineAt.getTime()) ? draft.deadline : deadlineAt.toISOString(),
     ...(draft.clock ? { test_clock: draft.clock } : {}),
+    ...(schema ? { answer_schema: schema } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { useAction } from '../../shared/use-action';
 import { useWords } from '../messages';
@@ -7,6 +7,7 @@ import { formatDistance } from '../format';
 import { currentFix, type Fix } from '../geo';
 import type { MyTask } from '../my-tasks';
 import { api } from '../session';
+import { CameraButton } from './CameraButton';
 
 /**
  * Submitting a result: a photo from the camera (a button that opens the file input, whose `capture=environment`
@@ -18,19 +19,15 @@ import { api } from '../session';
  */
 export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) => void }) {
   const { t, locale } = useWords();
-  const camera = useRef<HTMLInputElement>(null);
   const [photo, setPhoto] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const [fix, setFix] = useState<Fix | null>(null);
   const [fixMissing, setFixMissing] = useState(false);
   const [result, setResult] = useState('');
   const [notes, setNotes] = useState('');
   const { busy, error, onSubmit } = useAction();
-  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   const choosePhoto = async (file: File | null) => {
     setPhoto(file);
-    setPreview(file ? URL.createObjectURL(file) : null);
     setFix(null);
     setFixMissing(false);
     if (!file) return;
@@ -80,28 +77,18 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
   return (
     <form className="card" onSubmit={submit} aria-labelledby="submit-title">
       <h2 id="submit-title">{t('work.submit_title')}</h2>
-      <input
-        ref={camera}
+      <CameraButton
         id="photo"
-        type="file"
-        accept="image/*"
-        capture="environment"
-        hidden
-        onChange={(e) => void choosePhoto(e.target.files?.[0] ?? null)}
+        photo={photo}
+        onChoose={(file) => void choosePhoto(file)}
+        takeLabel={t('work.take_photo')}
+        retakeLabel={t('work.retake_photo')}
+        previewLabel={t('work.photo_preview')}
+        hintId="photo-hint"
       />
-      <button
-        type="button"
-        className="camera"
-        aria-describedby="photo-hint"
-        onClick={() => camera.current?.click()}
-      >
-        <CameraIcon />
-        {photo ? t('work.retake_photo') : t('work.take_photo')}
-      </button>
       <small id="photo-hint" className="muted">
         {t('work.photo_hint')}
       </small>
-      {preview && <img className="photo-preview" src={preview} alt={t('work.photo_preview')} />}
       {fix && <p className="muted">{t('work.fix', { accuracy: formatDistance(fix.accuracy_m, locale) })}</p>}
       {fixMissing && <p className="muted">{t('work.fix_missing')}</p>}
       <label htmlFor="result">{t('work.result')}</label>
@@ -123,21 +110,5 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
         </button>
       </div>
     </form>
-  );
-}
-
-/** A camera outline (drawn, not an emoji: a phone without an emoji font would show a box). */
-function CameraIcon() {
-  return (
-    <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        d="M4 7h3l2-2.5h6L17 7h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-      />
-      <circle cx="12" cy="12.5" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.8" />
-    </svg>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { unwrap } from '../../shared/api';
 import { ActionButton, ActionError } from '../../shared/action-ui';
@@ -12,6 +12,8 @@ import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
 import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
+import { formFields } from '../../shared/answer-form';
+import { AnswerForm } from '../components/AnswerForm';
 import { formatDistance, labelled } from '../format';
 import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';
 import { api } from '../session';
@@ -47,6 +49,13 @@ export function Assignment() {
     );
     await reload();
   };
+  const onSubmitted = useCallback(
+    (note: string) => {
+      setSubmitted(note);
+      void reload();
+    },
+    [reload],
+  );
   return (
     <main className="screen">
       <Link to="/mine">← {t('task.back')}</Link>
@@ -75,13 +84,11 @@ export function Assignment() {
           )}
           {(task.status === 'accepted' || task.status === 'in_progress') && (
             <>
-              <SubmitForm
-                task={task}
-                onSubmitted={(note) => {
-                  setSubmitted(note);
-                  void reload();
-                }}
-              />
+              {task.answer_schema ? (
+                <AnswerForm task={task} onSubmitted={onSubmitted} />
+              ) : (
+                <SubmitForm task={task} onSubmitted={onSubmitted} />
+              )}
               <AbandonTask assignmentId={task.assignment_id} onAbandoned={reload} />
             </>
           )}
@@ -110,6 +117,7 @@ function Submission({ task }: { task: AssignmentDetail }) {
     <section className="card" aria-labelledby="submission">
       <h2 id="submission">{t('work.your_submission')}</h2>
       <p className="muted">{formatDateTime(task.submitted_at, locale)}</p>
+      {task.answer_schema && <SentAnswers task={task} />}
       {sent.worker_notes && <p>{t('work.your_notes', { text: sent.worker_notes })}</p>}
       {sent.photos.map((photo) => (
         <p key={photo.url}>
@@ -121,6 +129,34 @@ function Submission({ task }: { task: AssignmentDetail }) {
         </p>
       ))}
     </section>
+  );
+}
+
+/** The typed answers as sent, each under its question (photos are listed below with their distance). */
+function SentAnswers({ task }: { task: AssignmentDetail }) {
+  const { t } = useWords();
+  const data = task.submission?.result_data ?? {};
+  const rows = formFields(task.answer_schema).filter((f) => f.kind !== 'photo' && data[f.name] != null);
+  return (
+    <dl className="answers">
+      {rows.map((f) => {
+        const v = data[f.name];
+        const shown =
+          typeof v === 'boolean'
+            ? t(v ? 'answer.yes' : 'answer.no')
+            : Array.isArray(v)
+              ? v.join(', ')
+              : typeof v === 'string' || typeof v === 'number'
+                ? String(v)
+                : JSON.stringify(v);
+        return (
+          <div key={f.name}>
+            <dt>{f.title}</dt>
+            <dd>{shown}</dd>
+          </div>
+        );
+      })}
+    </dl>
   );
 }
 

@@ -18,6 +18,8 @@ import { useAgent } from '../components/Shell';
 import { useI18n } from '../i18n';
 import { agentApi } from '../session';
 import {
+  answerSchema,
+  BUILDER_KINDS,
   draftBody,
   draftReducer,
   linkPlace,
@@ -26,6 +28,7 @@ import {
   type TaskDraft,
 } from '../task-draft';
 import { ActionError } from '../../shared/action-ui';
+import { AnswerPreview } from '../components/AnswerPreview';
 
 type Quote = Schemas['TaskQuoteResponse'];
 /** What each section gets: the draft to show and the dispatch to change it. */
@@ -74,6 +77,7 @@ export function TaskCreate() {
           <PlaceSection draft={draft} change={change} />
           <WhoSection draft={draft} change={change} />
           <TermsSection draft={draft} change={change} />
+          <AnswersSection draft={draft} change={change} />
           <p>
             <button type="submit" disabled={quoting.busy}>
               {t('create.get_quote')}
@@ -92,6 +96,7 @@ export function TaskCreate() {
             <p className="muted">{quoted ? t('create.quote_stale') : t('create.quote_first')}</p>
           )}
           <ActionError action={creating} />
+          <AnswerPreview schema={answerSchema(draft.answers)} />
         </section>
       </div>
     </>
@@ -270,5 +275,102 @@ function TermsSection({ draft, change }: SectionProps) {
         </>
       )}
     </>
+  );
+}
+
+/**
+ * The answer_schema builder: questions added one by one, each with its field name, the question, its answer type,
+ * whether it is required and, by type, its choices or limits. The preview beside the quote shows the worker's form.
+ */
+function AnswersSection({ draft, change }: SectionProps) {
+  const { t } = useI18n();
+  return (
+    <fieldset>
+      <legend>{t('schema.title')}</legend>
+      <p className="hint">{t('schema.hint')}</p>
+      {draft.answers.map((f, index) => {
+        const set = (fields: Partial<(typeof draft.answers)[number]>) =>
+          change({ type: 'set_field', index, fields });
+        const n = index + 1;
+        const id = `q${n}`;
+        return (
+          <fieldset key={index} className="question">
+            <legend>{t('schema.question', { n })}</legend>
+            <div className="grid2">
+              <Field
+                id={`${id}-title`}
+                label={t('schema.field_title')}
+                required
+                value={f.title}
+                onChange={(title) => set({ title })}
+              />
+              <Field
+                id={`${id}-name`}
+                label={t('schema.name')}
+                required
+                value={f.name}
+                onChange={(name) => set({ name })}
+              />
+            </div>
+            <SelectField
+              id={`${id}-kind`}
+              label={t('schema.kind')}
+              value={f.kind}
+              options={BUILDER_KINDS}
+              optionLabel={(k) => t(`kind.${k}`)}
+              onChange={(kind) => set({ kind })}
+            />
+            {(f.kind === 'choice' || f.kind === 'multi_select') && (
+              <>
+                <label htmlFor={`${id}-options`}>{t('schema.options')}</label>
+                <textarea
+                  id={`${id}-options`}
+                  value={f.options}
+                  onChange={(e) => set({ options: e.target.value })}
+                />
+              </>
+            )}
+            {(f.kind === 'number' || f.kind === 'integer') && (
+              <div className="grid2">
+                <Field
+                  id={`${id}-min`}
+                  label={t('schema.minimum')}
+                  inputMode="decimal"
+                  value={f.minimum}
+                  onChange={(minimum) => set({ minimum })}
+                />
+                <Field
+                  id={`${id}-max`}
+                  label={t('schema.maximum')}
+                  inputMode="decimal"
+                  value={f.maximum}
+                  onChange={(maximum) => set({ maximum })}
+                />
+              </div>
+            )}
+            <label className="choice">
+              <input
+                type="checkbox"
+                checked={f.required}
+                onChange={(e) => set({ required: e.target.checked })}
+              />
+              {t('schema.required')}
+            </label>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => change({ type: 'remove_field', index })}
+            >
+              {t('schema.remove', { n })}
+            </button>
+          </fieldset>
+        );
+      })}
+      <p>
+        <button type="button" className="secondary" onClick={() => change({ type: 'add_field' })}>
+          {t('schema.add')}
+        </button>
+      </p>
+    </fieldset>
   );
 }

@@ -10,6 +10,7 @@ import { useLiveEvents } from '../hooks';
 import { agentApi } from '../session';
 import { CancelTask } from '../components/CancelTask';
 import { SubmissionCard } from '../components/SubmissionCard';
+import { AnswersTable } from '../components/AnswersTable';
 import { isSkill } from '../task-draft';
 import { StatusBadge } from '../../shared/StatusBadge';
 
@@ -166,6 +167,7 @@ export function TaskDetail() {
           </ol>
         </section>
       </div>
+      {task.answer_schema && <AnswersTable schema={task.answer_schema} submissions={submissions} />}
       <section aria-labelledby="subs-h">
         <h2 id="subs-h">{t('detail.submissions')}</h2>
         {submissions.length === 0 && <Empty>{t('detail.no_submissions')}</Empty>}

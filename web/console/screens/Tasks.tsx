@@ -13,6 +13,8 @@ import { StatusBadge } from '../../shared/StatusBadge';
 import { Pager, useCursorPages } from '../../shared/pager';
 import { DataTable } from '../components/DataTable';
 import { FilterField } from '../../shared/fields';
+import { ActionButton, ActionError } from '../../shared/action-ui';
+import { useAction } from '../../shared/use-action';
 
 type Status = (typeof TASK_STATUSES)[number];
 const PAGE = 20;
@@ -42,6 +44,24 @@ export function Tasks() {
     (e) => e.name.startsWith('task.'),
     () => void list.reload(),
   );
+  const exporting = useAction();
+  // The answers of the tasks the list shows (its status filter), one row a submission (GET /v1/tasks/answers/export).
+  const download = (format: 'csv' | 'excel') => async () => {
+    const blob = await unwrap(
+      agentApi.GET('/v1/tasks/answers/export', {
+        params: { query: { format, ...(status ? { status } : {}) } },
+        parseAs: 'blob',
+      }),
+    );
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `legwork-answers${status ? `-${status}` : ''}.${format === 'csv' ? 'csv' : 'xlsx'}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
   return (
     <>
       <div className="row spread">
@@ -63,7 +83,14 @@ export function Tasks() {
             pages.reset();
           }}
         />
+        <ActionButton action={exporting} className="secondary" onClick={download('csv')}>
+          {t('answers.export_csv')}
+        </ActionButton>
+        <ActionButton action={exporting} className="secondary" onClick={download('excel')}>
+          {t('answers.export_xlsx')}
+        </ActionButton>
       </div>
+      <ActionError action={exporting} />
       <ListState state={list} count={(d) => d.data.length} empty={t('tasks.none')} />
       {list.data && list.data.data.length > 0 && (
         <DataTable
