@@ -5,12 +5,20 @@ import { Clock } from '../../common/clock';
 import { dayRange } from '../../common/dates';
 import { AgentTransaction, AgentTransactions } from '../../escrow/services/agent-transactions';
 import { TaskRepository, type TaskSummary } from '../../task/task.repository';
-import { CsvValue, spreadsheetSafe, toCsv } from '../../common/csv';
+import { CsvValue, spreadsheetSafe } from '../../common/csv';
+import {
+  CSV_MIME,
+  type Sheet,
+  type SheetCell,
+  spreadsheetBuffer,
+  writeCsv,
+  writeXlsx,
+  XLSX_MIME,
+} from '../../common/spreadsheet';
 import type { ExportQuery } from '../dtos/stats.dto';
 import { MAX_STATS_DAYS } from './stats.service';
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const CSV_MIME = 'text/csv; charset=utf-8';
+export { CSV_MIME, XLSX_MIME };
 
 export interface ExportFile {
   filename: string;
@@ -84,97 +92,68 @@ export class StatsExportService {
     ]);
     const name = `legwork-export-${range.firstDay}-to-${range.lastDay}`;
     if (q.format === 'excel') {
-      return { filename: `${name}.xlsx`, contentType: XLSX_MIME, body: await this.xlsx(tasks, transactions) };
+      const body = await spreadsheetBuffer((out) =>
+        writeXlsx(out, sheets(tasks, transactions), this.clock.now()),
+      );
+      return { filename: `${name}.xlsx`, contentType: XLSX_MIME, body };
     }
-    const csv =
-      '\uFEFF' + toCsv(CSV_COLUMNS, [...tasks.map(taskCsvRow), ...transactions.map(transactionCsvRow)]);
-    return { filename: `${name}.csv`, contentType: CSV_MIME, body: Buffer.from(csv, 'utf8') };
-  }
-
-  private async xlsx(tasks: TaskSummary[], transactions: AgentTransaction[]): Promise<Buffer> {
-    // Loaded on the first Excel export, not at start-up: exceljs and its zip libraries are about 27 MiB of resident
-    // memory on their own (`node -e "require('exceljs')"`); with the lazy OpenAPI document the API at rest went from
-    // 157 to 147 MiB.
-    // require, not import(): jest runs the e2e suite as CommonJS without VM modules, where import() fails.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Workbook } = require('exceljs') as typeof import('exceljs');
-    const wb = new Workbook();
-    wb.creator = 'Legwork';
-    wb.created = this.clock.now();
-    const sheet = (name: string, columns: readonly (readonly [string, number])[]) => {
-      const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-      ws.columns = columns.map(([key, width]) => ({ header: key, key, width }));
-      ws.getRow(1).font = { bold: true };
-      return ws;
-    };
-    sheet('Tasks', TASK_COLUMNS).addRows(
-      tasks.map((t) => ({
-        task_id: t.id,
-        title: cellText(t.title),
-        status: t.status,
-        budget_cents: t.budget_cents,
-        max_workers: t.max_workers,
-        total_cents: t.total_cents,
-        created_at: t.created_at,
-        deadline_at: t.deadline_at,
-        completed_at: t.completed_at,
-      })),
-    );
-    sheet('Transactions', TRANSACTION_COLUMNS).addRows(
-      transactions.map((x) => ({
-        transaction_id: x.transaction_id,
-        created_at: x.created_at,
-        type: x.type,
-        direction: x.direction,
-        amount_cents: x.amount,
-        currency: x.currency,
-        status: x.status,
-        task_id: x.task_id,
-        order_id: x.order_id,
-        description: cellText(x.description),
-      })),
-    );
-    return Buffer.from(await wb.xlsx.writeBuffer());
+    const rows = [
+      ...tasks.map((t) => csvRow('task', t.id, taskCells(t))),
+      ...transactions.map((x) => csvRow('transaction', x.transaction_id, transactionCells(x))),
+    ];
+    const body = await spreadsheetBuffer((out) => writeCsv(out, CSV_COLUMNS, rows));
+    return { filename: `${name}.csv`, contentType: CSV_MIME, body };
   }
 }
 
-/** A line break inside a cell is LF (XML text would turn a CR LF into LF on reading anyway). */
-function cellText(text: string): string {
-  return text.replace(/\r\n?/g, '\n');
+/**
+ * A task's cells by column name: its summary (exactly the Tasks sheet's columns) with the id under `task_id`; the CSV
+ * takes the ones whose names it shares.
+ */
+function taskCells(t: TaskSummary): Record<(typeof TASK_COLUMNS)[number][0], SheetCell> {
+  return { ...t, task_id: t.id };
 }
 
-function row(values: Partial<Record<(typeof CSV_COLUMNS)[number], CsvValue>>): CsvValue[] {
-  return CSV_COLUMNS.map((c) => values[c] ?? null);
+/** A transaction's cells by column name: the transaction as listed, its amount under `amount_cents`. */
+function transactionCells(x: AgentTransaction): Record<(typeof TRANSACTION_COLUMNS)[number][0], SheetCell> {
+  return { ...x, amount_cents: x.amount };
 }
 
-function taskCsvRow(t: TaskSummary): CsvValue[] {
-  return row({
-    record_type: 'task',
-    id: t.id,
-    created_at: t.created_at.toISOString(),
-    status: t.status,
-    task_id: t.id,
-    title: spreadsheetSafe(t.title),
-    budget_cents: t.budget_cents,
-    max_workers: t.max_workers,
-    total_cents: t.total_cents,
-    deadline_at: t.deadline_at.toISOString(),
-    completed_at: t.completed_at?.toISOString() ?? null,
-  });
+/** The workbook: a sheet of tasks and one of transactions, each with its own columns (cells keep their types). */
+function sheets(tasks: TaskSummary[], transactions: AgentTransaction[]): Sheet[] {
+  return [
+    sheet('Tasks', TASK_COLUMNS, tasks.map(taskCells)),
+    sheet('Transactions', TRANSACTION_COLUMNS, transactions.map(transactionCells)),
+  ];
 }
 
-function transactionCsvRow(x: AgentTransaction): CsvValue[] {
-  return row({
-    record_type: 'transaction',
-    id: x.transaction_id,
-    created_at: x.created_at.toISOString(),
-    status: x.status,
-    type: x.type,
-    direction: x.direction,
-    task_id: x.task_id,
-    order_id: x.order_id,
-    description: spreadsheetSafe(x.description),
-    amount_cents: x.amount,
-    currency: x.currency,
+/** A sheet of records mapped to cells by column name, in the order and widths of `columns`. */
+function sheet<K extends string>(
+  name: string,
+  columns: readonly (readonly [K, number])[],
+  records: readonly Record<K, SheetCell>[],
+): Sheet {
+  return {
+    name,
+    header: columns.map(([key]) => key),
+    widths: columns.map(([, width]) => width),
+    rows: records.map((r) => columns.map(([key]) => r[key])),
+  };
+}
+
+/** Columns of the CSV holding anyone's free text: made spreadsheetSafe (the workbook's typed cells need not be). */
+const FREE_TEXT_COLUMNS: ReadonlySet<string> = new Set(['title', 'description']);
+
+/**
+ * A record's row of the one CSV table: its type and id, then its cells under the CSV's column names (a column the
+ * record lacks is empty); times as ISO 8601 text.
+ */
+function csvRow(recordType: string, id: string, cells: Partial<Record<string, SheetCell>>): CsvValue[] {
+  return CSV_COLUMNS.map((c) => {
+    if (c === 'record_type') return recordType;
+    if (c === 'id') return id;
+    const value = cells[c] ?? null;
+    if (value instanceof Date) return value.toISOString();
+    return typeof value === 'string' && FREE_TEXT_COLUMNS.has(c) ? spreadsheetSafe(value) : value;
   });
 }

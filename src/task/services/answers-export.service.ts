@@ -1,12 +1,12 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
-import { csvField, spreadsheetSafe } from '../../common/csv';
+import { spreadsheetSafe } from '../../common/csv';
 import { ApiError } from '../../common/errors/api-error';
+import { CSV_MIME, writeChunk, writeCsv, writeXlsx, XLSX_MIME } from '../../common/spreadsheet';
 import { sqlRows } from '../../database/sql';
 import type { ResultPhoto } from '../../events/event-data';
 import { answerSchemaModel } from '../domain/answer-schema';
@@ -14,10 +14,10 @@ import type { AnswerExportFormat, AnswersExportQuery } from '../dtos/answers-exp
 import { resultPhoto } from '../task.presenter';
 import { mapAssignment, type AssignmentRow } from '../task.repository';
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export { XLSX_MIME };
 
 const CONTENT_TYPES: Record<AnswerExportFormat, { mime: string; extension: string }> = {
-  csv: { mime: 'text/csv; charset=utf-8', extension: 'csv' },
+  csv: { mime: CSV_MIME, extension: 'csv' },
   xlsx: { mime: XLSX_MIME, extension: 'xlsx' },
   excel: { mime: XLSX_MIME, extension: 'xlsx' },
   jsonl: { mime: 'application/x-ndjson; charset=utf-8', extension: 'jsonl' },
@@ -103,10 +103,12 @@ export class AnswersExportService {
     };
     const { mime, extension } = CONTENT_TYPES[q.format];
     const day = this.clock.now().toISOString().slice(0, 10);
+    const rows = () => this.rows(actor, q, row);
+    const xlsx = (out: Writable) => writeXlsx(out, [{ name: 'Answers', header, rows: rows() }]);
     const writers: Record<AnswerExportFormat, (out: Writable) => Promise<void>> = {
-      csv: (out) => this.writeCsv(out, actor, q, header, row),
-      xlsx: (out) => this.writeXlsx(out, actor, q, header, row),
-      excel: (out) => this.writeXlsx(out, actor, q, header, row),
+      csv: (out) => writeCsv(out, header, rows()),
+      xlsx,
+      excel: xlsx,
       jsonl: (out) => this.writeJsonl(out, actor, q, byId),
     };
     return { filename: `legwork-answers-${day}.${extension}`, contentType: mime, write: writers[q.format] };
@@ -159,16 +161,13 @@ export class AnswersExportService {
     }
   }
 
-  private async writeCsv(
-    out: Writable,
+  /** The spreadsheet rows, a submission at a time. */
+  private async *rows(
     actor: AgentActor,
     q: AnswersExportQuery,
-    header: string[],
     row: (a: AssignmentRow) => Cell[],
-  ): Promise<void> {
-    const line = (cells: readonly Cell[]) => cells.map(csvField).join(',') + '\r\n';
-    await write(out, '\uFEFF' + line(header));
-    for await (const a of this.submissions(actor, q)) await write(out, line(row(a)));
+  ): AsyncGenerator<Cell[]> {
+    for await (const a of this.submissions(actor, q)) yield row(a);
   }
 
   private async writeJsonl(
@@ -190,31 +189,8 @@ export class AnswersExportService {
         data: a.result_data ?? {},
         photos: a.photos.map(resultPhoto),
       };
-      await write(out, JSON.stringify(line) + '\n');
+      await writeChunk(out, JSON.stringify(line) + '\n');
     }
-  }
-
-  private async writeXlsx(
-    out: Writable,
-    actor: AgentActor,
-    q: AnswersExportQuery,
-    header: string[],
-    row: (a: AssignmentRow) => Cell[],
-  ): Promise<void> {
-    // Loaded when an Excel export is asked for, as the statistics export does (exceljs weighs ~27 MiB resident).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { stream } = require('exceljs') as typeof import('exceljs');
-    const wb = new stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
-    wb.creator = 'Legwork';
-    const ws = wb.addWorksheet('Answers', { views: [{ state: 'frozen', ySplit: 1 }] });
-    const top = ws.addRow(header);
-    top.font = { bold: true };
-    top.commit();
-    for await (const a of this.submissions(actor, q)) {
-      ws.addRow(row(a).map((c) => (typeof c === 'string' ? c.replace(/\r\n?/g, '\n') : c))).commit();
-    }
-    ws.commit();
-    await wb.commit();
   }
 }
 
@@ -260,13 +236,4 @@ export function verificationSummary(p: ResultPhoto): string {
 
 function listedIds(q: AnswersExportQuery): string[] | null {
   return q.task_ids ? [...new Set(q.task_ids.toLowerCase().split(','))] : null;
-}
-
-/**
- * Writes with backpressure: waits for the client to take what was sent before reading the next page. A client
- * that went away ends the export (the rejection stops the loop; nothing is left to answer).
- */
-async function write(out: Writable, text: string): Promise<void> {
-  if (out.destroyed) throw new Error('export client gone');
-  if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
 }
