@@ -125,6 +125,9 @@ describe('task access control', () => {
         // Beyond the spec: the price of a creation, without creating (task:create; test/task/quote.e2e-spec.ts).
         'POST /v1/tasks/quote',
         'POST /api/v1/tasks/quote',
+        // Beyond the spec: the answers of the agent's tasks as a file (product-decisions §17; test/task/typed-answers).
+        'GET /v1/tasks/answers/export',
+        'GET /api/v1/tasks/answers/export',
         ...['/v1', '/api/v1'].flatMap((prefix) => [
           `GET ${prefix}/worker/tasks/available`,
           `GET ${prefix}/worker/tasks/my-tasks`,

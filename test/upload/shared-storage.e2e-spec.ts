@@ -82,6 +82,7 @@ describe('two API instances', () => {
           url: up.body.url,
           taken_at: '2030-07-08T09:10:11.000Z',
           distance_meters: 0,
+          field: null,
           verification: expect.objectContaining({ location_source: 'exif', sha256: up.body.sha256 }),
         },
       ]);

@@ -258,6 +258,7 @@ describe.each(STORAGE_DRIVERS)('uploads (%s storage)', (driver) => {
         url: mine.body.url,
         taken_at: '2030-03-04T05:06:07.000Z',
         distance_meters: 0,
+        field: null,
         verification: expect.objectContaining({ location_source: 'exif', sha256: mine.body.sha256 }),
       },
     ]);
