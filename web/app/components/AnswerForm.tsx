@@ -20,7 +20,7 @@ import { formatDistance } from '../format';
 import { currentFix, type Fix } from '../geo';
 import type { AssignmentDetail } from '../my-tasks';
 import { api } from '../session';
-import { CameraButton } from './CameraButton';
+import { CameraButton, ProofCamera } from './CameraButton';
 
 /**
  * The task's answer_schema as a form (product-decisions §17): a number pad for numbers, radios or a list for a
@@ -190,20 +190,10 @@ export function AnswerForm(props: { task: AssignmentDetail; onSubmitted: (note: 
         />
       ))}
       {proofField && (
-        <>
-          <CameraButton
-            id="photo"
-            photo={values[PROOF] instanceof Blob ? values[PROOF] : null}
-            onChoose={(file) => void choosePhoto(PROOF, file)}
-            takeLabel={t('work.take_photo')}
-            retakeLabel={t('work.retake_photo')}
-            previewLabel={t('work.photo_preview')}
-            hintId="photo-hint"
-          />
-          <small id="photo-hint" className="muted">
-            {t('work.photo_hint')}
-          </small>
-        </>
+        <ProofCamera
+          photo={values[PROOF] instanceof Blob ? values[PROOF] : null}
+          onChoose={(file) => void choosePhoto(PROOF, file)}
+        />
       )}
       {fix && <p className="muted">{t('work.fix', { accuracy: formatDistance(fix.accuracy_m, locale) })}</p>}
       <label htmlFor="notes">{t('work.notes')}</label>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useWords } from '../messages';
 
 /**
  * A camera button: a big button that opens the hidden file input, whose `capture=environment` opens the rear camera
@@ -42,6 +43,30 @@ export function CameraButton(props: {
         {props.photo ? props.retakeLabel : props.takeLabel}
       </button>
       {preview && <img className="photo-preview" src={preview} alt={props.previewLabel} />}
+    </>
+  );
+}
+
+/**
+ * The proof photo's camera button with its hint, the same on a free-form submission and on an answer_schema form that
+ * still needs a proof photo (a photo task with no photo field).
+ */
+export function ProofCamera(props: { photo: Blob | null; onChoose: (file: File | null) => void }) {
+  const { t } = useWords();
+  return (
+    <>
+      <CameraButton
+        id="photo"
+        photo={props.photo}
+        onChoose={props.onChoose}
+        takeLabel={t('work.take_photo')}
+        retakeLabel={t('work.retake_photo')}
+        previewLabel={t('work.photo_preview')}
+        hintId="photo-hint"
+      />
+      <small id="photo-hint" className="muted">
+        {t('work.photo_hint')}
+      </small>
     </>
   );
 }

@@ -7,7 +7,7 @@ import { formatDistance } from '../format';
 import { currentFix, type Fix } from '../geo';
 import type { MyTask } from '../my-tasks';
 import { api } from '../session';
-import { CameraButton } from './CameraButton';
+import { ProofCamera } from './CameraButton';
 
 /**
  * Submitting a result: a photo from the camera (a button that opens the file input, whose `capture=environment`
@@ -77,18 +77,7 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
   return (
     <form className="card" onSubmit={submit} aria-labelledby="submit-title">
       <h2 id="submit-title">{t('work.submit_title')}</h2>
-      <CameraButton
-        id="photo"
-        photo={photo}
-        onChoose={(file) => void choosePhoto(file)}
-        takeLabel={t('work.take_photo')}
-        retakeLabel={t('work.retake_photo')}
-        previewLabel={t('work.photo_preview')}
-        hintId="photo-hint"
-      />
-      <small id="photo-hint" className="muted">
-        {t('work.photo_hint')}
-      </small>
+      <ProofCamera photo={photo} onChoose={(file) => void choosePhoto(file)} />
       {fix && <p className="muted">{t('work.fix', { accuracy: formatDistance(fix.accuracy_m, locale) })}</p>}
       {fixMissing && <p className="muted">{t('work.fix_missing')}</p>}
       <label htmlFor="result">{t('work.result')}</label>
