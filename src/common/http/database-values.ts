@@ -16,7 +16,7 @@ const SUBNORMAL_MESSAGE = `is too close to 0 to compute with (below ${SMALLEST_N
  */
 export function databaseValueErrors(value: unknown): ValidationError[] {
   const found = new Map<string, string>();
-  collect(value, '', found);
+  collect(value, [], found);
   return [...found].map(([property, message]) => ({
     property,
     constraints: { databaseValue: message },
@@ -24,23 +24,26 @@ export function databaseValueErrors(value: unknown): ValidationError[] {
   }));
 }
 
-function collect(value: unknown, field: string, out: Map<string, string>): void {
+/** `path` is the keys down to `value`, joined only when something is found (most bodies have nothing to report). */
+function collect(value: unknown, path: string[], out: Map<string, string>): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.set(field, NUL_MESSAGE);
+    if (value.includes('\u0000')) out.set(path.join('.'), NUL_MESSAGE);
     return;
   }
   if (typeof value === 'number') {
-    if (value !== 0 && Math.abs(value) < SMALLEST_NORMAL) out.set(field, SUBNORMAL_MESSAGE);
+    if (value !== 0 && Math.abs(value) < SMALLEST_NORMAL) out.set(path.join('.'), SUBNORMAL_MESSAGE);
     return;
   }
   if (value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const item of value) collect(item, field, out);
+    for (const item of value) collect(item, path, out);
     return;
   }
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
     // A key can hold the character too (a free-form object's); it is reported on the object.
-    if (key.includes('\u0000')) out.set(field || key, NUL_MESSAGE);
-    collect(v, field ? `${field}.${key}` : key, out);
+    if (key.includes('\u0000')) out.set(path.length ? path.join('.') : key, NUL_MESSAGE);
+    path.push(key);
+    collect((value as Record<string, unknown>)[key], path, out);
+    path.pop();
   }
 }

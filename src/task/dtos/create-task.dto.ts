@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { OpaqueJson } from '../../common/http/opaque-json';
 import {
   ArrayMaxSize,
   IsArray,
@@ -177,16 +178,19 @@ export class CreateTaskRequest {
   @IsOptional()
   @IsObject()
   @MaxJsonBytes(METADATA_MAX_BYTES)
+  @OpaqueJson()
   metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: () => AnswerSchema, description: ANSWER_SCHEMA_DESCRIPTION })
   @IsOptional()
   @IsObject()
+  @OpaqueJson()
   answer_schema?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: () => ReviewPolicy, description: REVIEW_POLICY_DESCRIPTION })
   @IsOptional()
   @IsObject()
+  @OpaqueJson()
   review_policy?: Record<string, unknown>;
 
   @ApiPropertyOptional({

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { OpaqueJson } from '../../common/http/opaque-json';
 import {
   ArrayMaxSize,
   IsArray,
@@ -175,6 +176,7 @@ export class TaskSubmissionRequest {
       `at most ${ANSWER_DATA_MAX_BYTES} bytes as JSON; otherwise free-form, at most ${RESULT_DATA_MAX_BYTES} bytes.`,
   })
   @IsObject()
+  @OpaqueJson()
   @MaxJsonBytes(ANSWER_DATA_MAX_BYTES)
   result_data: Record<string, unknown>;
 
