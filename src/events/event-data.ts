@@ -75,6 +75,15 @@ export class OfferedTask {
 
   @ApiProperty({ type: 'integer', description: 'From the worker’s last reported position.' })
   distance_meters: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      'What the worker will be asked to answer, field by field (product-decisions §17; the same schema as the task’s answer_schema), so the offer can say it before it is taken; null: a free-form result.',
+  })
+  answer_schema: Record<string, unknown> | null;
 }
 
 export class AssignmentOfferedData extends AssignmentEventData {

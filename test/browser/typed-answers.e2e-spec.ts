@@ -15,6 +15,7 @@ import {
 import { listen } from '../support/held-upload';
 import { createUploadTestApp, jpeg, offset, spot, type UploadTestApp } from '../support/photos';
 import { accept, createTask, submit } from '../support/tasks';
+import { waitFor } from '../support/waiters';
 
 /**
  * Typed answers in real browsers (product-decisions §17). The worker app on a 390×844 phone in Chinese renders a
@@ -149,6 +150,50 @@ describe('typed answers in the worker app and the console', () => {
       expect(row.result_data!.storefront).toMatch(/^http.*\/uploads\//);
       await page.getByText('排队人数').first().waitFor();
       await screenshot(page, 'worker-answer-sent');
+      expect(errors.unexpected()).toEqual([]);
+      await context.close();
+    }));
+
+  it('a draft of answers does not outlive its assignment: abandoning the task drops it from the phone', () =>
+    withDiagnostics(pages, async () => {
+      const taskId = await createTask(t, agent, {
+        title: '面包店排队情况（放弃）',
+        location: here,
+        answer_schema: {
+          type: 'object',
+          properties: { queue: { type: 'integer', minimum: 0, title: '排队人数' } },
+          required: ['queue'],
+        },
+      });
+      const assignmentId = await accept(t, worker, taskId);
+      const context = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
+      const { page, errors } = await signedIn(context, 'worker', worker.id, 'legwork.app.refresh');
+      await page.goto(`/app/mine/${assignmentId}`);
+      await page.getByLabel('排队人数（必填）').fill('7');
+      const drafts = () =>
+        page.evaluate(
+          (id) =>
+            new Promise<number>((resolve, reject) => {
+              const open = indexedDB.open('legwork-answers');
+              open.onerror = () => reject(new Error(String(open.error)));
+              open.onsuccess = () => {
+                const db = open.result;
+                const count = db.transaction('drafts').objectStore('drafts').count(id);
+                count.onsuccess = () => {
+                  resolve(count.result);
+                  db.close();
+                };
+              };
+            }),
+          assignmentId,
+        );
+      await waitFor(async () => (await drafts()) === 1, 'the draft kept in IndexedDB');
+
+      await page.getByRole('button', { name: '放弃任务' }).click();
+      await page.getByRole('button', { name: '确认放弃' }).click();
+      await page.getByText('已放弃').first().waitFor();
+      expect((await assignmentRow(assignmentId)).status).toBe('abandoned');
+      await waitFor(async () => (await drafts()) === 0, 'the draft dropped once the task was abandoned');
       expect(errors.unexpected()).toEqual([]);
       await context.close();
     }));

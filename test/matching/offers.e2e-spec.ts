@@ -2,6 +2,7 @@ import { toPayload } from '../../src/events/event-catalog';
 import { TaskTimers } from '../../src/task/services/task-timers';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { createTestApp, TestApp } from '../support/app';
+import { EVERY_KIND } from '../support/answer-schemas';
 import { eventSchemaProblems } from '../support/typed-events';
 import { offset, spot } from '../support/photos';
 import { expectError } from '../support/errors';
@@ -101,6 +102,28 @@ describe('push offers', () => {
       .set('Authorization', newcomer.bearer)
       .expect(200);
     expect(open.body.tasks.map((x: { task_id: string }) => x.task_id)).toContain(taskId);
+  });
+
+  it('an offer says what the task will ask, so a worker can judge it before taking it', async () => {
+    const here = spot();
+    const [worker] = await workersAround(here, [100]);
+    const taskId = await createTask(t, agent, { location: here, answer_schema: EVERY_KIND });
+    const [event] = await t.db.query(
+      `SELECT id, name, task_id, created_at, worker_id, data FROM events WHERE name = 'assignment.offered' AND task_id = $1`,
+      [taskId],
+    );
+    expect(event.worker_id).toBe(worker.id);
+    expect(eventSchemaProblems(toPayload(event), 'WorkerEvent')).toEqual([]);
+    expect(event.data.task.answer_schema).toEqual(EVERY_KIND);
+    // A free-form task's offer says so with null.
+    const there = spot();
+    await workersAround(there, [100]);
+    const plain = await createTask(t, agent, { location: there });
+    const [other] = await t.db.query(
+      `SELECT data FROM events WHERE name = 'assignment.offered' AND task_id = $1`,
+      [plain],
+    );
+    expect(other.data.task.answer_schema).toBeNull();
   });
 
   it('an abandoned slot is offered to the next online worker', async () => {

@@ -47,6 +47,7 @@ describe('offers', () => {
             max_distance_meters: 1000,
           },
           distance_meters: 30,
+          answer_schema: null,
         },
       },
     });

@@ -131,6 +131,7 @@ export class TaskDispatch {
         required_skills: task.required_skills,
         location: locationView(task),
         distance_meters: Math.round(c.distanceMeters),
+        answer_schema: task.answer_schema,
       },
     });
     return offer;

@@ -14,10 +14,14 @@ import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
 import { formFields } from '../../shared/answer-form';
 import { AnswerForm } from '../components/AnswerForm';
+import { dropDraft } from '../answer-draft';
 import { formatDistance, labelled } from '../format';
 import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';
 import { api } from '../session';
 import { Place } from './TaskPage';
+
+/** The assignment statuses in which the worker is still doing the task (and may keep a draft of answers). */
+const LIVE: ReadonlySet<string> = new Set(['accepted', 'in_progress']);
 
 /**
  * One assignment: where and by when, then what can be done in its state: start, submit (from accepted or in
@@ -41,6 +45,12 @@ export function Assignment() {
     liveEvents.addEventListener('event', onEvent);
     return () => liveEvents.removeEventListener('event', onEvent);
   }, [task, reload]);
+  // A draft of answers is for a live assignment only: once it is abandoned, expired, cancelled or sent, its answers
+  // (and their photos, kept as Blobs) are not left on the phone.
+  const ended = task ? !LIVE.has(task.status) : false;
+  useEffect(() => {
+    if (ended) void dropDraft(assignmentId).catch(() => undefined);
+  }, [ended, assignmentId]);
   const start = async () => {
     await unwrap(
       api.POST('/v1/worker/assignments/{assignment_id}/start', {
@@ -82,7 +92,7 @@ export function Assignment() {
               </ActionButton>
             </div>
           )}
-          {(task.status === 'accepted' || task.status === 'in_progress') && (
+          {LIVE.has(task.status) && (
             <>
               {task.answer_schema ? (
                 <AnswerForm task={task} onSubmitted={onSubmitted} />

@@ -3495,6 +3495,10 @@ export interface components {
             status: "sent" | "no_connection" | "failed" | "skipped";
         };
         OfferedTask: {
+            /** @description What the worker will be asked to answer, field by field (product-decisions §17; the same schema as the task’s answer_schema), so the offer can say it before it is taken; null: a free-form result. */
+            answer_schema: {
+                [key: string]: unknown;
+            } | null;
             /** Format: date-time */
             deadline_at: string;
             description: string;
