@@ -200,6 +200,15 @@ describe('OAuth for /mcp', () => {
           ceiling_cents: 20000,
         }),
       ]);
+
+      // Connected apps: the grant as the person set it, revoked from there; the tools stop at once.
+      await page.goto('/console/apps');
+      const card = page.getByRole('region', { name: /Legwork OAuth e2e/ });
+      await card.getByText('¥50.00').waitFor();
+      await card.getByText('¥200.00').waitFor();
+      await card.getByRole('button', { name: 'Revoke Legwork OAuth e2e' }).click();
+      await page.getByText('No app is connected.').waitFor();
+      expect((await mcpList(provider.saved!.access_token)).status).toBe(401);
       expect(pages.flatMap((p) => p.errors.unexpected())).toEqual([]);
     }));
 
@@ -493,5 +502,82 @@ describe('OAuth for /mcp', () => {
     }
     const agent = await registerAgent(rig.t);
     expect((await mcpList(agent.apiKey)).status).toBe(200);
+  });
+  it('authenticates confidential clients by their secret (Basic or form), compared as registered', async () => {
+    const agent = await registerAgent(rig.t);
+    const registered = await fetch(`${base()}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Confidential',
+        redirect_uris: [cb.redirectUri],
+        token_endpoint_auth_method: 'client_secret_basic',
+      }),
+    });
+    const { client_id: clientId, client_secret: secret } = (await registered.json()) as Record<
+      string,
+      string
+    >;
+    expect(secret).toMatch(/^lwcs_/);
+    const { verifier, challenge } = pkce();
+    const consent = await authorize({
+      response_type: 'code',
+      client_id: clientId,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const decided = await rig.t.http
+      .post('/v1/oauth/consent')
+      .set('Authorization', `Bearer ${agent.accessToken}`)
+      .send({ request: consent.searchParams.get('request'), approve: true });
+    const code = new URL(decided.body.redirect_to as string).searchParams.get('code')!;
+    const exchange = (authorization: string | null, extra: Record<string, string> = {}) =>
+      fetch(`${base()}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          ...extra,
+        }),
+      });
+    const basic = (s: string) => `Basic ${Buffer.from(`${clientId}:${s}`).toString('base64')}`;
+    const wrong = await exchange(basic('lwcs_wrong'));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_client' });
+    // Registered for Basic: the same secret in the form is another method, refused.
+    const viaForm = await exchange(null, { client_id: clientId, client_secret: secret });
+    expect(viaForm.status).toBe(401);
+    expect((await exchange(null, { client_id: clientId })).status).toBe(401);
+    const ok = await exchange(basic(secret));
+    expect(ok.status).toBe(200);
+  });
+
+  // Last: it moves the file's clock a day on.
+  it('deletes a registered client nobody approved within a day; an approved one stays', async () => {
+    const agent = await registerAgent(rig.t);
+    const unused = await registerClient();
+    const { clientId: used } = await signIn(agent);
+    rig.t.clock.advanceHours(25);
+    const params = {
+      response_type: 'code',
+      redirect_uri: cb.redirectUri,
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    };
+    const expired = await fetch(authorizeUrl({ ...params, client_id: unused }), { redirect: 'manual' });
+    expect(expired.status).toBe(400);
+    expect(await expired.json()).toMatchObject({ error: 'invalid_client' });
+    await registerClient();
+    const rows = await rig.t.db.query(`SELECT client_id FROM oauth_clients WHERE client_id = ANY($1)`, [
+      [unused, used],
+    ]);
+    expect(rows).toEqual([{ client_id: used }]);
+    const again = await authorize({ ...params, client_id: used });
+    expect(`${again.origin}${again.pathname}`).toBe(`${base()}/console/oauth/consent`);
   });
 });
