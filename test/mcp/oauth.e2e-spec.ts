@@ -259,6 +259,15 @@ describe('OAuth for /mcp', () => {
     expect(await reused.json()).toMatchObject({ error: 'invalid_grant' });
     expect(await (await rotate(next.refresh_token)).json()).toMatchObject({ error: 'invalid_grant' });
     expect((await mcpList(next.access_token)).status).toBe(401);
+
+    // Two rotations of one token at once: exactly one wins, and the loser's reuse ends the session for both.
+    const raced = await signIn(agent);
+    const racedRotate = (refresh_token: string) =>
+      form('/oauth/token', { grant_type: 'refresh_token', refresh_token, client_id: raced.clientId });
+    const answers = await Promise.all([1, 2, 3].map(() => racedRotate(raced.tokens.refresh_token)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    const winner = (await answers.find((a) => a.status === 200)!.json()) as Tokens;
+    expect(await (await racedRotate(winner.refresh_token)).json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('revokes a session by its refresh token (RFC 7009); unknown tokens answer alike', async () => {
