@@ -7,6 +7,20 @@
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
 /**
+ * jose (the OAuth tokens, src/auth/grant-tokens.ts) ships ES modules only. Node 20.19 requires them natively, so the
+ * service loads it as it is; Jest's CommonJS loader cannot, so tests compile the same files to CommonJS with ts-jest.
+ */
+const esmOnly = {
+  transform: {
+    '^.+\\.ts$': tsJest,
+    '/node_modules/jose/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' }, diagnostics: false },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+};
+/**
  * marked (the guides at /docs) ships ES modules only. Node 20.19 requires them natively, so the service loads it as
  * it is; Jest's CommonJS loader cannot, so tests get the package's own UMD build of the same version.
  */
@@ -30,7 +44,7 @@ module.exports = {
         '<rootDir>/packages/sdk/src/**/*.spec.ts',
         '<rootDir>/packages/mcp/src/**/*.spec.ts',
       ],
-      transform: { '^.+\\.ts$': tsJest },
+      ...esmOnly,
       moduleNameMapper,
     },
     {
@@ -52,7 +66,7 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      transform: { '^.+\\.ts$': tsJest },
+      ...esmOnly,
       moduleNameMapper,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -473,6 +473,91 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
 
 --
+-- Name: oauth_clients; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_clients (
+    client_id text NOT NULL,
+    kind text NOT NULL,
+    client_name text,
+    client_uri text,
+    redirect_uris text[] NOT NULL,
+    token_endpoint_auth_method text NOT NULL,
+    secret_hash text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone,
+    CONSTRAINT oauth_clients_check CHECK (((token_endpoint_auth_method = 'none'::text) = (secret_hash IS NULL))),
+    CONSTRAINT oauth_clients_kind_check CHECK ((kind = ANY (ARRAY['registered'::text, 'metadata_document'::text]))),
+    CONSTRAINT oauth_clients_redirect_uris_check CHECK (((cardinality(redirect_uris) >= 1) AND (cardinality(redirect_uris) <= 10))),
+    CONSTRAINT oauth_clients_token_endpoint_auth_method_check CHECK ((token_endpoint_auth_method = ANY (ARRAY['none'::text, 'client_secret_post'::text, 'client_secret_basic'::text])))
+);
+
+--
+-- Name: oauth_codes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_codes (
+    code_hash text NOT NULL,
+    grant_id uuid NOT NULL,
+    client_id text NOT NULL,
+    redirect_uri text NOT NULL,
+    code_challenge text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone
+);
+
+--
+-- Name: oauth_grants; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_grants (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    client_id text NOT NULL,
+    client_name text,
+    client_host text NOT NULL,
+    permissions text[] NOT NULL,
+    spend_caps jsonb,
+    ceiling_cents bigint,
+    created_at timestamp with time zone NOT NULL,
+    last_used_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    CONSTRAINT oauth_grants_ceiling_cents_check CHECK (((ceiling_cents IS NULL) OR (ceiling_cents > 0)))
+);
+
+--
+-- Name: oauth_refresh_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_refresh_tokens (
+    id uuid NOT NULL,
+    family_id uuid NOT NULL,
+    grant_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    revoked_at timestamp with time zone
+);
+
+--
+-- Name: oauth_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_requests (
+    id uuid NOT NULL,
+    handle_hash text NOT NULL,
+    client_id text NOT NULL,
+    redirect_uri text NOT NULL,
+    state text,
+    code_challenge text NOT NULL,
+    permissions text[] NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    decided_at timestamp with time zone
+);
+
+--
 -- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1216,6 +1301,55 @@ ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
 
 --
+-- Name: oauth_clients oauth_clients_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_clients
+    ADD CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id);
+
+--
+-- Name: oauth_codes oauth_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_codes
+    ADD CONSTRAINT oauth_codes_pkey PRIMARY KEY (code_hash);
+
+--
+-- Name: oauth_grants oauth_grants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_grants
+    ADD CONSTRAINT oauth_grants_pkey PRIMARY KEY (id);
+
+--
+-- Name: oauth_refresh_tokens oauth_refresh_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_refresh_tokens
+    ADD CONSTRAINT oauth_refresh_tokens_pkey PRIMARY KEY (id);
+
+--
+-- Name: oauth_refresh_tokens oauth_refresh_tokens_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_refresh_tokens
+    ADD CONSTRAINT oauth_refresh_tokens_token_hash_key UNIQUE (token_hash);
+
+--
+-- Name: oauth_requests oauth_requests_handle_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_requests
+    ADD CONSTRAINT oauth_requests_handle_hash_key UNIQUE (handle_hash);
+
+--
+-- Name: oauth_requests oauth_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_requests
+    ADD CONSTRAINT oauth_requests_pkey PRIMARY KEY (id);
+
+--
 -- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1552,6 +1686,36 @@ CREATE INDEX ledger_postings_account_idx ON public.ledger_postings USING btree (
 --
 
 CREATE INDEX ledger_postings_journal_idx ON public.ledger_postings USING btree (journal_id);
+
+--
+-- Name: oauth_clients_expiry_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_clients_expiry_idx ON public.oauth_clients USING btree (expires_at) WHERE (expires_at IS NOT NULL);
+
+--
+-- Name: oauth_codes_grant_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_codes_grant_idx ON public.oauth_codes USING btree (grant_id);
+
+--
+-- Name: oauth_grants_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_grants_agent_idx ON public.oauth_grants USING btree (agent_id, created_at DESC);
+
+--
+-- Name: oauth_refresh_family_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_refresh_family_idx ON public.oauth_refresh_tokens USING btree (family_id);
+
+--
+-- Name: oauth_refresh_grant_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_refresh_grant_idx ON public.oauth_refresh_tokens USING btree (grant_id);
 
 --
 -- Name: operator_audit_log_action_idx; Type: INDEX; Schema: public; Owner: -
@@ -2012,6 +2176,41 @@ ALTER TABLE ONLY public.ledger_postings
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: oauth_codes oauth_codes_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_codes
+    ADD CONSTRAINT oauth_codes_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grants(id);
+
+--
+-- Name: oauth_grants oauth_grants_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_grants
+    ADD CONSTRAINT oauth_grants_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: oauth_grants oauth_grants_client_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_grants
+    ADD CONSTRAINT oauth_grants_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_clients(client_id);
+
+--
+-- Name: oauth_refresh_tokens oauth_refresh_tokens_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_refresh_tokens
+    ADD CONSTRAINT oauth_refresh_tokens_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grants(id);
+
+--
+-- Name: oauth_requests oauth_requests_client_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_requests
+    ADD CONSTRAINT oauth_requests_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_clients(client_id) ON DELETE CASCADE;
 
 --
 -- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['database'],
   ['observability'],
   ['audit', 'auth', 'escrow', 'events', 'idempotency', 'sms', 'upload'],
-  ['agent', 'matching', 'worker'],
+  ['agent', 'matching', 'oauth', 'worker'],
   ['payment', 'task'],
   ['admin', 'apps', 'health', 'jobs', 'mcp', 'notifications', 'openapi', 'simulation', 'stats'],
   [APP],

@@ -29,6 +29,7 @@ import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
 import { McpModule } from './mcp/mcp.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { UploadModule } from './upload/upload.module';
 import { SimulationModule } from './simulation/simulation.module';
 import { TaskModule } from './task/task.module';
@@ -64,6 +65,7 @@ export class AppModule {
       EventsModule,
       EventsGatewayModule,
       McpModule,
+      OAuthModule,
       WebAppsModule.register(logger),
       // The database's gauges come from the process that runs the jobs: this one only when it runs them itself.
       ObservabilityModule.register({

@@ -3,15 +3,16 @@ import { Reflector } from '@nestjs/core';
 import { Passport } from 'passport';
 import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
-import type { Actor } from '../common/actor';
+import type { Actor, AuthScheme } from '../common/actor';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ApiSecretVerifier } from './api-secret';
 import { AUTH_RULE, AuthRule, IS_PUBLIC } from './auth.decorators';
+import { GrantTokenStrategy } from './grant-token.strategy';
 import { JwtStrategy } from './jwt.strategy';
 import { invalidAccessToken } from './tokens';
 
-/** Where passport looks for the credential, in order: an API key, else an access JWT. */
-const STRATEGIES = ['api-key', 'jwt'];
+/** Where passport looks for the credential, in order: an API key, else an OAuth grant's token, else an access JWT. */
+const STRATEGIES = ['api-key', 'grant', 'jwt'];
 
 /**
  * Global, deny-by-default authentication and authorisation. A route is either @Public() or declares an
@@ -29,9 +30,11 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiSecrets: ApiSecretVerifier,
     apiKeys: ApiKeyStrategy,
+    grants: GrantTokenStrategy,
     jwt: JwtStrategy,
   ) {
     this.passport.use('api-key', apiKeys);
+    this.passport.use('grant', grants);
     this.passport.use('jwt', jwt);
   }
 
@@ -94,6 +97,12 @@ function refusedJwt(info: unknown): boolean {
 
 const JWT_REFUSALS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
 
+const SCHEME_REFUSAL: Record<AuthScheme, string> = {
+  api_key: 'This endpoint requires a login token (JWT); API keys are not accepted here.',
+  jwt: 'This endpoint requires an API key.',
+  oauth: 'OAuth access tokens are accepted at /mcp only; call the API with an API key.',
+};
+
 /** The authorisation half of the guard: may this (authenticated) actor call a route with this rule? */
 export function authorise(actor: Actor, rule: AuthRule): void {
   if (!rule.actors.includes(actor.kind)) {
@@ -105,17 +114,14 @@ export function authorise(actor: Actor, rule: AuthRule): void {
   if (actor.kind === 'agent') {
     const schemes = rule.schemes ?? ['api_key', 'jwt'];
     if (!schemes.includes(actor.scheme)) {
-      throw new ApiError(
-        'forbidden',
-        actor.scheme === 'api_key'
-          ? 'This endpoint requires a login token (JWT); API keys are not accepted here.'
-          : 'This endpoint requires an API key.',
-      );
+      throw new ApiError('forbidden', SCHEME_REFUSAL[actor.scheme]);
     }
     if (rule.permission && !actor.permissions.includes(rule.permission)) {
       throw new ApiError(
         'insufficient_permissions',
-        `This API key lacks the ${rule.permission} permission.`,
+        actor.grantId
+          ? `This OAuth grant lacks the ${rule.permission} permission: approve it in the console.`
+          : `This API key lacks the ${rule.permission} permission.`,
         {
           required_permission: rule.permission,
         },

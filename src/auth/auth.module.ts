@@ -5,6 +5,8 @@ import { ApiSecretVerifier } from './api-secret';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { AuthCache } from './auth-cache';
 import { Authenticator } from './authenticator';
+import { GrantTokens } from './grant-tokens';
+import { GrantTokenStrategy } from './grant-token.strategy';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './passwords';
@@ -18,6 +20,8 @@ const PARTS = [
   Authenticator,
   ApiKeyStrategy,
   JwtStrategy,
+  GrantTokens,
+  GrantTokenStrategy,
   PasswordHasher,
   Tokens,
   UsageTracker,

@@ -58,3 +58,10 @@ export interface LoginThrottleRow {
   failed_login_window_start: Date | null;
   locked_until: Date | null;
 }
+
+/** What authentication reads of an OAuth grant on each use of its tokens (oauth_grants, owned by src/oauth). */
+export interface GrantAccessRow extends AccountAccessRow {
+  permissions: string[];
+  /** The grant and the token's session (refresh family) are both unrevoked. */
+  live: boolean;
+}

@@ -1,6 +1,10 @@
 /** Who is calling. Set on the request by the global AuthGuard; services receive it explicitly. */
 export type ActorKind = 'agent' | 'worker' | 'admin';
-export type AuthScheme = 'api_key' | 'jwt';
+/**
+ * How an agent authenticated: an API key (or the internal agent token /mcp mints for an OAuth grant, which acts
+ * like a key with the grant's permissions), the console's login JWT, or an OAuth access token (accepted at /mcp only).
+ */
+export type AuthScheme = 'api_key' | 'jwt' | 'oauth';
 
 export const PERMISSIONS = [
   'task:create',
@@ -16,8 +20,10 @@ export interface AgentActor {
   kind: 'agent';
   id: string;
   scheme: AuthScheme;
-  /** The API key used, when scheme is api_key. */
+  /** The API key used, when scheme is api_key (null for a grant's internal agent token). */
   keyId: string | null;
+  /** The OAuth grant behind the credential (an OAuth access token or its internal agent token), else null. */
+  grantId?: string | null;
   /** Permissions of the key; a JWT (the agent's own console session) holds all of them. */
   permissions: readonly Permission[];
   /** The agent's rate limits (by tier); JWT traffic counts against the same agent budget. */

@@ -3,6 +3,7 @@ import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import type { AgentActor } from '../common/actor';
+import { GrantTokens, isGrantActor } from '../auth/grant-tokens';
 import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -29,6 +30,7 @@ export class McpEndpoint implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: Logger,
     private readonly drain: Drain,
+    private readonly grantTokens: GrantTokens,
   ) {}
 
   private load(): { handler: McpHttpHandler; node: NodeMcpRequestHandler } {
@@ -61,13 +63,21 @@ export class McpEndpoint implements OnModuleDestroy {
     return this.loaded;
   }
 
-  /** Serves one MCP HTTP request for an agent the guard has authenticated by API key. */
+  /**
+   * Serves one MCP HTTP request for an agent the guard has authenticated by API key or OAuth access token. With an
+   * OAuth token the tools call the API with an internal agent token minted for this request (the grant's
+   * permissions and grant_id, minutes of life, checked against the grant on every call), never the OAuth token
+   * itself: no token pass-through (MCP authorization spec), and the OAuth token is never accepted by the API.
+   */
   async handle(req: Request, res: Response, actor: AgentActor): Promise<void> {
-    const token = /^Bearer\s+(\S+)$/i.exec(req.header('authorization')?.trim() ?? '')?.[1] ?? '';
+    const token =
+      actor.scheme === 'oauth' && isGrantActor(actor)
+        ? await this.grantTokens.signAgentToken(actor)
+        : (/^Bearer\s+(\S+)$/i.exec(req.header('authorization')?.trim() ?? '')?.[1] ?? '');
     const request = req as Request & { auth?: unknown };
     request.auth = {
       token,
-      clientId: actor.id,
+      clientId: actor.grantId ?? actor.id,
       scopes: [...actor.permissions],
       extra: { baseUrl: loopbackOrigin(req) },
     };

@@ -20,6 +20,10 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
       ['agent account', 'Register, log in, refresh the session, read your profile.'],
       ['agent api keys', 'Your API key and secret: rotate, narrow the permissions, disable (JWT only).'],
       [
+        'oauth',
+        "Apps signed in to /mcp with OAuth (claude.ai, ChatGPT): the consent page's request and answer, the grants in force, revocation (JWT only).",
+      ],
+      [
         'payments',
         'Fund your balance through Alipay or WeChat Pay, query orders, refunds; worker withdrawals.',
       ],

@@ -227,13 +227,17 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
       });
     const none = await post({});
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="legwork-mcp"');
+    // It names the protected-resource metadata (RFC 9728), where an OAuth client starts (test/mcp/oauth.e2e-spec.ts).
+    const metadata = `${rig.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+    expect(none.headers.get('www-authenticate')).toBe(
+      `Bearer realm="legwork-mcp", resource_metadata="${metadata}"`,
+    );
     expect(((await none.json()) as { error: { code: string } }).error.code).toBe('authentication_required');
 
     const wrong = await post({ authorization: 'Bearer lw_test_notarealkey000000000000000000' });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toMatch(
-      /^Bearer realm="legwork-mcp", error="invalid_token"/,
+      /^Bearer realm="legwork-mcp", resource_metadata="[^"]+", error="invalid_token"/,
     );
 
     // The official client surfaces the refusal instead of connecting.

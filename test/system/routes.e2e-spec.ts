@@ -148,6 +148,19 @@ const EXPECTED = [
   'POST /mcp',
   'GET /mcp',
   'DELETE /mcp',
+  // OAuth 2.1 for /mcp (product-decisions §21; docs/mcp.md "Signing in with OAuth"): the protocol endpoints and
+  // discovery documents are specified by their RFCs and kept out of the OpenAPI; the console's routes are in it
+  'GET /.well-known/oauth-authorization-server',
+  'GET /.well-known/oauth-protected-resource/mcp',
+  'GET /.well-known/oauth-protected-resource',
+  'GET /oauth/authorize',
+  'POST /oauth/token',
+  'POST /oauth/register',
+  'POST /oauth/revoke',
+  ...both('GET', '/oauth/consent'),
+  ...both('POST', '/oauth/consent'),
+  ...both('GET', '/oauth/grants'),
+  ...both('DELETE', '/oauth/grants/:grant_id'),
 ].sort();
 
 describe('route table', () => {

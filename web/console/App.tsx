@@ -8,6 +8,8 @@ import { ApiKeys } from './screens/ApiKeys';
 import { Events } from './screens/Events';
 import { Login } from './screens/Login';
 import { Money } from './screens/Money';
+import { OAuthConsent } from './screens/OAuthConsent';
+import { OAuthGrants } from './screens/OAuthGrants';
 import { OpsAgents } from './screens/OpsAgents';
 import { OpsHealth, OpsLedger } from './screens/OpsChecks';
 import { OpsWithdrawals } from './screens/OpsWithdrawals';
@@ -52,6 +54,8 @@ const router = createBrowserRouter(
       path: '/',
       element: <RequireSession session={agentSession} />,
       children: [
+        // The OAuth consent page stands alone: the person came from an app, not from the console's navigation.
+        { path: 'oauth/consent', element: <OAuthConsent /> },
         {
           element: <AgentShell />,
           children: [
@@ -61,6 +65,7 @@ const router = createBrowserRouter(
             { path: 'tasks/new', element: <TaskCreate /> },
             { path: 'tasks/:taskId', element: <TaskDetail /> },
             { path: 'keys', element: <ApiKeys /> },
+            { path: 'apps', element: <OAuthGrants /> },
             { path: 'webhooks', element: <Webhooks /> },
             { path: 'events', element: <Events /> },
             { path: 'sandbox', element: <Sandbox /> },
@@ -83,7 +88,8 @@ function RequireSession({ session }: { session: Session }) {
   if (!restored) return <Loading />;
   if (!signedIn) {
     const operator = session === adminSession;
-    return <Navigate to="/login" replace state={{ from: location.pathname, operator }} />;
+    // The query string comes back too: the OAuth consent page's `request` is in it.
+    return <Navigate to="/login" replace state={{ from: location.pathname + location.search, operator }} />;
   }
   return <Outlet />;
 }

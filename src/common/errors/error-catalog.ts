@@ -206,6 +206,17 @@ export const ERRORS = {
       "account's resources answer the same as missing ones.",
     fields: [],
   },
+  oauth_request_not_found: {
+    status: 404,
+    summary: 'No such authorization request: it is unknown, expired (10 minutes) or already answered.',
+    detail: 'Start the sign-in again from the app that asked (claude.ai, ChatGPT, ...).',
+    fields: [],
+  },
+  oauth_grant_not_found: {
+    status: 404,
+    summary: 'No such OAuth grant, it was already revoked, or it belongs to another agent.',
+    fields: [],
+  },
   task_not_found: {
     status: 404,
     summary: 'No such task, or it belongs to another agent.',

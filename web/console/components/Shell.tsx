@@ -116,6 +116,7 @@ export function AgentShell() {
     ['/tasks/new', 'nav.new_task'],
     ['/money', 'nav.money'],
     ['/keys', 'nav.keys'],
+    ['/apps', 'nav.apps'],
     ['/webhooks', 'nav.webhooks'],
     ['/events', 'nav.events'],
   ];

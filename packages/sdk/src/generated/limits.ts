@@ -85,6 +85,13 @@ export const confirmBankTransferRequestLimits = {
     bank_reference: { minLength: 1, maxLength: 100 },
 } as const;
 
+/** components["schemas"]["ConsentDecisionRequest"] */
+export const consentDecisionRequestLimits = {
+    ceiling_cents: { minimum: 1, maximum: 1000000000 },
+    permissions: { minItems: 1, maxItems: 20 },
+    request: { minLength: 1, maxLength: 200 },
+} as const;
+
 /** components["schemas"]["CreateApiKeyRequest"] */
 export const createApiKeyRequestLimits = {
     name: { minLength: 1, maxLength: 100 },
@@ -213,6 +220,12 @@ export const sandboxBalanceRequestLimits = {
 export const sandboxPointLimits = {
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
+} as const;
+
+/** components["schemas"]["SpendCapsDto"] */
+export const spendCapsDtoLimits = {
+    daily_cents: { minimum: 1, maximum: 1000000000 },
+    monthly_cents: { minimum: 1, maximum: 1000000000 },
 } as const;
 
 /** components["schemas"]["TaskAssignmentView"] */
@@ -358,6 +371,11 @@ export const pathsV1AgentTransactionsGetParametersQueryLimits = {
 /** GET /v1/agent/webhooks/{id}/deliveries query */
 export const pathsV1AgentWebhooksIdDeliveriesGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
+} as const;
+
+/** GET /v1/oauth/consent query */
+export const pathsV1OauthConsentGetParametersQueryLimits = {
+    request: { minLength: 1, maxLength: 200 },
 } as const;
 
 /** GET /v1/sandbox/sms query */

@@ -814,6 +814,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An authorization request waiting for consent
+         * @description What the consent page shows: the client (its name, unverified, and the host to recognise), where the browser goes back to, and the permissions asked for.
+         */
+        get: operations["OAuthConsent_view"];
+        put?: never;
+        /**
+         * Approve or decline an authorization request
+         * @description Answers once. An approval grants the chosen permissions (the API keys' names) with optional spend caps and an approval ceiling, and answers the client's redirect URI with a one-time code; a refusal answers it with access_denied. The console then sends the browser to `redirect_to`.
+         */
+        post: operations["OAuthConsent_decide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth grants in force
+         * @description Apps signed in to /mcp with OAuth, newest first.
+         */
+        get: operations["OAuthConsent_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an OAuth grant
+         * @description Its access and refresh tokens are refused from now on, on every instance.
+         */
+        delete: operations["OAuthConsent_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment/alipay/callback": {
         parameters: {
             query?: never;
@@ -2865,6 +2929,43 @@ export interface components {
             agent: number;
             worker: number;
         };
+        ConsentDecisionRequest: {
+            /** @description true approves (a grant is made), false declines. */
+            approve: boolean;
+            /** @description The most an over-cap task approved by URL may cost, in cents (over it, no approval is offered); none when null. */
+            ceiling_cents?: number | null;
+            /** @description The permissions to grant (the API keys' names); the ones asked for when omitted. */
+            permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            /** @description The `request` parameter of /console/oauth/consent. */
+            request: string;
+            /** @description Spend caps on tasks created through this grant (product-decisions §21); none when null or omitted. */
+            spend_caps?: components["schemas"]["SpendCapsDto"] | null;
+        };
+        ConsentDecisionResponse: {
+            /**
+             * Format: uuid
+             * @description The grant made (approvals only).
+             */
+            grant_id?: string;
+            /** @description Where the console sends the browser: the client's redirect URI with the code or the error. */
+            redirect_to: string;
+        };
+        ConsentRequestView: {
+            /** @description The host to recognise: the metadata document's for a client known by one, else the redirect URI's. */
+            client_host: string;
+            /** @description The client id: an id this service registered, or the https URL of its metadata document. */
+            client_id: string;
+            /** @description The name the client gave itself (unverified). */
+            client_name: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description The permissions the client asks for. */
+            permissions: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            /** @description Where the browser goes back to after the answer. */
+            redirect_uri: string;
+            /** @enum {string} */
+            verified_by: "metadata_document" | "registration";
+        };
         CostBreakdown: {
             /** @example 500 */
             platform_fee_cents: number;
@@ -3224,7 +3325,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
@@ -3476,6 +3577,23 @@ export interface components {
             /** @description Whether offers unanswered after 30 s come by SMS (at most 10 a day, never from 22:00 to 08:00 China time). */
             offer_sms: boolean;
             push: components["schemas"]["PushSettingsView"];
+        };
+        OAuthGrantResponse: {
+            ceiling_cents: number | null;
+            client_host: string;
+            client_id: string;
+            client_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Last token issue (code or refresh).
+             */
+            last_used_at: string | null;
+            permissions: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            spend_caps: components["schemas"]["SpendCapsDto"] | null;
         };
         OfferDeliveryItem: {
             /**
@@ -4396,6 +4514,12 @@ export interface components {
             /** @example /openapi.json */
             openapi: string;
             version: string;
+        };
+        SpendCapsDto: {
+            /** @description Cap per China calendar day, in cents. */
+            daily_cents?: number;
+            /** @description Cap per China calendar month, in cents. */
+            monthly_cents?: number;
         };
         SubmissionView: {
             /** Format: uuid */
@@ -9300,6 +9424,389 @@ export interface operations {
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
              */
             403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_view: {
+        parameters: {
+            query: {
+                /** @description The `request` parameter of /console/oauth/consent. */
+                request: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentRequestView"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`oauth_request_not_found`](../docs/errors.md#oauth_request_not_found): No such authorization request: it is unknown, expired (10 minutes) or already answered. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_decide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsentDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentDecisionResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`oauth_request_not_found`](../docs/errors.md#oauth_request_not_found): No such authorization request: it is unknown, expired (10 minutes) or already answered. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthGrantResponse"][];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                grant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`oauth_grant_not_found`](../docs/errors.md#oauth_grant_not_found): No such OAuth grant, it was already revoked, or it belongs to another agent. */
+            404: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14770,6 +15277,9 @@ export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<com
 export const behaviorViewAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["answers"]> = ["plausible", "wrong"];
 export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
 export const cancelTaskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CancelTaskResponse"]["status"]> = ["cancelled"];
+export const consentDecisionRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentDecisionRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const consentRequestViewPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const consentRequestViewVerified_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["verified_by"]> = ["metadata_document", "registration"];
 export const createApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const createApiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "webhook.disabled", "*"];
@@ -14782,7 +15292,7 @@ export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequir
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "webhook.disabled", "*"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const healthResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["mode"]> = ["sandbox", "live"];
@@ -14791,6 +15301,7 @@ export const myTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired
 export const myTaskItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["status"]> = ["pending", "accepted", "in_progress", "submitted", "approved", "rejected", "declined", "expired", "abandoned", "cancelled"];
 export const myTaskItemTask_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const myTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const oAuthGrantResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OAuthGrantResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const offerDeliveryItemChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["channel"]> = ["socket", "push", "sms"];
 export const offerDeliveryItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["status"]> = ["sent", "no_connection", "failed", "skipped"];
 export const paymentCompletedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentCompletedEvent"]["event"]> = ["payment.completed"];
