@@ -170,23 +170,16 @@ describe('typed answers in the worker app and the console', () => {
       const { page, errors } = await signedIn(context, 'worker', worker.id, 'legwork.app.refresh');
       await page.goto(`/app/mine/${assignmentId}`);
       await page.getByLabel('排队人数（必填）').fill('7');
+      // The drafts IndexedDB holds for this assignment (0 or 1), read in the page.
       const drafts = () =>
-        page.evaluate(
-          (id) =>
-            new Promise<number>((resolve, reject) => {
-              const open = indexedDB.open('legwork-answers');
-              open.onerror = () => reject(new Error(String(open.error)));
-              open.onsuccess = () => {
-                const db = open.result;
-                const count = db.transaction('drafts').objectStore('drafts').count(id);
-                count.onsuccess = () => {
-                  resolve(count.result);
-                  db.close();
-                };
-              };
-            }),
-          assignmentId,
-        );
+        page.evaluate<number>(`new Promise((resolve, reject) => {
+          const open = indexedDB.open('legwork-answers');
+          open.onerror = () => reject(new Error(String(open.error)));
+          open.onsuccess = () => {
+            const count = open.result.transaction('drafts').objectStore('drafts').count(${JSON.stringify(assignmentId)});
+            count.onsuccess = () => { resolve(count.result); open.result.close(); };
+          };
+        })`);
       await waitFor(async () => (await drafts()) === 1, 'the draft kept in IndexedDB');
 
       await page.getByRole('button', { name: '放弃任务' }).click();
