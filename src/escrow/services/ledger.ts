@@ -119,6 +119,35 @@ export class Ledger {
     });
   }
 
+  /**
+   * An accepted "could not do it" report (product-decisions §19): out of the slot's escrow, the worker's share less
+   * its fee to the worker, the fee to the platform, the rest of the slot back to the agent. The assignment's one
+   * settlement reference, as for any release.
+   */
+  releaseUnableSlot(
+    em: EntityManager,
+    a: AssignmentSlot & {
+      budgetCents: number;
+      workerCents: number;
+      feeCents: number;
+      agentRefundCents: number;
+    },
+  ): Promise<PostResult> {
+    if (a.workerCents + a.feeCents + a.agentRefundCents !== a.budgetCents)
+      throw new Error(`unable split of ${a.assignmentId} does not add up to the slot's budget`);
+    return this.post(em, {
+      ...slotJournal(a),
+      kind: 'slot_release',
+      description: `Could not do it, accepted, on task ${a.taskId}`,
+      postings: [
+        { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: -a.budgetCents },
+        { account: Accounts.workerAvailable(a.workerId), amount: a.workerCents },
+        { account: Accounts.platformFees(), amount: a.feeCents },
+        { account: Accounts.agentAvailable(a.agentId), amount: a.agentRefundCents },
+      ],
+    });
+  }
+
   /** A held slot's budget back to the agent: its result was rejected, or its work expired at the deadline. */
   refundSlot(
     em: EntityManager,
