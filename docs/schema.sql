@@ -393,8 +393,9 @@ CREATE TABLE public.ledger_accounts (
     agent_id uuid,
     balance bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text]))),
-    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = 'provider_clearing'::text) OR (balance >= 0)))
+    CONSTRAINT ledger_accounts_credit_not_positive CHECK (((kind <> 'platform_credit'::text) OR (balance <= 0))),
+    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text, 'agent_owed'::text, 'platform_credit'::text, 'platform_advances'::text]))),
+    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = ANY (ARRAY['provider_clearing'::text, 'platform_credit'::text, 'platform_advances'::text])) OR (balance >= 0)))
 );
 
 --
@@ -428,7 +429,7 @@ CREATE TABLE public.ledger_journals (
     order_id text,
     description text NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text])))
+    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text, 'dispute_settlement'::text, 'owed_repayment'::text])))
 );
 
 --

@@ -28,6 +28,7 @@ import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
 import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
 import { EventReplay1732200300000 } from './1732200300000-event-replay';
 import { UnableOutcome1732200500000 } from './1732200500000-unable-outcome';
+import { AgentOwed1732200510000 } from './1732200510000-agent-owed';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   WrongAnswersPersona1732200201000,
   EventReplay1732200300000,
   UnableOutcome1732200500000,
+  AgentOwed1732200510000,
 ];

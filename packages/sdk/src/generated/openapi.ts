@@ -2180,6 +2180,11 @@ export interface components {
             lifetime_spent_cents: number;
             /** @example 450 */
             lifetime_spent_rmb: number;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups repay it first; while it is above 0, creating a task is 402 insufficient_balance.
+             * @example 0
+             */
+            owed_cents: number;
         };
         AgentLoginRequest: {
             /**
@@ -2219,6 +2224,11 @@ export interface components {
             /** @example 100 */
             max_concurrent_tasks: number;
             organization_name: string | null;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover; top-ups repay it first.
+             * @example 0
+             */
+            owed_cents: number;
             /** @example 10000 */
             rate_limit_per_day: number;
             /** @example 100 */
@@ -2810,6 +2820,11 @@ export interface components {
             balance_cents: number;
             /** @example 1250 */
             balance_rmb: number;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups repay it first; while it is above 0, creating a task is 402 insufficient_balance.
+             * @example 0
+             */
+            owed_cents: number;
         };
         BehaviorInput: {
             /** @description Seconds from an offer to the answer (offers lapse after 120 s). */
