@@ -314,18 +314,23 @@ CREATE TABLE public.assignments (
     offer_distance_meters integer,
     offer_reputation numeric(3,2),
     offer_response numeric(4,3),
+    outcome text DEFAULT 'done'::text NOT NULL,
+    unable_reason text,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
     CONSTRAINT assignments_offer_reputation_check CHECK (((offer_reputation >= (0)::numeric) AND (offer_reputation <= (5)::numeric))),
     CONSTRAINT assignments_offer_response_check CHECK (((offer_response >= (0)::numeric) AND (offer_response <= (1)::numeric))),
+    CONSTRAINT assignments_outcome_check CHECK ((outcome = ANY (ARRAY['done'::text, 'unable'::text]))),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
     CONSTRAINT assignments_rejection_reason_status CHECK (((rejection_reason_code IS NULL) OR (status = 'rejected'::text))),
     CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
     CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
-    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text])))
+    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text]))),
+    CONSTRAINT assignments_unable_has_reason CHECK (((outcome = 'unable'::text) = (unable_reason IS NOT NULL))),
+    CONSTRAINT assignments_unable_reason_check CHECK ((unable_reason = ANY (ARRAY['closed'::text, 'not_found'::text, 'no_access'::text, 'unsafe'::text, 'other'::text])))
 );
 
 --
@@ -388,8 +393,9 @@ CREATE TABLE public.ledger_accounts (
     agent_id uuid,
     balance bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text]))),
-    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = 'provider_clearing'::text) OR (balance >= 0)))
+    CONSTRAINT ledger_accounts_credit_not_positive CHECK (((kind <> 'platform_credit'::text) OR (balance <= 0))),
+    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text, 'agent_owed'::text, 'platform_credit'::text, 'platform_advances'::text]))),
+    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = ANY (ARRAY['provider_clearing'::text, 'platform_credit'::text, 'platform_advances'::text])) OR (balance >= 0)))
 );
 
 --
@@ -423,7 +429,7 @@ CREATE TABLE public.ledger_journals (
     order_id text,
     description text NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text])))
+    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text, 'dispute_settlement'::text, 'owed_repayment'::text])))
 );
 
 --
@@ -890,6 +896,7 @@ CREATE TABLE public.tasks (
     answer_schema json,
     review_policy jsonb,
     agreement_reached_at timestamp with time zone,
+    unable_payout_percent integer DEFAULT 20 NOT NULL,
     CONSTRAINT tasks_agreement_needs_policy CHECK (((agreement_reached_at IS NULL) OR (review_policy IS NOT NULL))),
     CONSTRAINT tasks_answer_schema_object CHECK (((answer_schema IS NULL) OR ((json_typeof(answer_schema) = 'object'::text) AND (octet_length((answer_schema)::text) <= 16384)))),
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
@@ -909,7 +916,8 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_review_policy_needs_schema CHECK (((review_policy IS NULL) OR ((answer_schema IS NOT NULL) AND ((review_policy ->> 'type'::text) = 'agreement'::text)))),
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
-    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
+    CONSTRAINT tasks_unable_payout_percent_range CHECK (((unable_payout_percent >= 0) AND (unable_payout_percent <= 50)))
 );
 
 --

@@ -10,7 +10,10 @@ export type AccountKind =
   | 'worker_available'
   | 'worker_withdrawing'
   | 'platform_fees'
-  | 'provider_clearing';
+  | 'provider_clearing'
+  | 'agent_owed'
+  | 'platform_credit'
+  | 'platform_advances';
 
 export type Provider = PaymentProviderName;
 
@@ -45,6 +48,27 @@ export const Accounts = {
     code: `worker:${workerId}:withdrawing`,
     kind: 'worker_withdrawing',
     ownerId: workerId,
+    agentId: null,
+  }),
+  /** What the agent owes (product-decisions §19): never below 0; mirrored by platform:credit. */
+  agentOwed: (agentId: string): AccountRef => ({
+    code: `agent:${agentId}:owed`,
+    kind: 'agent_owed',
+    ownerId: agentId,
+    agentId,
+  }),
+  /** The mirror of every agent's debt: owed = -credit, per agent (its journals) and in total. Never above 0. */
+  platformCredit: (): AccountRef => ({
+    code: 'platform:credit',
+    kind: 'platform_credit',
+    ownerId: null,
+    agentId: null,
+  }),
+  /** The platform's own money paid out for agents' shortfalls, not yet repaid (negative while outstanding). */
+  platformAdvances: (): AccountRef => ({
+    code: 'platform:advances',
+    kind: 'platform_advances',
+    ownerId: null,
     agentId: null,
   }),
   platformFees: (): AccountRef => ({

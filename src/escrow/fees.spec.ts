@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cancellationSplit, splitSlot, taskCost } from './fees';
+import { cancellationSplit, shareSplit, splitSlot, taskCost } from './fees';
 
 const budget = fc.integer({ min: 1000, max: 5_000_000 });
 const bps = fc.integer({ min: 0, max: 5000 });
@@ -53,5 +53,41 @@ describe('fee policy', () => {
     expect(() => splitSlot(10.5, 1000)).toThrow(RangeError);
     expect(() => splitSlot(-1, 1000)).toThrow(RangeError);
     expect(() => splitSlot(1000, 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('shareSplit (product-decisions §19)', () => {
+  it('5,000 at 20 % with a 10 % fee: the worker gets 900, the fee is 100, the agent 4,000 back', () => {
+    expect(shareSplit(5000, 20, 1000)).toEqual({
+      shareCents: 1000,
+      workerCents: 900,
+      feeCents: 100,
+      agentRefundCents: 4000,
+    });
+  });
+
+  it('rounds the share and its fee half up, and the parts always sum to the budget', () => {
+    expect(shareSplit(1005, 50, 1000)).toEqual({
+      shareCents: 503,
+      workerCents: 453,
+      feeCents: 50,
+      agentRefundCents: 502,
+    });
+    for (const budget of [1000, 1001, 1234, 99_999, 5_000_000])
+      for (const percent of [0, 1, 20, 33, 50, 99])
+        for (const bps of [0, 800, 1000, 1234]) {
+          const s = shareSplit(budget, percent, bps);
+          expect(s.workerCents + s.feeCents + s.agentRefundCents).toBe(budget);
+          expect(s.workerCents).toBeGreaterThanOrEqual(0);
+        }
+  });
+
+  it('pays nothing at 0 %', () => {
+    expect(shareSplit(5000, 0, 1000)).toEqual({
+      shareCents: 0,
+      workerCents: 0,
+      feeCents: 0,
+      agentRefundCents: 5000,
+    });
   });
 });

@@ -48,6 +48,33 @@ export function cancellationSplit(budgetCents: number): { agentRefundCents: numb
   return { agentRefundCents: budgetCents - workerCents, workerCents };
 }
 
+/**
+ * A share of one slot (product-decisions §19), for an accepted "could not do it" report (`percent` =
+ * unable_payout_percent) and for a dispute split (`percent` = worker_percent): share = round_half_up(budget * percent
+ * / 100), the fee is the ordinary fee on that share (round_half_up(share * bps / 10000)), the worker gets share - fee,
+ * and the agent the rest of the slot. worker + fee + agent = budget exactly.
+ */
+export interface ShareSplit {
+  shareCents: number;
+  workerCents: number;
+  feeCents: number;
+  agentRefundCents: number;
+}
+
+export function shareSplit(budgetCents: number, percent: number, feeBps: number): ShareSplit {
+  assertCents(budgetCents, 'budgetCents');
+  if (!Number.isInteger(percent) || percent < 0 || percent > 100)
+    throw new RangeError('percent out of range');
+  const shareCents = Number((2n * BigInt(budgetCents) * BigInt(percent) + 100n) / 200n);
+  const share = splitSlot(shareCents, feeBps);
+  return {
+    shareCents,
+    workerCents: share.payoutCents,
+    feeCents: share.feeCents,
+    agentRefundCents: budgetCents - shareCents,
+  };
+}
+
 function assertCents(value: number, name: string): void {
   if (!Number.isSafeInteger(value) || value < 0)
     throw new RangeError(`${name} must be a non-negative integer`);

@@ -25,6 +25,10 @@ export const JournalRefs = {
   /** A refund the provider refused or failed, back to the agent's balance. */
   refundReversal: (refundId: string): string => `refund:${refundId}:reversal`,
   withdrawalStart: (withdrawalId: string): string => `withdrawal:${withdrawalId}:start`,
+  /** An operator's decision on a dispute that moves money (overturned or split): once per dispute. */
+  disputeSettlement: (disputeId: string): string => `dispute:${disputeId}:settle`,
+  /** The part of a credit to an agent that repaid its debt, posted right after that credit's journal. */
+  owedRepayment: (creditReference: string): string => `${creditReference}:repay-owed`,
   withdrawalComplete: (withdrawalId: string): string => `withdrawal:${withdrawalId}:complete`,
   /** A withdrawal rejected in review or failed at the provider (the two cannot both happen). */
   withdrawalReturn: (withdrawalId: string): string => `withdrawal:${withdrawalId}:return`,

@@ -102,7 +102,8 @@ export async function applyJournal(
      moved AS (
        UPDATE ledger_accounts a SET balance = a.balance + v.delta
          FROM locked l JOIN unnest($2::bigint[], $3::bigint[]) AS v(id, delta) ON v.id = l.id
-        WHERE a.id = l.id AND (a.kind = 'provider_clearing' OR a.balance + v.delta >= 0)
+        WHERE a.id = l.id AND (a.kind IN ('provider_clearing', 'platform_credit', 'platform_advances')
+                              OR a.balance + v.delta >= 0)
        RETURNING a.id),
      posted AS (
        INSERT INTO ledger_postings (journal_id, account_id, amount)

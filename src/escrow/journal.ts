@@ -11,7 +11,9 @@ export type JournalKind =
   | 'withdrawal_complete'
   | 'withdrawal_fail'
   | 'payer_refund'
-  | 'payer_refund_reversal';
+  | 'payer_refund_reversal'
+  | 'dispute_settlement'
+  | 'owed_repayment';
 
 export interface Posting {
   account: AccountRef;

@@ -35,9 +35,37 @@ const CHECKS: { invariant: string; sql: string; describe: (r: Record<string, str
   {
     invariant: 'no customer account below zero',
     sql: `SELECT code, balance::text AS balance FROM ledger_accounts
-           WHERE kind IN ('agent_available', 'task_escrow', 'worker_available', 'worker_withdrawing', 'platform_fees')
+           WHERE kind IN ('agent_available', 'task_escrow', 'worker_available', 'worker_withdrawing', 'platform_fees',
+                          'agent_owed')
              AND balance < 0`,
     describe: (r) => `${r.code} is ${r.balance}`,
+  },
+  {
+    // Product-decisions §19: what agents owe is mirrored by platform:credit, in total and per agent (the credit
+    // postings of the agent's journals), and the platform's advances are exactly what is owed.
+    invariant: 'owed equals minus credit, in total',
+    sql: `SELECT (SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'agent_owed')::text AS owed,
+                 (SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'platform_credit')::text AS credit,
+                 (SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'platform_advances')::text AS advances
+          WHERE (SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'agent_owed')
+                  <> -(SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'platform_credit')
+             OR (SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'platform_advances')
+                  <> (SELECT COALESCE(sum(balance), 0) FROM ledger_accounts WHERE kind = 'platform_credit')`,
+    describe: (r) => `owed ${r.owed}, credit ${r.credit}, advances ${r.advances}`,
+  },
+  {
+    invariant: 'owed equals minus credit, per agent',
+    sql: `WITH credit AS (
+            SELECT j.agent_id, sum(p.amount) AS total FROM ledger_postings p
+              JOIN ledger_journals j ON j.id = p.journal_id
+              JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'platform_credit'
+             GROUP BY j.agent_id),
+          owed AS (SELECT agent_id, balance FROM ledger_accounts WHERE kind = 'agent_owed')
+          SELECT COALESCE(o.agent_id, c.agent_id)::text AS agent, COALESCE(o.balance, 0)::text AS owed,
+                 COALESCE(c.total, 0)::text AS credit
+            FROM owed o FULL JOIN credit c ON c.agent_id = o.agent_id
+           WHERE COALESCE(o.balance, 0) <> -COALESCE(c.total, 0)`,
+    describe: (r) => `agent ${r.agent}: owed ${r.owed}, credit ${r.credit}`,
   },
   {
     invariant: 'every journal sums to zero',

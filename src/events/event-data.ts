@@ -21,6 +21,30 @@ export class TaskEventData {
   previous_status: string;
 }
 
+/** What accepted "could not do it" reports paid on a task that failed (product-decisions §19). */
+export class UnableSummary {
+  @ApiProperty({
+    enum: ['closed', 'not_found', 'no_access', 'unsafe', 'other'],
+    description: 'Why the worker could not do it (the first report, when there were several).',
+  })
+  reason: 'closed' | 'not_found' | 'no_access' | 'unsafe' | 'other';
+
+  @ApiProperty({
+    type: 'integer',
+    example: 900,
+    description: 'What the reports paid their workers in all: each the task’s unable share less its fee.',
+  })
+  paid_cents: number;
+}
+
+export class TaskFailedData extends TaskEventData {
+  @ApiPropertyOptional({
+    type: UnableSummary,
+    description: 'Present when a worker reported they could not do it and the report was accepted.',
+  })
+  unable?: UnableSummary;
+}
+
 /** An assignment changed status (the worker's view). */
 export class AssignmentEventData {
   @ApiProperty({ format: 'uuid' })

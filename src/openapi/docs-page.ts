@@ -19,6 +19,7 @@ const FEATURED: [file: string, title: string][] = [
   ['errors.md', 'Errors'],
   ['api-surfaces.md', 'API surfaces'],
   ['sandbox.md', 'Sandbox guide'],
+  ['fair-outcomes.md', 'Fair outcomes'],
   ['mcp.md', 'MCP server'],
   ['provider-sandbox.md', 'Payment simulators'],
 ];

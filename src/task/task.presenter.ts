@@ -78,7 +78,7 @@ export function taskStatusResponse(
   const slots = countSlots(
     t.max_workers,
     t.closed_slots,
-    assignments.map((a) => ({ status: a.status, settlement: a.slot_settlement })),
+    assignments.map((a) => ({ status: a.status, settlement: a.slot_settlement, outcome: a.outcome })),
   );
   return {
     task_id: t.id,
@@ -95,6 +95,7 @@ export function taskStatusResponse(
     budget_cents: t.budget_cents,
     max_workers: t.max_workers,
     cost_breakdown: costBreakdown(t),
+    unable_payout_percent: t.unable_payout_percent,
     metadata: t.metadata,
     answer_schema: t.answer_schema,
     review_policy: t.review_policy,
@@ -140,6 +141,7 @@ export function taskResult(a: AssignmentRow): TaskResult {
     photos: a.photos.map(resultPhoto),
     worker_notes: a.worker_notes,
     device_location: a.device_location,
+    ...(a.outcome === 'unable' ? { unable_reason: a.unable_reason! } : {}),
   };
 }
 

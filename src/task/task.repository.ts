@@ -4,7 +4,7 @@ import { numericColumns, sqlRows } from '../database/sql';
 import type { AssignmentStatus, SlotSettlement, TaskStatus } from './domain/task-status';
 import type { DeviceLocation, PhotoVerification } from '../events/event-data';
 import type { LocationProof } from './domain/location-proof';
-import type { RejectionReason, TaskType } from './domain/task-policy';
+import type { AssignmentOutcome, RejectionReason, TaskType, UnableReason } from './domain/task-policy';
 import type { ReviewPolicy } from './domain/agreement';
 
 /** A task row with money as numbers (bigint cents stay far below 2^53) and times as Dates. */
@@ -31,6 +31,8 @@ export interface TaskRow {
   /** The agent's answer schema as sent (product-decisions §17); null: free-form result_data. */
   answer_schema: Record<string, unknown> | null;
   review_policy: ReviewPolicy | null;
+  /** The share of a slot's budget (0-50 %) an accepted "could not do it" report pays (product-decisions §19). */
+  unable_payout_percent: number;
   /** When min_agreeing submissions first agreed (agreement review); no new offers from then on. */
   agreement_reached_at: Date | null;
   status: TaskStatus;
@@ -92,6 +94,9 @@ export interface AssignmentRow {
   feedback_text: string | null;
   /** Set when the agent rejected the result: why (product-decisions §10). */
   rejection_reason_code: RejectionReason | null;
+  /** `unable`: the submission is a "could not do it" report (product-decisions §19), with its reason. */
+  outcome: AssignmentOutcome;
+  unable_reason: UnableReason | null;
   created_at: Date;
 }
 

@@ -18,6 +18,7 @@ describe('agent profile', () => {
       company_name: 'Acme Ltd',
       balance_cents: 0,
       balance_rmb: 0,
+      owed_cents: 0,
       api_key_prefix: agent.apiKey.slice(0, 12),
       tier: 'standard',
       rate_limit_per_minute: 100,
@@ -42,7 +43,7 @@ describe('agent profile', () => {
     const res = await t.http.get('/v1/agent/me').set(bearer(agent.apiKey)).expect(200);
     expect(res.body).toHaveProperty('organization_name', null);
     expect(res.body).toHaveProperty('company_name', null);
-    expect(Object.keys(res.body)).toHaveLength(14);
+    expect(Object.keys(res.body)).toHaveLength(15);
   });
 
   it('shows the ledger balance: balance_rmb is balance_cents / 100, and login reports it too', async () => {

@@ -27,7 +27,7 @@ describe('balances on each surface', () => {
       await seedTask(t, agent.id, { budgetCents: 2000 });
       for (const auth of [agent.key, agent.bearer]) {
         const res = await t.http.get('/v1/payment/balance').set('Authorization', auth).expect(200);
-        expect(res.body).toEqual({ balance_cents: 10345, balance_rmb: 103.45 });
+        expect(res.body).toEqual({ balance_cents: 10345, balance_rmb: 103.45, owed_cents: 0 });
       }
     });
 
@@ -70,6 +70,7 @@ describe('balances on each surface', () => {
       expect(res.body).toEqual({
         balance_cents: available,
         balance_rmb: available / 100,
+        owed_cents: 0,
         currency: 'CNY',
         escrow_cents: escrow,
         escrow_rmb: escrow / 100,

@@ -79,6 +79,7 @@ const EXPECTED = [
   ...both('POST', '/worker/assignments/:assignment_id/start'),
   ...both('POST', '/worker/assignments/:assignment_id/submit'),
   ...both('POST', '/worker/assignments/:assignment_id/abandon'),
+  ...both('POST', '/worker/assignments/:assignment_id/unable'),
   // payments: machine-readable surface
   'POST /v1/payment/recharge',
   'POST /v1/payment/create',

@@ -39,6 +39,7 @@ describe('task quote', () => {
       const answered = t.clock.now().getTime();
       expect(res.body).toEqual({
         max_workers: 3,
+        unable_payout_percent: 20,
         fee_bps: 1000,
         // fee = round_half_up(5001 × 10 %) = 500, payout 4501, per slot; the task holds 3 slots.
         per_slot: { budget_cents: 5001, worker_payout_cents: 4501, platform_fee_cents: 500 },
@@ -50,6 +51,13 @@ describe('task quote', () => {
         answer_schema: null,
         review_policy: null,
         refund_policy: {
+          // "Could not do it" accepted: 20 % of 5001 is 1000 (half up), less its fee of 100, to the worker.
+          worker_unable: {
+            allowed: true,
+            refund_cents_per_slot: 4001,
+            worker_cents_per_slot: 900,
+            refund_percent: 80,
+          },
           cancel_unassigned: {
             allowed: true,
             refund_cents_per_slot: 5001,

@@ -269,6 +269,12 @@ export const accountOutput = z.looseObject({
   agent_id: z.string(),
   organization_name: z.string().nullable(),
   balance_cents: z.number().int(),
+  owed_cents: z
+    .number()
+    .int()
+    .describe(
+      'Owed from dispute decisions; top-ups repay it first, and no task can be created while it is above 0.',
+    ),
   tier: z.string(),
   rate_limit_per_minute: z.number().int(),
   max_concurrent_tasks: z.number().int(),

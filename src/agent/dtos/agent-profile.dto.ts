@@ -22,6 +22,13 @@ export class AgentProfileResponse extends AgentIdentity {
   @ApiProperty({ example: 0, description: 'balance_cents / 100.' })
   balance_rmb: number;
 
+  @ApiProperty({
+    type: 'integer',
+    example: 0,
+    description: 'What you owe from dispute decisions your balance could not cover; top-ups repay it first.',
+  })
+  owed_cents: number;
+
   @ApiProperty({ example: 'lw_test_4FhK' })
   api_key_prefix: string;
 

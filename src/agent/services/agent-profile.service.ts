@@ -40,7 +40,8 @@ export class AgentProfileService {
     );
     const a = rows[0];
     if (!a) throw new ApiError('not_found', 'Agent not found.');
-    const balanceCents = (await this.balances.agentFunds(a.id)).availableCents;
+    const funds = await this.balances.agentFunds(a.id);
+    const balanceCents = funds.availableCents;
     return {
       agent_id: a.id,
       email: a.email,
@@ -48,6 +49,7 @@ export class AgentProfileService {
       company_name: a.company_name,
       balance_cents: balanceCents,
       balance_rmb: balanceCents / 100,
+      owed_cents: funds.owedCents,
       api_key_prefix: a.prefix ?? '',
       tier: a.tier,
       rate_limit_per_minute: a.rate_limit_per_minute,

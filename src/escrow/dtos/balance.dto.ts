@@ -8,6 +8,15 @@ export class BalanceResponse {
 
   @ApiProperty({ example: 1250 })
   balance_rmb: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 0,
+    description:
+      'What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups ' +
+      'repay it first; while it is above 0, creating a task is 402 insufficient_balance.',
+  })
+  owed_cents: number;
 }
 
 /** Reference form: available balance, escrow and lifetime spending. */

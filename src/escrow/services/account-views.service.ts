@@ -20,8 +20,8 @@ export class AccountViewsService {
   ) {}
 
   async shortBalance(agentId: string): Promise<BalanceResponse> {
-    const { availableCents } = await this.balances.agentFunds(agentId);
-    return { balance_cents: availableCents, balance_rmb: centsToRmb(availableCents) };
+    const { availableCents, owedCents } = await this.balances.agentFunds(agentId);
+    return { balance_cents: availableCents, balance_rmb: centsToRmb(availableCents), owed_cents: owedCents };
   }
 
   async fullBalance(agentId: string): Promise<AgentBalanceResponse> {
@@ -29,6 +29,7 @@ export class AccountViewsService {
     return {
       balance_cents: b.availableCents,
       balance_rmb: centsToRmb(b.availableCents),
+      owed_cents: b.owedCents,
       currency: LEDGER_CURRENCY,
       escrow_cents: b.escrowCents,
       escrow_rmb: centsToRmb(b.escrowCents),

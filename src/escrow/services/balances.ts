@@ -11,6 +11,8 @@ export interface AgentFunds {
   availableCents: number;
   /** Sum of the escrow accounts of the agent's tasks. */
   escrowCents: number;
+  /** What the agent owes from dispute decisions its balance could not cover (product-decisions §19). */
+  owedCents: number;
 }
 
 export interface AgentBalance extends AgentFunds {
@@ -47,7 +49,7 @@ const SPENT_POSTINGS = `
   JOIN ledger_postings p ON p.journal_id = j.id
   JOIN ledger_accounts a ON a.id = p.account_id
  WHERE j.agent_id = $1
-   AND j.kind IN ('slot_release', 'cancel_compensation')
+   AND j.kind IN ('slot_release', 'cancel_compensation', 'dispute_settlement')
    AND a.kind IN ('worker_available', 'platform_fees')`;
 
 /**
@@ -59,30 +61,43 @@ export class Balances {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   async agentFunds(agentId: string, db: Runner = this.ds): Promise<AgentFunds> {
-    const [row] = await sqlRows<{ available: string; escrow: string }>(
+    const [row] = await sqlRows<{ available: string; escrow: string; owed: string }>(
       db,
       `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE code = $2), 0)::text AS available,
               COALESCE((SELECT sum(balance) FROM ledger_accounts WHERE agent_id = $1 AND kind = 'task_escrow'), 0)::text
-                AS escrow`,
-      [agentId, Accounts.agentAvailable(agentId).code],
-    );
-    return { availableCents: Number(row.available), escrowCents: Number(row.escrow) };
-  }
-
-  async agentBalance(agentId: string, db: Runner = this.ds): Promise<AgentBalance> {
-    const [row] = await sqlRows<{ available: string; escrow: string; spent: string; last_updated: Date }>(
-      db,
-      `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE code = $2), 0)::text AS available,
-                COALESCE((SELECT sum(balance) FROM ledger_accounts WHERE agent_id = $1 AND kind = 'task_escrow'), 0)::text
-                  AS escrow,
-                COALESCE((SELECT sum(p.amount) ${SPENT_POSTINGS}), 0)::text AS spent,
-                COALESCE((SELECT max(created_at) FROM ledger_journals WHERE agent_id = $1),
-                         (SELECT created_at FROM agents WHERE id = $1)) AS last_updated`,
-      [agentId, Accounts.agentAvailable(agentId).code],
+                AS escrow,
+              COALESCE((SELECT balance FROM ledger_accounts WHERE code = $3), 0)::text AS owed`,
+      [agentId, Accounts.agentAvailable(agentId).code, Accounts.agentOwed(agentId).code],
     );
     return {
       availableCents: Number(row.available),
       escrowCents: Number(row.escrow),
+      owedCents: Number(row.owed),
+    };
+  }
+
+  async agentBalance(agentId: string, db: Runner = this.ds): Promise<AgentBalance> {
+    const [row] = await sqlRows<{
+      available: string;
+      escrow: string;
+      owed: string;
+      spent: string;
+      last_updated: Date;
+    }>(
+      db,
+      `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE code = $2), 0)::text AS available,
+                COALESCE((SELECT sum(balance) FROM ledger_accounts WHERE agent_id = $1 AND kind = 'task_escrow'), 0)::text
+                  AS escrow,
+                COALESCE((SELECT balance FROM ledger_accounts WHERE code = $3), 0)::text AS owed,
+                COALESCE((SELECT sum(p.amount) ${SPENT_POSTINGS}), 0)::text AS spent,
+                COALESCE((SELECT max(created_at) FROM ledger_journals WHERE agent_id = $1),
+                         (SELECT created_at FROM agents WHERE id = $1)) AS last_updated`,
+      [agentId, Accounts.agentAvailable(agentId).code, Accounts.agentOwed(agentId).code],
+    );
+    return {
+      availableCents: Number(row.available),
+      escrowCents: Number(row.escrow),
+      owedCents: Number(row.owed),
       lifetimeSpentCents: Number(row.spent),
       lastUpdated: row.last_updated,
     };
@@ -129,8 +144,9 @@ export class Balances {
            FROM ledger_postings p
            JOIN ledger_journals j ON j.id = p.journal_id
           WHERE p.account_id = (SELECT id FROM ledger_accounts WHERE code = $1)
-            AND j.kind IN ('slot_release', 'cancel_compensation'))
-       SELECT COALESCE((SELECT sum(amount) FROM credits WHERE kind = 'slot_release'), 0)::text AS task_earnings,
+            AND j.kind IN ('slot_release', 'cancel_compensation', 'dispute_settlement'))
+       SELECT COALESCE((SELECT sum(amount) FROM credits WHERE kind IN ('slot_release', 'dispute_settlement')), 0)::text
+                AS task_earnings,
               COALESCE((SELECT sum(amount) FROM credits WHERE kind = 'cancel_compensation'), 0)::text AS compensation,
               COALESCE((SELECT sum(amount) FROM credits WHERE created_at >= $3), 0)::text AS since,
               COALESCE((SELECT -sum(p.amount) FROM ledger_postings p JOIN ledger_journals j ON j.id = p.journal_id

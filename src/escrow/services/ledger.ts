@@ -85,8 +85,22 @@ export class Ledger {
     });
   }
 
-  /** Moves a task's whole cost from the agent's balance into the task's escrow; 402 when the balance is short. */
-  holdTaskEscrow(em: EntityManager, a: TaskSlot & { amountCents: number }): Promise<PostResult> {
+  /**
+   * Moves a task's whole cost from the agent's balance into the task's escrow; 402 when the balance is short, and
+   * while the agent owes anything (product-decisions §19: required_cents is then the cost plus the debt).
+   */
+  async holdTaskEscrow(em: EntityManager, a: TaskSlot & { amountCents: number }): Promise<PostResult> {
+    const owed = await this.balance(em, Accounts.agentOwed(a.agentId));
+    if (owed > 0) {
+      throw new ApiError(
+        'insufficient_balance',
+        `You owe ${owed} cents from a dispute decision; top up to repay it before creating a task.`,
+        {
+          balance_cents: await this.balance(em, Accounts.agentAvailable(a.agentId)),
+          required_cents: a.amountCents + owed,
+        },
+      );
+    }
     return this.postOrRefuse(em, 'task cost', {
       reference: JournalRefs.taskHold(a.taskId),
       kind: 'escrow_hold',
@@ -116,6 +130,35 @@ export class Ledger {
       kind: 'slot_release',
       description: `Approved result on task ${a.taskId}`,
       postings,
+    });
+  }
+
+  /**
+   * An accepted "could not do it" report (product-decisions §19): out of the slot's escrow, the worker's share less
+   * its fee to the worker, the fee to the platform, the rest of the slot back to the agent. The assignment's one
+   * settlement reference, as for any release.
+   */
+  releaseUnableSlot(
+    em: EntityManager,
+    a: AssignmentSlot & {
+      budgetCents: number;
+      workerCents: number;
+      feeCents: number;
+      agentRefundCents: number;
+    },
+  ): Promise<PostResult> {
+    if (a.workerCents + a.feeCents + a.agentRefundCents !== a.budgetCents)
+      throw new Error(`unable split of ${a.assignmentId} does not add up to the slot's budget`);
+    return this.post(em, {
+      ...slotJournal(a),
+      kind: 'slot_release',
+      description: `Could not do it, accepted, on task ${a.taskId}`,
+      postings: [
+        { account: Accounts.taskEscrow(a.taskId, a.agentId), amount: -a.budgetCents },
+        { account: Accounts.workerAvailable(a.workerId), amount: a.workerCents },
+        { account: Accounts.platformFees(), amount: a.feeCents },
+        { account: Accounts.agentAvailable(a.agentId), amount: a.agentRefundCents },
+      ],
     });
   }
 
@@ -238,6 +281,104 @@ export class Ledger {
     });
   }
 
+  /**
+   * A dispute decision's money (product-decisions §19): `credits` (the worker's payout, the platform's fee) are paid
+   * from the agent's available balance, outside escrow. What the balance lacks is advanced by the platform
+   * (platform:advances) and becomes the agent's debt (agent_owed, against platform:credit), so the available balance
+   * never goes below 0. The journal's accounts are locked in id order before the balance is read, so the split into
+   * balance and debt is computed under the same locks that post it. Once per dispute (its reference).
+   */
+  async settleDispute(
+    em: EntityManager,
+    a: {
+      disputeId: string;
+      agentId: string;
+      workerId: string;
+      taskId: string;
+      payoutCents: number;
+      feeCents: number;
+    },
+  ): Promise<{ fromBalanceCents: number; owedCents: number }> {
+    const total = a.payoutCents + a.feeCents;
+    const available = Accounts.agentAvailable(a.agentId);
+    const debt = [Accounts.agentOwed(a.agentId), Accounts.platformCredit(), Accounts.platformAdvances()];
+    const credits: Posting[] = [
+      { account: Accounts.workerAvailable(a.workerId), amount: a.payoutCents },
+      { account: Accounts.platformFees(), amount: a.feeCents },
+    ];
+    const accounts = [available, ...debt, ...credits.map((p) => p.account)];
+    await sqlRows(
+      em,
+      `INSERT INTO ledger_accounts (code, kind, owner_id, agent_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[]) ON CONFLICT (code) DO NOTHING`,
+      [
+        accounts.map((x) => x.code),
+        accounts.map((x) => x.kind),
+        accounts.map((x) => x.ownerId),
+        accounts.map((x) => x.agentId),
+      ],
+    );
+    const [row] = await sqlRows<{ balance: string }>(
+      em,
+      `WITH locked AS MATERIALIZED (
+         SELECT code, balance FROM ledger_accounts WHERE code = ANY($1) ORDER BY id FOR NO KEY UPDATE)
+       SELECT balance::text AS balance FROM locked WHERE code = $2`,
+      [accounts.map((x) => x.code), available.code],
+    );
+    const fromBalance = Math.min(Number(row.balance), total);
+    const short = total - fromBalance;
+    const postings: Posting[] = [...credits, { account: available, amount: -fromBalance }];
+    if (short > 0) {
+      postings.push(
+        { account: Accounts.platformAdvances(), amount: -short },
+        { account: Accounts.agentOwed(a.agentId), amount: short },
+        { account: Accounts.platformCredit(), amount: -short },
+      );
+    }
+    await this.post(em, {
+      reference: JournalRefs.disputeSettlement(a.disputeId),
+      kind: 'dispute_settlement',
+      description: `Dispute ${a.disputeId} decided for the worker on task ${a.taskId}`,
+      agentId: a.agentId,
+      workerId: a.workerId,
+      taskId: a.taskId,
+      postings,
+    });
+    return { fromBalanceCents: fromBalance, owedCents: short };
+  }
+
+  /**
+   * Every credit to an agent repays its debt first, in the same transaction (product-decisions §19): right after a
+   * journal that credited the agent's available balance, as much of it as the debt needs goes back to the platform
+   * (the advance and its mirror shrink together). A cheap read first: most agents never owe anything.
+   */
+  private async repayOwed(em: EntityManager, agentId: string, creditReference: string): Promise<void> {
+    const owed = Accounts.agentOwed(agentId);
+    const available = Accounts.agentAvailable(agentId);
+    if ((await this.balance(em, owed)) <= 0) return;
+    const rows = await sqlRows<{ code: string; balance: string }>(
+      em,
+      `SELECT code, balance::text AS balance FROM ledger_accounts
+        WHERE code = ANY($1) ORDER BY id FOR NO KEY UPDATE`,
+      [[available.code, owed.code, Accounts.platformCredit().code, Accounts.platformAdvances().code]],
+    );
+    const of = (code: string) => Number(rows.find((r) => r.code === code)?.balance ?? 0);
+    const amount = Math.min(of(owed.code), of(available.code));
+    if (amount <= 0) return;
+    await this.post(em, {
+      reference: JournalRefs.owedRepayment(creditReference),
+      kind: 'owed_repayment',
+      description: 'Repayment of what was owed from a dispute decision',
+      agentId,
+      postings: [
+        { account: available, amount: -amount },
+        { account: owed, amount: -amount },
+        { account: Accounts.platformCredit(), amount },
+        { account: Accounts.platformAdvances(), amount },
+      ],
+    });
+  }
+
   /** Current balance of one account (0 when it has never been used). */
   async balance(em: EntityManager, account: AccountRef): Promise<number> {
     const rows = await sqlRows(em, `SELECT balance FROM ledger_accounts WHERE code = $1`, [account.code]);
@@ -314,6 +455,13 @@ export class Ledger {
         .filter((x) => x.account.code === p.account.code)
         .reduce((sum, x) => sum + x.amount, 0);
       throw new InsufficientFundsError(p.account, await this.balance(em, p.account), required);
+    }
+    if (j.kind !== 'owed_repayment') {
+      for (const p of postings) {
+        if (p.account.kind === 'agent_available' && p.amount > 0) {
+          await this.repayOwed(em, p.account.agentId!, j.reference);
+        }
+      }
     }
     return { journalId };
   }

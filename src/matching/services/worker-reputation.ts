@@ -20,11 +20,12 @@ export interface ReputationDetails {
 
 /**
  * What counts toward reputation, from the worker's assignments (formula in reputation.ts). Expired work counts
- * only if the worker had accepted it (a lapsed offer is not a failed task).
+ * only if the worker had accepted it (a lapsed offer is not a failed task). An accepted "could not do it" report
+ * (product-decisions §19) counts neither way in the completion ratio; a rejected one is a rejection.
  */
 const STATS_SQL = `
-  SELECT count(*) FILTER (WHERE status = 'approved')::int AS approved,
-         count(*) FILTER (WHERE status IN ('approved', 'rejected', 'abandoned')
+  SELECT count(*) FILTER (WHERE status = 'approved' AND outcome = 'done')::int AS approved,
+         count(*) FILTER (WHERE (status IN ('approved', 'rejected', 'abandoned') AND NOT (status = 'approved' AND outcome = 'unable'))
                              OR (status = 'expired' AND accepted_at IS NOT NULL))::int AS finished,
          count(rating)::int AS rating_count,
          COALESCE(sum(rating), 0)::int AS rating_sum,

@@ -14,6 +14,8 @@ import {
   TaskAcceptResponse,
   TaskSubmissionRequest,
   TaskSubmissionResponse,
+  UnableReportRequest,
+  UnableReportResponse,
 } from '../dtos/worker-task.dto';
 import { AssignmentService } from '../services/assignment.service';
 import { TaskAcceptService } from '../services/task-accept.service';
@@ -153,6 +155,33 @@ export class WorkerTasksController {
     @Body() dto: TaskSubmissionRequest,
   ): Promise<TaskSubmissionResponse> {
     return this.assignments.submit(actor, assignmentId, dto);
+  }
+
+  @Post('assignments/:assignment_id/unable')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Report that you could not do it (the shop was closed, the place not found)',
+    description:
+      'From an accepted or in-progress assignment before the deadline: submits a "could not do it" report (outcome unable) with a reason, a note and optionally photos of what you found (checked like proof photos). The agent reviews it like a result; accepted, or not decided within 72 hours, it pays the task’s unable_payout_percent of the budget less the fee on it (payment_cents). Nothing changes on a refusal.',
+  })
+  @ApiOkResponse({ type: UnableReportResponse })
+  @ApiErrors({
+    400: [
+      'validation_error',
+      'photo_gps_missing',
+      'photo_location_mismatch',
+      'device_location_stale',
+      'device_location_inaccurate',
+    ],
+    404: ['assignment_not_found'],
+    409: ['invalid_state'],
+  })
+  unable(
+    @CurrentActor() actor: WorkerActor,
+    @UuidParam('assignment_id') assignmentId: string,
+    @Body() dto: UnableReportRequest,
+  ): Promise<UnableReportResponse> {
+    return this.assignments.unable(actor, assignmentId, dto);
   }
 
   @Post('assignments/:assignment_id/submit-with-photo')

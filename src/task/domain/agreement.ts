@@ -33,16 +33,21 @@ export interface AgreementCandidate {
   status: string;
   submitted_at: Date | null;
   result_data: Record<string, unknown> | null;
+  /** `unable`: a "could not do it" report, which has no answers to agree with. */
+  outcome?: 'done' | 'unable';
 }
 
 /**
- * Which submissions count towards agreement: submitted or approved. Rejected ones do not (the agent judged them),
- * and neither will submissions held for review (§18) or "could not do it" ones (§19) once those exist: this is the
- * one place that decides.
+ * Which submissions count towards agreement: submitted or approved results. Rejected ones do not (the agent judged
+ * them), nor "could not do it" reports (§19, even once accepted), and neither will submissions held for review (§18)
+ * once those exist: this is the one place that decides.
  */
 export function countsForAgreement(a: AgreementCandidate): boolean {
   return (
-    (a.status === 'submitted' || a.status === 'approved') && a.submitted_at !== null && a.result_data !== null
+    (a.status === 'submitted' || a.status === 'approved') &&
+    a.outcome !== 'unable' &&
+    a.submitted_at !== null &&
+    a.result_data !== null
   );
 }
 

@@ -55,3 +55,12 @@ export const REJECTION_REASONS = [
   'other',
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+/** "Could not do it" (product-decisions §19): why a worker reports it, in the words the agent reads. */
+export const UNABLE_REASONS = ['closed', 'not_found', 'no_access', 'unsafe', 'other'] as const;
+export type UnableReason = (typeof UNABLE_REASONS)[number];
+/** The share of a slot's budget an accepted unable report pays, in percent, unless the task says otherwise. */
+export const DEFAULT_UNABLE_PAYOUT_PERCENT = 20;
+export const MAX_UNABLE_PAYOUT_PERCENT = 50;
+/** An assignment's submission is a result (`done`) or a "could not do it" report (`unable`). */
+export type AssignmentOutcome = 'done' | 'unable';

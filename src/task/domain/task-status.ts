@@ -46,6 +46,8 @@ export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'fail
 export interface AssignmentSlot {
   status: AssignmentStatus;
   settlement: SlotSettlement | null;
+  /** `unable`: an accepted "could not do it" report, which settles its slot but is no approval (§19). */
+  outcome?: 'done' | 'unable';
 }
 
 export interface SlotCounts {
@@ -57,6 +59,7 @@ export interface SlotCounts {
   closed: number;
   /** Free for a worker to take. */
   open: number;
+  /** Approved results; an approved "could not do it" report is not one (product-decisions §19). */
   approved: number;
 }
 
@@ -81,7 +84,7 @@ export function countSlots(
       `slot accounting broken: ${maxWorkers} slots < ${live} live + ${settled} settled + ${closedSlots} closed`,
     );
   }
-  const approved = assignments.filter((a) => a.status === 'approved').length;
+  const approved = assignments.filter((a) => a.status === 'approved' && a.outcome !== 'unable').length;
   return { live, settled, closed: closedSlots, open, approved };
 }
 

@@ -25,6 +25,8 @@ import {
   BUDGET_MAX_CENTS,
   BUDGET_MIN_CENTS,
   DEFAULT_MAX_DISTANCE_METERS,
+  DEFAULT_UNABLE_PAYOUT_PERCENT,
+  MAX_UNABLE_PAYOUT_PERCENT,
   MAX_WORKERS_LIMIT,
   METADATA_MAX_BYTES,
   TASK_TYPES,
@@ -192,6 +194,22 @@ export class CreateTaskRequest {
   @IsObject()
   @OpaqueJson()
   review_policy?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_UNABLE_PAYOUT_PERCENT,
+    default: DEFAULT_UNABLE_PAYOUT_PERCENT,
+    description:
+      'The share of a slot’s budget, in percent, that a worker’s accepted "could not do it" report pays (the shop was ' +
+      'closed, the place not found): that share less the platform fee on it goes to the worker, the rest of the slot ' +
+      'back to you (product-decisions §19).',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_UNABLE_PAYOUT_PERCENT)
+  unable_payout_percent?: number;
 
   @ApiPropertyOptional({
     minLength: 1,

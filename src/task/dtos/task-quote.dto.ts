@@ -65,6 +65,13 @@ export class QuoteRefundCase {
 }
 
 export class QuoteRefundPolicy {
+  @ApiProperty({
+    type: QuoteRefundCase,
+    description:
+      'A worker’s "could not do it" report accepted: unable_payout_percent of the budget less its fee to the worker, the rest back to you.',
+  })
+  worker_unable: QuoteRefundCase;
+
   @ApiProperty({ type: QuoteRefundCase, description: 'Cancelled while no worker holds the slot: 100 %.' })
   cancel_unassigned: QuoteRefundCase;
 
@@ -161,6 +168,14 @@ export class TaskQuoteResponse {
 
   @ApiProperty({ type: 'integer', example: 1 })
   max_workers: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 20,
+    description:
+      'The share of a slot’s budget, in percent, an accepted "could not do it" report would pay (see refund_policy.worker_unable).',
+  })
+  unable_payout_percent: number;
 
   @ApiProperty({
     type: 'integer',

@@ -3,7 +3,7 @@ import { WORKER_PSEUDONYM_PATTERN } from '../domain/worker-pseudonym';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { DeviceLocation, ResultPhoto } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
-import { REJECTION_REASONS, TASK_TYPES } from '../domain/task-policy';
+import { REJECTION_REASONS, TASK_TYPES, UNABLE_REASONS, type UnableReason } from '../domain/task-policy';
 import { NextCursor } from '../../common/http/cursor-page';
 import { AnswerSchema, ReviewPolicy } from './answer-schema.dto';
 
@@ -84,6 +84,13 @@ export class TaskResult {
     description: 'The device location the worker sent with the submission, if any.',
   })
   device_location: DeviceLocation | null;
+  @ApiPropertyOptional({
+    enum: UNABLE_REASONS,
+    description:
+      'Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes ' +
+      'says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.',
+  })
+  unable_reason?: UnableReason;
 }
 
 export class TaskAssignmentView {
@@ -163,6 +170,14 @@ export class TaskStatusResponse {
   @ApiProperty({ type: 'integer' }) budget_cents: number;
   @ApiProperty({ type: 'integer' }) max_workers: number;
   @ApiProperty({ type: CostBreakdown }) cost_breakdown: CostBreakdown;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 50,
+    example: 20,
+    description: 'The share of a slot’s budget, in percent, an accepted "could not do it" report pays.',
+  })
+  unable_payout_percent: number;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
   @ApiProperty({
     type: () => AnswerSchema,

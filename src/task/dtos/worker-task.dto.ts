@@ -18,7 +18,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LOCATION_PROOFS } from '../domain/location-proof';
-import { REJECTION_REASONS, RESULT_DATA_MAX_BYTES, TASK_TYPES } from '../domain/task-policy';
+import {
+  REJECTION_REASONS,
+  RESULT_DATA_MAX_BYTES,
+  TASK_TYPES,
+  UNABLE_REASONS,
+  type UnableReason,
+} from '../domain/task-policy';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
@@ -204,6 +210,65 @@ export class TaskSubmissionRequest {
   @ValidateNested()
   @Type(() => DeviceLocationInput)
   device_location?: DeviceLocationInput;
+}
+
+/** "Could not do it" (product-decisions §19): the worker reports why, with what they saw. */
+export class UnableReportRequest {
+  @ApiProperty({
+    enum: UNABLE_REASONS,
+    description:
+      'closed: the place was closed; not_found: it could not be found; no_access: no way in; unsafe: it was not safe; ' +
+      'other: the note says.',
+  })
+  @IsIn(UNABLE_REASONS)
+  reason: UnableReason;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 2000,
+    description: 'What happened, in your words (the agent reads it).',
+  })
+  @IsString()
+  @Length(1, 2000)
+  @Matches(/\S/, { message: 'must not be blank' })
+  note: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 5,
+    description:
+      'Photos of what you found (the closed shop), from the upload endpoints; checked like proof photos.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @Length(1, 2048, { each: true })
+  photo_urls?: string[];
+
+  @ApiPropertyOptional({
+    type: DeviceLocationInput,
+    description: 'Where the device was when the photos were taken.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DeviceLocationInput)
+  device_location?: DeviceLocationInput;
+}
+
+export class UnableReportResponse {
+  @ApiProperty({ format: 'uuid' }) assignment_id: string;
+  @ApiProperty({ format: 'uuid' }) task_id: string;
+  @ApiProperty({ enum: ['submitted'] }) status: string;
+  @ApiProperty({ enum: ['unable'] }) outcome: 'unable';
+  @ApiProperty({ format: 'date-time' }) submitted_at: string;
+  @ApiProperty({
+    type: 'integer',
+    example: 900,
+    description: 'What you are paid if the agent accepts the report (or nobody decides within 72 hours).',
+  })
+  payment_cents: number;
 }
 
 export class CheckedPhotoView {

@@ -10,6 +10,8 @@ import type {
   AssignmentResponse,
   TaskSubmissionRequest,
   TaskSubmissionResponse,
+  UnableReportRequest,
+  UnableReportResponse,
 } from '../dtos/worker-task.dto';
 import { AssignmentStatus } from '../domain/task-status';
 import { UploadService } from '../../upload/services/upload.service';
@@ -23,7 +25,7 @@ import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
 import { TaskAgreement } from './task-agreement';
-import { TaskChanges, TaskSettlement } from './task-settlement';
+import { TaskChanges, TaskSettlement, unableSplit } from './task-settlement';
 import { countOffer } from '../../observability/metrics';
 
 /**
@@ -154,6 +156,70 @@ export class AssignmentService {
       task_id: moved.task_id,
       status: 'submitted',
       submitted_at: moved.updated_at,
+    };
+  }
+
+  /**
+   * "Could not do it" (product-decisions §19): from a live assignment (accepted or in progress) before the deadline,
+   * the worker submits a report instead of a result: a reason, a note, and optionally photos of what they found,
+   * checked like proof photos. It waits for the agent's ordinary review (or the 72-hour auto-approval) as a result
+   * does; accepted, it pays the task's unable share (TaskSettlement.approve).
+   */
+  async unable(
+    actor: WorkerActor,
+    assignmentId: string,
+    dto: UnableReportRequest,
+  ): Promise<UnableReportResponse> {
+    const urls = dto.photo_urls ?? [];
+    const device = deviceFixOf(dto.device_location, this.clock.now());
+    let payment = 0;
+    const moved = await this.act(
+      actor,
+      assignmentId,
+      async (em, task, a, now) => {
+        if (!SUBMITTABLE.includes(a.status)) {
+          throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot be reported.`, {
+            current_status: a.status,
+          });
+        }
+        beforeDeadline(task, a, now);
+        const photos: Photo[] = [];
+        if (urls.length > 0) {
+          for (const u of await this.uploads.ownedByUrls(em, actor.id, urls)) {
+            photos.push(
+              await this.verifier.fromUpload(em, u, this.uploads.url(u.storage_key), task, a, device, now),
+            );
+          }
+        }
+        payment = unableSplit(task).workerCents;
+        return this.moveWithEvent(
+          em,
+          a,
+          SUBMITTABLE,
+          'submitted',
+          now,
+          {
+            submitted_at: now,
+            outcome: 'unable',
+            unable_reason: dto.reason,
+            result_data: null,
+            worker_notes: dto.note,
+            photos: JSON.stringify(photos),
+            device_location: device ? JSON.stringify(deviceLocationView(device)) : null,
+          },
+          'assignment.submitted',
+        );
+      },
+      { submitted: true },
+      true,
+    );
+    return {
+      assignment_id: moved.assignment_id,
+      task_id: moved.task_id,
+      status: 'submitted',
+      outcome: 'unable',
+      submitted_at: moved.updated_at,
+      payment_cents: payment,
     };
   }
 

@@ -15,7 +15,12 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { splitSlot, taskCost } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
-import { checkDeadline, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
+import {
+  checkDeadline,
+  DEFAULT_MAX_DISTANCE_METERS,
+  DEFAULT_UNABLE_PAYOUT_PERCENT,
+  estimateCompletion,
+} from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import { checkAnswerRules } from '../domain/agreement';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
@@ -146,11 +151,11 @@ export class TaskCreationService {
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
                           total_cents, required_skills, min_reputation, metadata, status, deadline_at,
                           estimated_completion_at, created_at, updated_at, open_slots, test_clock_id,
-                          location_proof, answer_schema, review_policy)
+                          location_proof, answer_schema, review_policy, unable_payout_percent)
        SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
               $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
               'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int,
-              $23::uuid, $24::text, $25::json, $26::jsonb
+              $23::uuid, $24::text, $25::json, $26::jsonb, $27::int
         WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($21::text[])) < $22::int
        RETURNING *`,
       [
@@ -180,6 +185,7 @@ export class TaskCreationService {
         dto.requirements?.location_proof ?? DEFAULT_LOCATION_PROOF,
         dto.answer_schema ? JSON.stringify(dto.answer_schema) : null,
         dto.review_policy ? JSON.stringify(dto.review_policy) : null,
+        dto.unable_payout_percent ?? DEFAULT_UNABLE_PAYOUT_PERCENT,
       ],
     );
     if (!rows.length) await this.refuseOverLimit(em, agentId, agent.max_concurrent_tasks);

@@ -7,10 +7,15 @@ import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
-import { cancellationSplit, splitSlot, taskCost } from '../../escrow/fees';
+import { cancellationSplit, shareSplit, splitSlot, taskCost } from '../../escrow/fees';
 import { Balances } from '../../escrow/services/balances';
 import { WorkerRanking } from '../../matching/services/worker-ranking';
-import { checkDeadline, DEFAULT_MAX_DISTANCE_METERS, estimateCompletion } from '../domain/task-policy';
+import {
+  checkDeadline,
+  DEFAULT_MAX_DISTANCE_METERS,
+  DEFAULT_UNABLE_PAYOUT_PERCENT,
+  estimateCompletion,
+} from '../domain/task-policy';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import type { CreateTaskRequest } from '../dtos/create-task.dto';
 import type {
@@ -55,8 +60,10 @@ export class TaskQuoteService {
     ]);
     const covers = funds.availableCents >= cost.total_cents;
     const withinLimit = agent.active < agent.max_concurrent_tasks;
+    const unablePercent = dto.unable_payout_percent ?? DEFAULT_UNABLE_PAYOUT_PERCENT;
     return {
       max_workers: maxWorkers,
+      unable_payout_percent: unablePercent,
       fee_bps: feeBps,
       per_slot: {
         budget_cents: dto.budget_cents,
@@ -76,7 +83,7 @@ export class TaskQuoteService {
         within_limit: withinLimit,
       },
       can_create: covers && withinLimit,
-      refund_policy: refundPolicy(dto.budget_cents),
+      refund_policy: refundPolicy(dto.budget_cents, unablePercent, feeBps),
       auto_approval: { delay_hours: this.config.autoApproveHours },
       workers,
       estimated_completion_at: estimateCompletion(now, deadline, dto.task_type).toISOString(),
@@ -134,10 +141,12 @@ export class TaskQuoteService {
 }
 
 /** The refund policy (spec, decisions "Tasks") applied to one slot's budget, with the ledger's own rounding. */
-export function refundPolicy(budgetCents: number): QuoteRefundPolicy {
+export function refundPolicy(budgetCents: number, unablePercent: number, feeBps: number): QuoteRefundPolicy {
   const whole = refundCase(budgetCents, budgetCents, 0);
   const split = cancellationSplit(budgetCents);
+  const unable = shareSplit(budgetCents, unablePercent, feeBps);
   return {
+    worker_unable: refundCase(budgetCents, unable.agentRefundCents, unable.workerCents),
     cancel_unassigned: whole,
     cancel_assigned: refundCase(budgetCents, split.agentRefundCents, split.workerCents),
     cancel_in_progress: { ...refundCase(budgetCents, 0, 0), allowed: false },

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { sqlExec } from '../../database/sql';
-import { cancellationSplit } from '../../escrow/fees';
+import { cancellationSplit, shareSplit } from '../../escrow/fees';
+import type { UnableSummary } from '../../events/event-data';
 import { Ledger } from '../../escrow/services/ledger';
 import {
   AssignmentStatus,
@@ -64,12 +65,24 @@ export class TaskSettlement {
       closed_at: now,
       ...reviewColumns(review),
     });
-    await this.ledger.releaseSlot(em, {
-      ...slotOf(task, a),
-      payoutCents: task.payout_cents,
-      feeCents: task.fee_cents,
-    });
-    await this.events.assignment(em, 'assignment.approved', moved, now, { payment_cents: task.payout_cents });
+    let paid = task.payout_cents;
+    if (a.outcome === 'unable') {
+      // "Could not do it" accepted (product-decisions §19): the task's share of the slot, not the whole payout.
+      const split = unableSplit(task);
+      paid = split.workerCents;
+      await this.ledger.releaseUnableSlot(em, {
+        ...slotOf(task, a),
+        budgetCents: task.budget_cents,
+        ...split,
+      });
+    } else {
+      await this.ledger.releaseSlot(em, {
+        ...slotOf(task, a),
+        payoutCents: task.payout_cents,
+        feeCents: task.fee_cents,
+      });
+    }
+    await this.events.assignment(em, 'assignment.approved', moved, now, { payment_cents: paid });
     await this.reputation.recompute(em, a.worker_id, now);
     return moved;
   }
@@ -185,7 +198,13 @@ export class TaskSettlement {
     const event = TASK_STATUS_EVENT[status];
     const changed = status !== task.status;
     if (changed && event && event !== 'task.submitted') {
-      await this.events.task(em, event, task, { status, previous_status: task.status }, now);
+      await this.events.task(
+        em,
+        event,
+        task,
+        { status, previous_status: task.status, ...(status === 'failed' ? unableOf(task, assignments) : {}) },
+        now,
+      );
     }
     // task.submitted carries the results awaiting review, so the agent can decide without another request. It is
     // written when the task becomes submitted and on every submission (with several workers the task may stay
@@ -210,7 +229,25 @@ export class TaskSettlement {
 }
 
 function toSlot(a: AssignmentRow) {
-  return { status: a.status, settlement: a.slot_settlement };
+  return { status: a.status, settlement: a.slot_settlement, outcome: a.outcome };
+}
+
+/** The share an accepted "could not do it" report of this task pays (product-decisions §19). */
+export function unableSplit(task: TaskRow) {
+  const s = shareSplit(task.budget_cents, task.unable_payout_percent, task.fee_bps);
+  return { workerCents: s.workerCents, feeCents: s.feeCents, agentRefundCents: s.agentRefundCents };
+}
+
+/**
+ * What `task.failed` says of accepted "could not do it" reports: the first one's reason, and what they paid the
+ * workers in all (nothing when the task had none).
+ */
+function unableOf(task: TaskRow, assignments: AssignmentRow[]): { unable?: UnableSummary } {
+  const reports = assignments.filter((a) => a.status === 'approved' && a.outcome === 'unable');
+  if (reports.length === 0) return {};
+  return {
+    unable: { reason: reports[0].unable_reason!, paid_cents: reports.length * unableSplit(task).workerCents },
+  };
 }
 
 function reviewColumns(review: Review | null): Record<string, unknown> {

@@ -120,6 +120,7 @@ export const createTaskRequestLimits = {
     idempotency_key: { minLength: 1, maxLength: 255 },
     max_workers: { minimum: 1, maximum: 10 },
     title: { minLength: 1, maxLength: 200 },
+    unable_payout_percent: { minimum: 0, maximum: 50 },
 } as const;
 
 /** components["schemas"]["CreateTestClockRequest"] */
@@ -254,6 +255,11 @@ export const taskRequirementsLimits = {
     skills: { maxItems: 20, items: { minLength: 1, maxLength: 50 } },
 } as const;
 
+/** components["schemas"]["TaskStatusResponse"] */
+export const taskStatusResponseLimits = {
+    unable_payout_percent: { minimum: 0, maximum: 50 },
+} as const;
+
 /** components["schemas"]["TaskSubmissionRequest"] */
 export const taskSubmissionRequestLimits = {
     photo_urls: { maxItems: 5, items: { minLength: 1, maxLength: 2048 } },
@@ -268,6 +274,12 @@ export const totpCodeRequestLimits = {
 /** components["schemas"]["TransactionItem"] */
 export const transactionItemLimits = {
     amount: { minimum: 1 },
+} as const;
+
+/** components["schemas"]["UnableReportRequest"] */
+export const unableReportRequestLimits = {
+    note: { minLength: 1, maxLength: 2000, pattern: "\\S" },
+    photo_urls: { maxItems: 5, items: { minLength: 1, maxLength: 2048 } },
 } as const;
 
 /** components["schemas"]["UpdateAgentRequest"] */

@@ -1542,6 +1542,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/assignments/{assignment_id}/unable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report that you could not do it (the shop was closed, the place not found)
+         * @description From an accepted or in-progress assignment before the deadline: submits a "could not do it" report (outcome unable) with a reason, a note and optionally photos of what you found (checked like proof photos). The agent reviews it like a result; accepted, or not decided within 72 hours, it pays the task’s unable_payout_percent of the budget less the fee on it (payment_cents). Nothing changes on a refusal.
+         */
+        post: operations["WorkerTasks_unable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/availability": {
         parameters: {
             query?: never;
@@ -2224,6 +2244,11 @@ export interface components {
             lifetime_spent_cents: number;
             /** @example 450 */
             lifetime_spent_rmb: number;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups repay it first; while it is above 0, creating a task is 402 insufficient_balance.
+             * @example 0
+             */
+            owed_cents: number;
         };
         AgentLoginRequest: {
             /**
@@ -2263,6 +2288,11 @@ export interface components {
             /** @example 100 */
             max_concurrent_tasks: number;
             organization_name: string | null;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover; top-ups repay it first.
+             * @example 0
+             */
+            owed_cents: number;
             /** @example 10000 */
             rate_limit_per_day: number;
             /** @example 100 */
@@ -2399,6 +2429,11 @@ export interface components {
             quality_score: number | null;
             /** Format: date-time */
             submitted_at: string;
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             /** Format: uuid */
             worker_id: string;
             worker_notes: string | null;
@@ -2849,6 +2884,11 @@ export interface components {
             balance_cents: number;
             /** @example 1250 */
             balance_rmb: number;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups repay it first; while it is above 0, creating a task is 402 insufficient_balance.
+             * @example 0
+             */
+            owed_cents: number;
         };
         BehaviorInput: {
             /** @description Seconds from an offer to the answer (offers lapse after 120 s). */
@@ -3155,6 +3195,11 @@ export interface components {
             test_clock?: string;
             /** @example Photograph the storefront of 88 Century Avenue */
             title: string;
+            /**
+             * @description The share of a slot’s budget, in percent, that a worker’s accepted "could not do it" report pays (the shop was closed, the place not found): that share less the platform fee on it goes to the worker, the rest of the slot back to you (product-decisions §19).
+             * @default 20
+             */
+            unable_payout_percent?: number;
         };
         CreateTestClockRequest: {
             /**
@@ -4002,6 +4047,8 @@ export interface components {
             result_rejected: components["schemas"]["QuoteRefundCase"];
             /** @description A worker abandons the slot: it reopens for another worker at no extra cost, nothing refunded. */
             worker_abandons: components["schemas"]["QuoteRefundCase"];
+            /** @description A worker’s "could not do it" report accepted: unable_payout_percent of the budget less its fee to the worker, the rest back to you. */
+            worker_unable: components["schemas"]["QuoteRefundCase"];
         };
         QuoteSlot: {
             /**
@@ -4539,6 +4586,11 @@ export interface components {
             status: "submitted" | "approved" | "rejected";
             /** Format: date-time */
             submitted_at: string;
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             /** Format: uuid */
             worker_id: string;
             worker_notes: string | null;
@@ -4715,9 +4767,25 @@ export interface components {
             /** Format: uuid */
             task_id: string;
         };
-        /** @description The task's status became `failed`. */
+        TaskFailedData: {
+            /**
+             * @description The status it left.
+             * @example submitted
+             */
+            previous_status: string;
+            /**
+             * @description The status the task entered (the event name says which).
+             * @example completed
+             */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            /** @description Present when a worker reported they could not do it and the report was accepted. */
+            unable?: components["schemas"]["UnableSummary"];
+        };
+        /** @description The task's status became `failed`; `unable` says what accepted "could not do it" reports paid. */
         TaskFailedEvent: {
-            data: components["schemas"]["TaskEventData"];
+            data: components["schemas"]["TaskFailedData"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4842,6 +4910,11 @@ export interface components {
              * @example 5000
              */
             total_to_hold_cents: number;
+            /**
+             * @description The share of a slot’s budget, in percent, an accepted "could not do it" report would pay (see refund_policy.worker_unable).
+             * @example 20
+             */
+            unable_payout_percent: number;
             workers: components["schemas"]["QuoteWorkers"];
         };
         TaskRequirements: {
@@ -4892,6 +4965,11 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             worker_notes: string | null;
         };
         TaskResultResponse: {
@@ -4974,6 +5052,11 @@ export interface components {
             /** @enum {string} */
             task_type: "photo" | "verification" | "data_collection" | "delivery" | "other";
             title: string;
+            /**
+             * @description The share of a slot’s budget, in percent, an accepted "could not do it" report pays.
+             * @example 20
+             */
+            unable_payout_percent: number;
         };
         TaskSubmissionRequest: {
             /** @description Where the device was when the photos were taken. Used for photos without EXIF GPS on tasks whose requirements.location_proof is photo_or_device_gps; recorded with the submission in any case. */
@@ -5134,6 +5217,48 @@ export interface components {
              * @example txn_1001
              */
             next_cursor: string | null;
+        };
+        UnableReportRequest: {
+            /** @description Where the device was when the photos were taken. */
+            device_location?: components["schemas"]["DeviceLocationInput"];
+            /** @description What happened, in your words (the agent reads it). */
+            note: string;
+            /** @description Photos of what you found (the closed shop), from the upload endpoints; checked like proof photos. */
+            photo_urls?: string[];
+            /**
+             * @description closed: the place was closed; not_found: it could not be found; no_access: no way in; unsafe: it was not safe; other: the note says.
+             * @enum {string}
+             */
+            reason: "closed" | "not_found" | "no_access" | "unsafe" | "other";
+        };
+        UnableReportResponse: {
+            /** Format: uuid */
+            assignment_id: string;
+            /** @enum {string} */
+            outcome: "unable";
+            /**
+             * @description What you are paid if the agent accepts the report (or nobody decides within 72 hours).
+             * @example 900
+             */
+            payment_cents: number;
+            /** @enum {string} */
+            status: "submitted";
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: uuid */
+            task_id: string;
+        };
+        UnableSummary: {
+            /**
+             * @description What the reports paid their workers in all: each the task’s unable share less its fee.
+             * @example 900
+             */
+            paid_cents: number;
+            /**
+             * @description Why the worker could not do it (the first report, when there were several).
+             * @enum {string}
+             */
+            reason: "closed" | "not_found" | "no_access" | "unsafe" | "other";
         };
         UpdateAgentRequest: {
             /**
@@ -13439,6 +13564,127 @@ export interface operations {
             };
         };
     };
+    WorkerTasks_unable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnableReportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnableReportResponse"];
+                };
+            };
+            /**
+             * @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid.
+             *     - [`photo_gps_missing`](../docs/errors.md#photo_gps_missing): The photo has no GPS position in its EXIF data.
+             *     - [`photo_location_mismatch`](../docs/errors.md#photo_location_mismatch): The photo was taken too far from the task.
+             *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
+             *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`assignment_not_found`](../docs/errors.md#assignment_not_found): No such assignment, or it is not yours. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Availability_get: {
         parameters: {
             query?: never;
@@ -15254,6 +15500,7 @@ export const answerSchemaFieldFormatValues: ReadonlyArray<FlattenedDeepRequired<
 export const answerSchemaFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaField"]["type"]> = ["string", "number", "integer", "boolean", "array"];
 export const answerSchemaItemsTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaItems"]["type"]> = ["string"];
 export const apiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const approvedResultUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApprovedResult"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const assignmentAbandonedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAbandonedEvent"]["event"]> = ["assignment.abandoned"];
 export const assignmentAcceptedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAcceptedEvent"]["event"]> = ["assignment.accepted"];
 export const assignmentApprovedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentApprovedEvent"]["event"]> = ["assignment.approved"];
@@ -15350,6 +15597,7 @@ export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequ
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const submissionViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
 export const submissionViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["status"]> = ["submitted", "approved", "rejected"];
+export const submissionViewUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const taskAcceptResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAcceptResponse"]["status"]> = ["accepted"];
 export const taskAssignedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignedEvent"]["event"]> = ["task.assigned"];
 export const taskAssignmentViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignmentView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
@@ -15363,6 +15611,7 @@ export const taskListItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const taskRequirementsLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirements"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskRequirementsViewLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirementsView"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
+export const taskResultUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResult"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const taskResultResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResultResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStartedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStartedEvent"]["event"]> = ["task.started"];
 export const taskStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
@@ -15374,6 +15623,10 @@ export const tokenPairResponseToken_typeValues: ReadonlyArray<FlattenedDeepRequi
 export const transactionItemDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransactionItem"]["direction"]> = ["credit", "debit"];
 export const transactionItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransactionItem"]["status"]> = ["completed", "pending", "failed"];
 export const transactionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransactionItem"]["type"]> = ["payment", "refund", "deposit"];
+export const unableReportRequestReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableReportRequest"]["reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
+export const unableReportResponseOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableReportResponse"]["outcome"]> = ["unable"];
+export const unableReportResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableReportResponse"]["status"]> = ["submitted"];
+export const unableSummaryReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableSummary"]["reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
