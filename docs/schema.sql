@@ -608,6 +608,37 @@ CREATE TABLE public.payment_refunds (
 );
 
 --
+-- Name: position_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.position_reports (
+    id bigint NOT NULL,
+    worker_id uuid NOT NULL,
+    latitude double precision NOT NULL,
+    longitude double precision NOT NULL,
+    accuracy_m real,
+    source text NOT NULL,
+    reported_at timestamp with time zone NOT NULL,
+    CONSTRAINT position_reports_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT position_reports_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT position_reports_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT position_reports_source_check CHECK ((source = ANY (ARRAY['availability'::text, 'submission_device'::text, 'submission_photo'::text])))
+);
+
+--
+-- Name: position_reports_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.position_reports ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.position_reports_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1244,6 +1275,13 @@ ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_pkey PRIMARY KEY (id);
 
 --
+-- Name: position_reports position_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.position_reports
+    ADD CONSTRAINT position_reports_pkey PRIMARY KEY (id);
+
+--
 -- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1606,6 +1644,18 @@ CREATE INDEX payment_refunds_order_idx ON public.payment_refunds USING btree (or
 --
 
 CREATE INDEX payment_refunds_processing_idx ON public.payment_refunds USING btree (created_at) WHERE (status = 'processing'::text);
+
+--
+-- Name: position_reports_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX position_reports_time ON public.position_reports USING btree (reported_at);
+
+--
+-- Name: position_reports_worker_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX position_reports_worker_time ON public.position_reports USING btree (worker_id, reported_at DESC);
 
 --
 -- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
@@ -2054,6 +2104,13 @@ ALTER TABLE ONLY public.payment_refunds
 
 ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
+
+--
+-- Name: position_reports position_reports_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.position_reports
+    ADD CONSTRAINT position_reports_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
 
 --
 -- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

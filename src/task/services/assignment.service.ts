@@ -19,6 +19,8 @@ import { answerSchemaModel } from '../domain/answer-schema';
 import { photoAnswers } from '../domain/answer-validation';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
+import { PositionTrail } from '../../matching/services/position-trail';
+import { submissionPosition } from '../domain/submission-position';
 import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
@@ -129,6 +131,8 @@ export class AssignmentService {
         const submission = { ...content, result_data: judged.answers };
         const [refusal] = judgeProof({ task, submission, photos: list }).refusals;
         if (refusal) throw refusal;
+        const position = submissionPosition(a.worker_id, task, content.device, list, now);
+        if (position) await PositionTrail.record(em, position);
         const moved = await this.moveWithEvent(
           em,
           a,

@@ -5028,6 +5028,11 @@ export interface components {
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
         };
         UpdateAvailabilityRequest: {
+            /**
+             * @description The accuracy radius the device reported for the position, in metres. Optional; with it a far jump between two positions is judged fairly (impossible travel, docs/proof-review.md).
+             * @example 15
+             */
+            accuracy_m?: number;
             /** @description Required when online is true; with longitude. Offers match on a position at most 30 minutes old: report it while the app is open (the worker app does every minute). */
             latitude?: number;
             /** @description Required when online is true; with latitude. */
