@@ -1,4 +1,5 @@
 import { countSlots } from './domain/task-status';
+import { withRisk } from './domain/location-proof';
 import type { ResultPhoto, SubmittedWork } from '../events/event-data';
 import type {
   CostBreakdown,
@@ -150,7 +151,7 @@ export function resultPhoto(p: Photo): ResultPhoto {
     taken_at: p.taken_at,
     distance_meters: p.distance_meters ?? null,
     field: p.field ?? null,
-    verification: p.verification ?? null,
+    verification: p.verification ? withRisk(p.verification) : null,
   };
 }
 

@@ -3758,8 +3758,16 @@ export interface components {
             location_source: "exif" | "device";
             /** @description The same bytes were part of an earlier submission (any task, any worker). */
             reused: boolean;
+            /**
+             * @description How far the proof can be trusted without looking (product-decisions §18): the highest risk of its signals; low without any. A high risk holds the submission from auto-approval until a person decides; no signal rejects by itself.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
             sha256: string;
+            /** @description Why the photo is suspect, one entry per finding; empty for a clean photo. */
+            signals: components["schemas"]["ProofSignalView"][];
             /**
              * Format: date-time
              * @description Capture time: EXIF, else (device source) the time of the device location.
@@ -3767,6 +3775,33 @@ export interface components {
             taken_at: string | null;
             /** @description Whether taken_at lies between the assignment’s acceptance and its submission (±60 s of clock skew); false flags a photo taken before or after; null when there is no capture time. */
             taken_during_assignment: boolean | null;
+        };
+        ProofSignalView: {
+            /**
+             * @example reused_photo
+             * @enum {string}
+             */
+            code: "reused_photo" | "exif_edited" | "capture_outside_window" | "exif_device_disagree" | "impossible_travel" | "no_camera_metadata";
+            /**
+             * @description The finding in words, for a person; its wording may change, the code does not.
+             * @example A near-duplicate of a photo another worker submitted earlier (64-bit perceptual hash, 3 bits apart).
+             */
+            detail: string;
+            /**
+             * @description exif_device_disagree: metres between the EXIF GPS and the device fix (over 1,000 is high risk); impossible_travel: metres from the previous known position.
+             * @example 1840
+             */
+            distance_meters?: number;
+            /**
+             * @description reused_photo only: `own` when the earlier photo was this worker’s (medium risk), `other` when another worker’s (high risk).
+             * @enum {string}
+             */
+            scope?: "own" | "other";
+            /**
+             * @description impossible_travel only: the implied speed from the previous known position, in km/h.
+             * @example 1900
+             */
+            speed_kmh?: number;
         };
         ProviderHealthView: {
             error?: string;
@@ -14808,6 +14843,9 @@ export const paymentStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequi
 export const photoBehaviorInputExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorInput"]["exif"]> = ["present", "missing", "stale"];
 export const photoBehaviorViewExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorView"]["exif"]> = ["present", "missing", "stale"];
 export const photoVerificationLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["location_source"]> = ["exif", "device"];
+export const photoVerificationRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["risk"]> = ["low", "medium", "high"];
+export const proofSignalViewCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["code"]> = ["reused_photo", "exif_edited", "capture_outside_window", "exif_device_disagree", "impossible_travel", "no_camera_metadata"];
+export const proofSignalViewScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["scope"]> = ["own", "other"];
 export const providerHealthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProviderHealthView"]["status"]> = ["available", "unavailable"];
 export const pushSubscriptionResponseLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PushSubscriptionResponse"]["locale"]> = ["zh-CN", "en"];
 export const quoteWorkersAvailable_nowValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuoteWorkers"]["available_now"]> = [0, 1, 5, 20, 100];
