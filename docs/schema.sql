@@ -314,6 +314,8 @@ CREATE TABLE public.assignments (
     offer_distance_meters integer,
     offer_reputation numeric(3,2),
     offer_response numeric(4,3),
+    review_required boolean DEFAULT false NOT NULL,
+    review_note text,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
@@ -723,7 +725,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text])))
 );
 
 --
@@ -1470,6 +1472,12 @@ CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer
 --
 
 CREATE INDEX assignments_photos_idx ON public.assignments USING gin (photos jsonb_path_ops);
+
+--
+-- Name: assignments_review_required; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_review_required ON public.assignments USING btree (submitted_at) WHERE review_required;
 
 --
 -- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -

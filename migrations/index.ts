@@ -28,6 +28,7 @@ import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
 import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
 import { EventReplay1732200300000 } from './1732200300000-event-replay';
 import { PositionTrail1732200450000 } from './1732200450000-position-trail';
+import { ProofHold1732200451000 } from './1732200451000-proof-hold';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   WrongAnswersPersona1732200201000,
   EventReplay1732200300000,
   PositionTrail1732200450000,
+  ProofHold1732200451000,
 ];

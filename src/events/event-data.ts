@@ -366,6 +366,29 @@ export class SubmittedWork {
     description: 'The device location the worker sent with the submission, if any.',
   })
   device_location: DeviceLocation | null;
+
+  @ApiProperty({
+    enum: PROOF_RISKS,
+    example: 'low',
+    description:
+      'The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.',
+  })
+  risk: ProofRiskLevel;
+
+  @ApiProperty({
+    description:
+      'true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at.',
+  })
+  review_required: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.',
+  })
+  review_deadline_at: string | null;
 }
 
 /** `task.submitted`: every result awaiting the agent's review, oldest submission first (product-decisions §10). */
@@ -384,6 +407,19 @@ export class TaskSubmittedData extends TaskEventData {
     description: 'The task’s answer_schema, which each submission’s data follows; null for free-form data.',
   })
   answer_schema: Record<string, unknown> | null;
+
+  @ApiProperty({
+    enum: PROOF_RISKS,
+    example: 'low',
+    description: 'The highest risk among the submissions awaiting review (product-decisions §18).',
+  })
+  risk: ProofRiskLevel;
+
+  @ApiProperty({
+    description:
+      'true when any submission awaiting review is held for a person’s decision (its risk is high): it is not auto-approved after 72 hours.',
+  })
+  review_required: boolean;
 }
 
 export class AssignmentRejectedData extends AssignmentEventData {

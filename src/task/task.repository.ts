@@ -92,6 +92,10 @@ export interface AssignmentRow {
   feedback_text: string | null;
   /** Set when the agent rejected the result: why (product-decisions §10). */
   rejection_reason_code: RejectionReason | null;
+  /** The submission's risk was high: held from auto-approval until a person decides (product-decisions §18). */
+  review_required: boolean;
+  /** For the operators: what happened to a held submission without them (approved after 14 days). */
+  review_note: string | null;
   created_at: Date;
 }
 

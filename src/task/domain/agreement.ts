@@ -33,14 +33,17 @@ export interface AgreementCandidate {
   status: string;
   submitted_at: Date | null;
   result_data: Record<string, unknown> | null;
+  /** Held for a person's decision (product-decisions §18). */
+  review_required?: boolean;
 }
 
 /**
  * Which submissions count towards agreement: submitted or approved. Rejected ones do not (the agent judged them),
- * and neither will submissions held for review (§18) or "could not do it" ones (§19) once those exist: this is the
- * one place that decides.
+ * nor do submissions held for review (§18) until a person approved them (a machine never approves them), and
+ * neither will "could not do it" ones (§19) once those exist: this is the one place that decides.
  */
 export function countsForAgreement(a: AgreementCandidate): boolean {
+  if (a.status === 'submitted' && a.review_required) return false;
   return (
     (a.status === 'submitted' || a.status === 'approved') && a.submitted_at !== null && a.result_data !== null
   );

@@ -21,6 +21,8 @@ import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repositor
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { PositionTrail } from '../../matching/services/position-trail';
 import { submissionPosition } from '../domain/submission-position';
+import { travelSignal, withSignal } from '../domain/travel-signal';
+import { reviewRequired, submissionRisk } from '../domain/proof-hold';
 import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
@@ -124,15 +126,22 @@ export class AssignmentService {
         beforeDeadline(task, a, now);
         const judged = judgeAnswers(task, content.result_data);
         if (judged.refusal) throw judged.refusal;
-        const list = [
+        let list = [
           ...(await photos(em, task, a, now)),
           ...(await this.fieldPhotos(em, actor, task, a, judged.answers, content.device, now)),
         ];
         const submission = { ...content, result_data: judged.answers };
         const [refusal] = judgeProof({ task, submission, photos: list }).refusals;
         if (refusal) throw refusal;
+        // Impossible travel (product-decisions §18): this submission's position against the worker's previous known
+        // one, then the position joins the trail.
         const position = submissionPosition(a.worker_id, task, content.device, list, now);
-        if (position) await PositionTrail.record(em, position);
+        if (position) {
+          const here = { ...position, accuracy_m: position.accuracyM };
+          const signal = travelSignal(await PositionTrail.previous(em, a.worker_id, position.at), here);
+          if (signal) list = withSignal(list, signal);
+          await PositionTrail.record(em, position);
+        }
         const moved = await this.moveWithEvent(
           em,
           a,
@@ -145,6 +154,7 @@ export class AssignmentService {
             worker_notes: content.worker_notes,
             photos: JSON.stringify(list),
             device_location: content.device ? JSON.stringify(deviceLocationView(content.device)) : null,
+            review_required: reviewRequired(submissionRisk(list)),
           },
           'assignment.submitted',
         );

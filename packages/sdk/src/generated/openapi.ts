@@ -2333,6 +2333,19 @@ export interface components {
             photos: components["schemas"]["ResultPhoto"][];
             /** @description null when approved automatically */
             quality_score: number | null;
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** Format: date-time */
             submitted_at: string;
             /** Format: uuid */
@@ -3002,7 +3015,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -4387,7 +4400,7 @@ export interface components {
             location: components["schemas"]["SandboxPoint"];
             name: string;
             /** @enum {string|null} */
-            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | null;
+            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | null;
             reputation: number;
             skills: string[];
             /** Format: date-time */
@@ -4440,8 +4453,21 @@ export interface components {
             photos: components["schemas"]["ResultPhoto"][];
             /** @enum {string|null} */
             reason_code: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other" | null;
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
             /** Format: date-time */
             reviewed_at: string | null;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** @enum {string} */
             status: "submitted" | "approved" | "rejected";
             /** Format: date-time */
@@ -4478,6 +4504,19 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** @example submitted */
             status: string;
             /** Format: date-time */
@@ -4799,6 +4838,19 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             worker_notes: string | null;
         };
         TaskResultResponse: {
@@ -4915,6 +4967,14 @@ export interface components {
              * @example submitted
              */
             previous_status: string;
+            /** @description true when any submission awaiting review is held for a person’s decision (its risk is high): it is not auto-approved after 72 hours. */
+            review_required: boolean;
+            /**
+             * @description The highest risk among the submissions awaiting review (product-decisions §18).
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /**
              * @description The status the task entered (the event name says which).
              * @example completed
@@ -5091,7 +5151,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -14783,6 +14843,7 @@ export const answerSchemaFieldFormatValues: ReadonlyArray<FlattenedDeepRequired<
 export const answerSchemaFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaField"]["type"]> = ["string", "number", "integer", "boolean", "array"];
 export const answerSchemaItemsTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaItems"]["type"]> = ["string"];
 export const apiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const approvedResultRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApprovedResult"]["risk"]> = ["low", "medium", "high"];
 export const assignmentAbandonedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAbandonedEvent"]["event"]> = ["assignment.abandoned"];
 export const assignmentAcceptedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAcceptedEvent"]["event"]> = ["assignment.accepted"];
 export const assignmentApprovedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentApprovedEvent"]["event"]> = ["assignment.approved"];
@@ -14812,7 +14873,7 @@ export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequ
 export const createdWebhookResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["status"]> = ["active", "disabled"];
 export const createPaymentRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_method"]> = ["alipay", "wechat"];
 export const createPaymentRequestPayment_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_type"]> = ["page", "wap", "qr", "native", "jsapi", "h5"];
-export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
+export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "webhook.disabled", "*"];
@@ -14874,10 +14935,12 @@ export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<Flattene
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
 export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
-export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
+export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const submissionViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
+export const submissionViewRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["risk"]> = ["low", "medium", "high"];
 export const submissionViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["status"]> = ["submitted", "approved", "rejected"];
+export const submittedWorkRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmittedWork"]["risk"]> = ["low", "medium", "high"];
 export const taskAcceptResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAcceptResponse"]["status"]> = ["accepted"];
 export const taskAssignedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignedEvent"]["event"]> = ["task.assigned"];
 export const taskAssignmentViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignmentView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
@@ -14891,11 +14954,13 @@ export const taskListItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const taskRequirementsLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirements"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskRequirementsViewLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirementsView"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
+export const taskResultRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResult"]["risk"]> = ["low", "medium", "high"];
 export const taskResultResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResultResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStartedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStartedEvent"]["event"]> = ["task.started"];
 export const taskStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStatusResponseTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const taskSubmissionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmissionResponse"]["status"]> = ["submitted"];
+export const taskSubmittedDataRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmittedData"]["risk"]> = ["low", "medium", "high"];
 export const taskSubmittedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmittedEvent"]["event"]> = ["task.submitted"];
 export const testClockResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestClockResponse"]["status"]> = ["ready", "advancing"];
 export const tokenPairResponseToken_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenPairResponse"]["token_type"]> = ["bearer"];
@@ -14905,7 +14970,7 @@ export const transactionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
+export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
 export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
