@@ -314,23 +314,20 @@ CREATE TABLE public.assignments (
     offer_distance_meters integer,
     offer_reputation numeric(3,2),
     offer_response numeric(4,3),
-    outcome text DEFAULT 'done'::text NOT NULL,
-    unable_reason text,
+    review_required boolean DEFAULT false NOT NULL,
+    review_note text,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
     CONSTRAINT assignments_offer_reputation_check CHECK (((offer_reputation >= (0)::numeric) AND (offer_reputation <= (5)::numeric))),
     CONSTRAINT assignments_offer_response_check CHECK (((offer_response >= (0)::numeric) AND (offer_response <= (1)::numeric))),
-    CONSTRAINT assignments_outcome_check CHECK ((outcome = ANY (ARRAY['done'::text, 'unable'::text]))),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
     CONSTRAINT assignments_rejection_reason_status CHECK (((rejection_reason_code IS NULL) OR (status = 'rejected'::text))),
     CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
     CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
-    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text]))),
-    CONSTRAINT assignments_unable_has_reason CHECK (((outcome = 'unable'::text) = (unable_reason IS NOT NULL))),
-    CONSTRAINT assignments_unable_reason_check CHECK ((unable_reason = ANY (ARRAY['closed'::text, 'not_found'::text, 'no_access'::text, 'unsafe'::text, 'other'::text])))
+    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text])))
 );
 
 --
@@ -393,9 +390,8 @@ CREATE TABLE public.ledger_accounts (
     agent_id uuid,
     balance bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ledger_accounts_credit_not_positive CHECK (((kind <> 'platform_credit'::text) OR (balance <= 0))),
-    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text, 'agent_owed'::text, 'platform_credit'::text, 'platform_advances'::text]))),
-    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = ANY (ARRAY['provider_clearing'::text, 'platform_credit'::text, 'platform_advances'::text])) OR (balance >= 0)))
+    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text]))),
+    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = 'provider_clearing'::text) OR (balance >= 0)))
 );
 
 --
@@ -429,7 +425,7 @@ CREATE TABLE public.ledger_journals (
     order_id text,
     description text NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text, 'dispute_settlement'::text, 'owed_repayment'::text])))
+    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text])))
 );
 
 --
@@ -477,91 +473,6 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 --
 
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
-
---
--- Name: oauth_clients; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.oauth_clients (
-    client_id text NOT NULL,
-    kind text NOT NULL,
-    client_name text,
-    client_uri text,
-    redirect_uris text[] NOT NULL,
-    token_endpoint_auth_method text NOT NULL,
-    secret_hash text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    expires_at timestamp with time zone,
-    CONSTRAINT oauth_clients_check CHECK (((token_endpoint_auth_method = 'none'::text) = (secret_hash IS NULL))),
-    CONSTRAINT oauth_clients_kind_check CHECK ((kind = ANY (ARRAY['registered'::text, 'metadata_document'::text]))),
-    CONSTRAINT oauth_clients_redirect_uris_check CHECK (((cardinality(redirect_uris) >= 1) AND (cardinality(redirect_uris) <= 10))),
-    CONSTRAINT oauth_clients_token_endpoint_auth_method_check CHECK ((token_endpoint_auth_method = ANY (ARRAY['none'::text, 'client_secret_post'::text, 'client_secret_basic'::text])))
-);
-
---
--- Name: oauth_codes; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.oauth_codes (
-    code_hash text NOT NULL,
-    grant_id uuid NOT NULL,
-    client_id text NOT NULL,
-    redirect_uri text NOT NULL,
-    code_challenge text NOT NULL,
-    expires_at timestamp with time zone NOT NULL,
-    used_at timestamp with time zone
-);
-
---
--- Name: oauth_grants; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.oauth_grants (
-    id uuid NOT NULL,
-    agent_id uuid NOT NULL,
-    client_id text NOT NULL,
-    client_name text,
-    client_host text NOT NULL,
-    permissions text[] NOT NULL,
-    spend_caps jsonb,
-    ceiling_cents bigint,
-    created_at timestamp with time zone NOT NULL,
-    last_used_at timestamp with time zone,
-    revoked_at timestamp with time zone,
-    CONSTRAINT oauth_grants_ceiling_cents_check CHECK (((ceiling_cents IS NULL) OR (ceiling_cents > 0)))
-);
-
---
--- Name: oauth_refresh_tokens; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.oauth_refresh_tokens (
-    id uuid NOT NULL,
-    family_id uuid NOT NULL,
-    grant_id uuid NOT NULL,
-    token_hash text NOT NULL,
-    created_at timestamp with time zone NOT NULL,
-    expires_at timestamp with time zone NOT NULL,
-    used_at timestamp with time zone,
-    revoked_at timestamp with time zone
-);
-
---
--- Name: oauth_requests; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.oauth_requests (
-    id uuid NOT NULL,
-    handle_hash text NOT NULL,
-    client_id text NOT NULL,
-    redirect_uri text NOT NULL,
-    state text,
-    code_challenge text NOT NULL,
-    permissions text[] NOT NULL,
-    created_at timestamp with time zone NOT NULL,
-    expires_at timestamp with time zone NOT NULL,
-    decided_at timestamp with time zone
-);
 
 --
 -- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
@@ -699,6 +610,37 @@ CREATE TABLE public.payment_refunds (
 );
 
 --
+-- Name: position_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.position_reports (
+    id bigint NOT NULL,
+    worker_id uuid NOT NULL,
+    latitude double precision NOT NULL,
+    longitude double precision NOT NULL,
+    accuracy_m real,
+    source text NOT NULL,
+    reported_at timestamp with time zone NOT NULL,
+    CONSTRAINT position_reports_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT position_reports_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT position_reports_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT position_reports_source_check CHECK ((source = ANY (ARRAY['availability'::text, 'submission_device'::text, 'submission_photo'::text])))
+);
+
+--
+-- Name: position_reports_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.position_reports ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.position_reports_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -783,7 +725,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text])))
 );
 
 --
@@ -896,7 +838,6 @@ CREATE TABLE public.tasks (
     answer_schema json,
     review_policy jsonb,
     agreement_reached_at timestamp with time zone,
-    unable_payout_percent integer DEFAULT 20 NOT NULL,
     CONSTRAINT tasks_agreement_needs_policy CHECK (((agreement_reached_at IS NULL) OR (review_policy IS NOT NULL))),
     CONSTRAINT tasks_answer_schema_object CHECK (((answer_schema IS NULL) OR ((json_typeof(answer_schema) = 'object'::text) AND (octet_length((answer_schema)::text) <= 16384)))),
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
@@ -916,8 +857,7 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_review_policy_needs_schema CHECK (((review_policy IS NULL) OR ((answer_schema IS NOT NULL) AND ((review_policy ->> 'type'::text) = 'agreement'::text)))),
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
-    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
-    CONSTRAINT tasks_unable_payout_percent_range CHECK (((unable_payout_percent >= 0) AND (unable_payout_percent <= 50)))
+    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
 );
 
 --
@@ -1309,55 +1249,6 @@ ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
 
 --
--- Name: oauth_clients oauth_clients_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_clients
-    ADD CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id);
-
---
--- Name: oauth_codes oauth_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_codes
-    ADD CONSTRAINT oauth_codes_pkey PRIMARY KEY (code_hash);
-
---
--- Name: oauth_grants oauth_grants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_grants
-    ADD CONSTRAINT oauth_grants_pkey PRIMARY KEY (id);
-
---
--- Name: oauth_refresh_tokens oauth_refresh_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_refresh_tokens
-    ADD CONSTRAINT oauth_refresh_tokens_pkey PRIMARY KEY (id);
-
---
--- Name: oauth_refresh_tokens oauth_refresh_tokens_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_refresh_tokens
-    ADD CONSTRAINT oauth_refresh_tokens_token_hash_key UNIQUE (token_hash);
-
---
--- Name: oauth_requests oauth_requests_handle_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_requests
-    ADD CONSTRAINT oauth_requests_handle_hash_key UNIQUE (handle_hash);
-
---
--- Name: oauth_requests oauth_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_requests
-    ADD CONSTRAINT oauth_requests_pkey PRIMARY KEY (id);
-
---
 -- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1384,6 +1275,13 @@ ALTER TABLE ONLY public.payment_orders
 
 ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_pkey PRIMARY KEY (id);
+
+--
+-- Name: position_reports position_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.position_reports
+    ADD CONSTRAINT position_reports_pkey PRIMARY KEY (id);
 
 --
 -- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1576,6 +1474,12 @@ CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer
 CREATE INDEX assignments_photos_idx ON public.assignments USING gin (photos jsonb_path_ops);
 
 --
+-- Name: assignments_review_required; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_review_required ON public.assignments USING btree (submitted_at) WHERE review_required;
+
+--
 -- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1696,36 +1600,6 @@ CREATE INDEX ledger_postings_account_idx ON public.ledger_postings USING btree (
 CREATE INDEX ledger_postings_journal_idx ON public.ledger_postings USING btree (journal_id);
 
 --
--- Name: oauth_clients_expiry_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX oauth_clients_expiry_idx ON public.oauth_clients USING btree (expires_at) WHERE (expires_at IS NOT NULL);
-
---
--- Name: oauth_codes_grant_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX oauth_codes_grant_idx ON public.oauth_codes USING btree (grant_id);
-
---
--- Name: oauth_grants_agent_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX oauth_grants_agent_idx ON public.oauth_grants USING btree (agent_id, created_at DESC);
-
---
--- Name: oauth_refresh_family_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX oauth_refresh_family_idx ON public.oauth_refresh_tokens USING btree (family_id);
-
---
--- Name: oauth_refresh_grant_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX oauth_refresh_grant_idx ON public.oauth_refresh_tokens USING btree (grant_id);
-
---
 -- Name: operator_audit_log_action_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1778,6 +1652,18 @@ CREATE INDEX payment_refunds_order_idx ON public.payment_refunds USING btree (or
 --
 
 CREATE INDEX payment_refunds_processing_idx ON public.payment_refunds USING btree (created_at) WHERE (status = 'processing'::text);
+
+--
+-- Name: position_reports_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX position_reports_time ON public.position_reports USING btree (reported_at);
+
+--
+-- Name: position_reports_worker_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX position_reports_worker_time ON public.position_reports USING btree (worker_id, reported_at DESC);
 
 --
 -- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
@@ -2186,41 +2072,6 @@ ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
 
 --
--- Name: oauth_codes oauth_codes_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_codes
-    ADD CONSTRAINT oauth_codes_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grants(id);
-
---
--- Name: oauth_grants oauth_grants_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_grants
-    ADD CONSTRAINT oauth_grants_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
-
---
--- Name: oauth_grants oauth_grants_client_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_grants
-    ADD CONSTRAINT oauth_grants_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_clients(client_id);
-
---
--- Name: oauth_refresh_tokens oauth_refresh_tokens_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_refresh_tokens
-    ADD CONSTRAINT oauth_refresh_tokens_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grants(id);
-
---
--- Name: oauth_requests oauth_requests_client_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.oauth_requests
-    ADD CONSTRAINT oauth_requests_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_clients(client_id) ON DELETE CASCADE;
-
---
 -- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2261,6 +2112,13 @@ ALTER TABLE ONLY public.payment_refunds
 
 ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
+
+--
+-- Name: position_reports position_reports_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.position_reports
+    ADD CONSTRAINT position_reports_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
 
 --
 -- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -27,6 +27,8 @@ import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-r
 import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
 import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
 import { EventReplay1732200300000 } from './1732200300000-event-replay';
+import { PositionTrail1732200450000 } from './1732200450000-position-trail';
+import { ProofHold1732200451000 } from './1732200451000-proof-hold';
 import { UnableOutcome1732200500000 } from './1732200500000-unable-outcome';
 import { AgentOwed1732200510000 } from './1732200510000-agent-owed';
 import { OAuth1732200600000 } from './1732200600000-oauth';
@@ -62,6 +64,8 @@ export const MIGRATIONS = [
   AnswerSchemas1732200200000,
   WrongAnswersPersona1732200201000,
   EventReplay1732200300000,
+  PositionTrail1732200450000,
+  ProofHold1732200451000,
   UnableOutcome1732200500000,
   AgentOwed1732200510000,
   OAuth1732200600000,

@@ -200,6 +200,60 @@ export class WebhookTestData {
   message: string;
 }
 
+/**
+ * The proof-integrity vocabulary (product-decisions §18), declared here because the published schemas below need it
+ * and events sits below task in the layers; src/task/domain/proof-signals.ts re-exports it with the risk rules.
+ */
+export const PROOF_SIGNAL_CODES = [
+  'reused_photo',
+  'exif_edited',
+  'capture_outside_window',
+  'exif_device_disagree',
+  'impossible_travel',
+  'no_camera_metadata',
+] as const;
+export type ProofSignalCodeName = (typeof PROOF_SIGNAL_CODES)[number];
+export const PROOF_RISKS = ['low', 'medium', 'high'] as const;
+export type ProofRiskLevel = (typeof PROOF_RISKS)[number];
+/** Whose earlier photo a reused_photo signal found: the same worker's, or another worker's (any agent's task). */
+export const REUSE_SCOPES = ['own', 'other'] as const;
+export type ReuseScopeName = (typeof REUSE_SCOPES)[number];
+
+/** One reason a photo is suspect (product-decisions §18). Never names another agent, their task or their files. */
+export class ProofSignalView {
+  @ApiProperty({ enum: PROOF_SIGNAL_CODES, example: 'reused_photo' })
+  code: ProofSignalCodeName;
+
+  @ApiProperty({
+    example:
+      'A near-duplicate of a photo another worker submitted earlier (64-bit perceptual hash, 3 bits apart).',
+    description: 'The finding in words, for a person; its wording may change, the code does not.',
+  })
+  detail: string;
+
+  @ApiPropertyOptional({
+    enum: REUSE_SCOPES,
+    description:
+      'reused_photo only: `own` when the earlier photo was this worker’s (medium risk), `other` when another worker’s (high risk).',
+  })
+  scope?: ReuseScopeName;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1840,
+    description:
+      'exif_device_disagree: metres between the EXIF GPS and the device fix (over 1,000 is high risk); impossible_travel: metres from the previous known position.',
+  })
+  distance_meters?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1900,
+    description: 'impossible_travel only: the implied speed from the previous known position, in km/h.',
+  })
+  speed_kmh?: number;
+}
+
 /** The location check of a photo (product-decisions §11; rules in src/task/domain/location-proof.ts). */
 export class PhotoVerification {
   @ApiProperty({
@@ -246,6 +300,20 @@ export class PhotoVerification {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The first of them.' })
   first_submitted_at: string | null;
+
+  @ApiProperty({
+    enum: PROOF_RISKS,
+    example: 'low',
+    description:
+      'How far the proof can be trusted without looking (product-decisions §18): the highest risk of its signals; low without any. A high risk holds the submission from auto-approval until a person decides; no signal rejects by itself.',
+  })
+  risk: ProofRiskLevel;
+
+  @ApiProperty({
+    type: [ProofSignalView],
+    description: 'Why the photo is suspect, one entry per finding; empty for a clean photo.',
+  })
+  signals: ProofSignalView[];
 }
 
 /** A photo (or other proof file) of a submission, as the agent reads it. */
@@ -331,6 +399,29 @@ export class SubmittedWork {
     description: 'The device location the worker sent with the submission, if any.',
   })
   device_location: DeviceLocation | null;
+
+  @ApiProperty({
+    enum: PROOF_RISKS,
+    example: 'low',
+    description:
+      'The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.',
+  })
+  risk: ProofRiskLevel;
+
+  @ApiProperty({
+    description:
+      'true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at.',
+  })
+  review_required: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.',
+  })
+  review_deadline_at: string | null;
 }
 
 /** `task.submitted`: every result awaiting the agent's review, oldest submission first (product-decisions §10). */
@@ -349,6 +440,19 @@ export class TaskSubmittedData extends TaskEventData {
     description: 'The task’s answer_schema, which each submission’s data follows; null for free-form data.',
   })
   answer_schema: Record<string, unknown> | null;
+
+  @ApiProperty({
+    enum: PROOF_RISKS,
+    example: 'low',
+    description: 'The highest risk among the submissions awaiting review (product-decisions §18).',
+  })
+  risk: ProofRiskLevel;
+
+  @ApiProperty({
+    description:
+      'true when any submission awaiting review is held for a person’s decision (its risk is high): it is not auto-approved after 72 hours.',
+  })
+  review_required: boolean;
 }
 
 export class AssignmentRejectedData extends AssignmentEventData {

@@ -13,6 +13,7 @@ import { sqlRows } from '../database/sql';
 import { PaymentExpiry } from '../payment/services/payment-expiry';
 import { PaymentReconciliation } from '../payment/services/payment-reconciliation';
 import { TaskTimers } from '../task/services/task-timers';
+import { PositionTrail } from '../matching/services/position-trail';
 
 /** A queue of one-off jobs that another module sends, each at its own time (`startAfter`). */
 export interface JobQueue {
@@ -52,6 +53,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly reconciliation: PaymentReconciliation,
     private readonly outbox: OutboxPublisher,
     private readonly webhooks: WebhookDelivery,
+    private readonly positions: PositionTrail,
   ) {}
 
   jobs(): ScheduledJob[] {
@@ -60,6 +62,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       { name: 'task-offer-expiry', cron: '* * * * *', run: () => this.timers.expireOffers() },
       { name: 'task-auto-approve', cron: '* * * * *', run: () => this.timers.autoApprove() },
       { name: 'idempotency-key-purge', cron: '*/15 * * * *', run: () => this.idempotency.purgeExpired() },
+      // Positions are kept 30 days (product-decisions §18): older ones are erased every hour.
+      { name: 'position-trail-purge', cron: '7 * * * *', run: () => this.positions.purge() },
       { name: 'payment-order-expiry', cron: '* * * * *', run: () => this.paymentExpiry.expireDue() },
       { name: 'payment-reconciliation', cron: '*/5 * * * *', run: () => this.reconciliation.reconcile() },
       // Safety nets: the events module's runner (LISTEN/NOTIFY, then a 1 s poll) publishes and delivers within

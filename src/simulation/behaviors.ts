@@ -12,6 +12,7 @@ export const PERSONAS = [
   'photo_too_far',
   'no_exif',
   'wrong_answers',
+  'teleports',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -83,7 +84,13 @@ export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
   no_exif: { ...RELIABLE, photo: { distance_m: 15, exif: 'missing' } },
   // Answers a task's answer_schema with values that break it: refused (answer_invalid), it gives the work up.
   wrong_answers: { ...RELIABLE, answers: 'wrong' },
+  // Reports a position 1,000 km from the task when it starts, then submits from the task five minutes later: the
+  // submission is flagged impossible_travel, high risk, and held for a person (product-decisions §18).
+  teleports: { ...RELIABLE, submit_after_s: 300 },
 };
+
+/** How far from the task the `teleports` persona reports itself when it starts, metres. */
+export const TELEPORT_DISTANCE_METERS = 1_000_000;
 
 /** Whether the data is a persona's own (no agent set it), so a schema task gets answers made for its schema. */
 export function personaData(b: Behavior): boolean {

@@ -1,4 +1,6 @@
 import { countSlots } from './domain/task-status';
+import { withRisk } from './domain/location-proof';
+import { holdDeadline, submissionRisk } from './domain/proof-hold';
 import type { ResultPhoto, SubmittedWork } from '../events/event-data';
 import type {
   CostBreakdown,
@@ -135,13 +137,18 @@ function assignmentView(
 
 /** What a worker submitted (only meaningful once submitted_at is set). */
 export function taskResult(a: AssignmentRow): TaskResult {
+  // Submissions from before location checks were recorded lack the last two fields.
+  const photos = a.photos.map(resultPhoto);
+  const held = a.review_required && a.status === 'submitted' && a.submitted_at !== null;
   return {
     data: a.result_data ?? {},
-    // Submissions from before location checks were recorded lack the last two fields.
-    photos: a.photos.map(resultPhoto),
+    photos,
     worker_notes: a.worker_notes,
     device_location: a.device_location,
     ...(a.outcome === 'unable' ? { unable_reason: a.unable_reason! } : {}),
+    risk: submissionRisk(photos),
+    review_required: a.review_required,
+    review_deadline_at: held ? holdDeadline(a.submitted_at!).toISOString() : null,
   };
 }
 
@@ -152,7 +159,7 @@ export function resultPhoto(p: Photo): ResultPhoto {
     taken_at: p.taken_at,
     distance_meters: p.distance_meters ?? null,
     field: p.field ?? null,
-    verification: p.verification ?? null,
+    verification: p.verification ? withRisk(p.verification) : null,
   };
 }
 

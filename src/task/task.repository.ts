@@ -97,6 +97,10 @@ export interface AssignmentRow {
   /** `unable`: the submission is a "could not do it" report (product-decisions §19), with its reason. */
   outcome: AssignmentOutcome;
   unable_reason: UnableReason | null;
+  /** The submission's risk was high: held from auto-approval until a person decides (product-decisions §18). */
+  review_required: boolean;
+  /** For the operators: what happened to a held submission without them (approved after 14 days). */
+  review_note: string | null;
   created_at: Date;
 }
 
@@ -271,15 +275,21 @@ export const TaskRepository = {
   },
 
   /**
-   * Earlier submissions that included these bytes (by SHA-256), on any task by any worker: how many, and the first.
+   * Earlier submissions that included these bytes (by SHA-256), on any task by any worker: how many, the first, and
+   * how many of them were by a worker other than `workerId`.
    * Answered by the GIN index on assignments.photos.
    */
-  async earlierUses(em: Runner, sha256: string): Promise<{ count: number; first: Date | null }> {
-    const [row] = await sqlRows<{ count: number; first: Date | null }>(
+  async earlierUses(
+    em: Runner,
+    sha256: string,
+    workerId: string,
+  ): Promise<{ count: number; first: Date | null; byOthers: number }> {
+    const [row] = await sqlRows<{ count: number; first: Date | null; byOthers: number }>(
       em,
-      `SELECT count(*)::int AS count, min(submitted_at) AS first FROM assignments
+      `SELECT count(*)::int AS count, min(submitted_at) AS first,
+              (count(*) FILTER (WHERE worker_id <> $2))::int AS "byOthers" FROM assignments
         WHERE photos @> jsonb_build_array(jsonb_build_object('verification', jsonb_build_object('sha256', $1::text)))`,
-      [sha256],
+      [sha256, workerId],
     );
     return row;
   },

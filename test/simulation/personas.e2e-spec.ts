@@ -176,4 +176,23 @@ describe('personas', () => {
       .expect(200);
     expect(result.body.submissions[0]).toMatchObject({ worker_id: r.personaId, data: { open: false } });
   });
+  it('teleports: reports itself 1,000 km away as it starts, so its submission is impossible travel and held for a person', async () => {
+    // Submitting 2 s after starting instead of 5 minutes keeps the test short; 1,000 km is as impossible in either.
+    const r = await run('teleports', {}, { submit_after_s: 2 });
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual(['accept:ok', 'start:ok', 'submit:ok']);
+    const [submitted]: { data: { risk: string; review_required: boolean } }[] = await r.t.db.query(
+      `SELECT data FROM events WHERE task_id = $1 AND name = 'task.submitted' ORDER BY seq LIMIT 1`,
+      [r.taskId],
+    );
+    expect(submitted.data).toMatchObject({ risk: 'high', review_required: true });
+    const result = await r.t.http
+      .get(`/v1/tasks/${r.taskId}/result`)
+      .set('Authorization', r.agent.key)
+      .expect(200);
+    const mine = result.body.submissions.find((x: { worker_id: string }) => x.worker_id === r.personaId);
+    expect(mine).toMatchObject({ risk: 'high', review_required: true, status: 'approved' });
+    expect(mine.photos[0].verification.signals.map((x: { code: string }) => x.code)).toContain(
+      'impossible_travel',
+    );
+  });
 });

@@ -172,6 +172,8 @@ describe('location proof', () => {
           reused: false,
           earlier_submissions: 0,
           first_submitted_at: null,
+          risk: 'low',
+          signals: [],
         },
       });
 

@@ -31,6 +31,19 @@ export class UpdateAvailabilityRequest {
   @Min(-180)
   @Max(180)
   longitude?: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 100000,
+    example: 15,
+    description:
+      'The accuracy radius the device reported for the position, in metres. Optional; with it a far jump between two positions is judged fairly (impossible travel, docs/proof-review.md).',
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(100000)
+  accuracy_m?: number;
 }
 
 /** The server's view of a worker's presence: what the app shows, never a guess of its own. */

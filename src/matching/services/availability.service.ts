@@ -12,6 +12,7 @@ import { writeEvent } from '../../events/outbox';
 import type { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
 import type { WorkerAvailabilityRow } from '../matching.rows';
 import { POSITION_FRESH_MINUTES } from '../offer-policy';
+import { PositionTrail } from './position-trail';
 
 type AvailabilityRow = Omit<WorkerAvailabilityRow, 'worker_id'>;
 
@@ -26,6 +27,8 @@ const COLUMNS = 'online, on_call_until, latitude, longitude, position_at, last_s
  * A report that makes the worker reachable for offers (on call with a fresh position, which it was not) writes
  * `worker.on_call`, and turning off writes `worker.off_call`, in the report's transaction: every open app of the
  * worker hears it, and the job runner offers a worker going on call the best open task nearby (OnCallOffers).
+ *
+ * Every reported position is also added to the position trail (PositionTrail, kept 30 days) in the same transaction.
  */
 @Injectable()
 export class AvailabilityService {
@@ -81,6 +84,16 @@ export class AvailabilityService {
          RETURNING ${COLUMNS}`,
         [actor.id, dto.online, onCallUntil, latitude, longitude, now],
       );
+      if (latitude !== null && longitude !== null) {
+        await PositionTrail.record(em, {
+          workerId: actor.id,
+          latitude,
+          longitude,
+          accuracyM: dto.accuracy_m ?? null,
+          source: 'availability',
+          at: now,
+        });
+      }
       await this.announce(em, actor.id, before ?? null, after, now);
       return after;
     });

@@ -9,6 +9,7 @@ import { OFFER_SMS_DELAY_SECONDS } from '../../notifications/offer-sms-policy';
 import { OfferSms } from '../../notifications/services/offer-sms';
 import { LIVE_TASK_STATUSES } from '../../task/domain/task-status';
 import { TaskTimers } from '../../task/services/task-timers';
+import { REVIEW_HOLD_DAYS } from '../../task/domain/proof-hold';
 import { type TestClockRow, TestClocks } from '../../task/test-clocks';
 import { WorkerSimulator } from './worker-simulator';
 
@@ -18,7 +19,7 @@ const MAX_STEPS = 10_000;
 /**
  * Advancing a test clock: as if the time between its frozen time and the target had passed for its tasks alone.
  * Repeatedly: plan the simulated workers' next steps, find the earliest thing due on the clock's tasks (a simulated
- * step, an offer lapse, an offer's SMS, a deadline, an auto-approval), move the clock there and run everything due at
+ * step, an offer lapse, an offer's SMS, a deadline, an auto-approval or a held result's 14 days), move the clock there and run everything due at
  * that instant,
  * with every Clock reading the clock's time (atTime), so rows and events carry it. The rules that run are the job
  * runner's own (TaskTimers, scoped to this clock) and the simulated workers' steps through the real services.
@@ -70,8 +71,11 @@ export class ClockAdvance {
           WHERE test_clock_id = $1 AND deadline_processed_at IS NULL AND status = ANY($2)
          UNION ALL
          SELECT min(a.submitted_at) + make_interval(hours => $3) FROM assignments a JOIN tasks k ON k.id = a.task_id
-          WHERE k.test_clock_id = $1 AND a.status = 'submitted') due`,
-      [clockId, LIVE_TASK_STATUSES, this.config.autoApproveHours, OFFER_SMS_DELAY_SECONDS],
+          WHERE k.test_clock_id = $1 AND a.status = 'submitted' AND NOT a.review_required
+         UNION ALL
+         SELECT min(a.submitted_at) + make_interval(days => $5) FROM assignments a JOIN tasks k ON k.id = a.task_id
+          WHERE k.test_clock_id = $1 AND a.status = 'submitted' AND a.review_required) due`,
+      [clockId, LIVE_TASK_STATUSES, this.config.autoApproveHours, OFFER_SMS_DELAY_SECONDS, REVIEW_HOLD_DAYS],
     );
     return row?.at ?? null;
   }

@@ -18,7 +18,15 @@ import { TaskOffers } from '../../task/services/task-offers';
 import { TaskRepository, type TaskRow } from '../../task/task.repository';
 import { answerSchemaModel } from '../../task/domain/answer-schema';
 import { UploadService } from '../../upload/services/upload.service';
-import { type AssignmentState, type Behavior, nextStep, personaData, type Step } from '../behaviors';
+import {
+  type AssignmentState,
+  type Behavior,
+  nextStep,
+  personaData,
+  type Step,
+  TELEPORT_DISTANCE_METERS,
+} from '../behaviors';
+import { PositionTrail } from '../../matching/services/position-trail';
 import { sandboxAnswers } from '../sandbox-answers';
 import { pointAtDistance, sandboxPhoto } from '../sandbox-photo';
 import type { SandboxActionRow, SandboxWorkerRow } from '../simulation.rows';
@@ -128,10 +136,12 @@ export class WorkerSimulator implements OnModuleInit {
   /** Runs one planned step, records what the service answered, and plans what follows. */
   async perform(actionId: string): Promise<void> {
     const [action] = await sqlRows<
-      SandboxActionRow & Pick<SandboxWorkerRow, 'behavior' | 'agent_id'> & Pick<Planned, 'test_clock_id'>
+      SandboxActionRow &
+        Pick<SandboxWorkerRow, 'behavior' | 'agent_id' | 'persona'> &
+        Pick<Planned, 'test_clock_id'>
     >(
       this.ds,
-      `SELECT sa.*, sw.behavior, sw.agent_id, t.test_clock_id FROM sandbox_actions sa
+      `SELECT sa.*, sw.behavior, sw.agent_id, sw.persona, t.test_clock_id FROM sandbox_actions sa
          JOIN sandbox_workers sw ON sw.worker_id = sa.worker_id JOIN tasks t ON t.id = sa.task_id
         WHERE sa.id = $1 AND sa.done_at IS NULL AND sw.deleted_at IS NULL`,
       [actionId],
@@ -141,6 +151,7 @@ export class WorkerSimulator implements OnModuleInit {
     let outcome = 'ok';
     let detail: Record<string, unknown> | null = null;
     try {
+      if (action.step === 'start' && action.persona === 'teleports') await this.teleport(action);
       await this.act(actor, action, action.behavior);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -190,6 +201,25 @@ export class WorkerSimulator implements OnModuleInit {
       case 'submit':
         await this.submit(actor, action, b);
     }
+  }
+
+  /**
+   * The `teleports` persona reports its position TELEPORT_DISTANCE_METERS from the task as it starts (through the
+   * position trail, as the app's availability report would, without going on call), so its submission from the task
+   * minutes later is impossible travel (product-decisions §18).
+   */
+  private async teleport(action: SandboxActionRow): Promise<void> {
+    const task = await TaskRepository.findById(this.ds.manager, action.task_id);
+    if (!task) return;
+    const far = pointAtDistance(task, TELEPORT_DISTANCE_METERS);
+    await PositionTrail.record(this.ds, {
+      workerId: action.worker_id,
+      latitude: far.latitude,
+      longitude: far.longitude,
+      accuracyM: 10,
+      source: 'availability',
+      at: this.clock.now(),
+    });
   }
 
   private async submit(actor: WorkerActor, action: SandboxActionRow, b: Behavior): Promise<void> {

@@ -35,14 +35,17 @@ export interface AgreementCandidate {
   result_data: Record<string, unknown> | null;
   /** `unable`: a "could not do it" report, which has no answers to agree with. */
   outcome?: 'done' | 'unable';
+  /** Held for a person's decision (product-decisions §18). */
+  review_required?: boolean;
 }
 
 /**
- * Which submissions count towards agreement: submitted or approved results. Rejected ones do not (the agent judged
- * them), nor "could not do it" reports (§19, even once accepted), and neither will submissions held for review (§18)
- * once those exist: this is the one place that decides.
+ * Which submissions count towards agreement: submitted or approved. Rejected ones do not (the agent judged them),
+ * nor do submissions held for review (§18) until a person approved them (a machine never approves them), nor
+ * "could not do it" reports (§19, even once accepted): this is the one place that decides.
  */
 export function countsForAgreement(a: AgreementCandidate): boolean {
+  if (a.status === 'submitted' && a.review_required) return false;
   return (
     (a.status === 'submitted' || a.status === 'approved') &&
     a.outcome !== 'unable' &&

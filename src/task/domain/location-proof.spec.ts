@@ -7,6 +7,7 @@ import {
   placePhoto,
   takenDuringAssignment,
   verificationOf,
+  withRisk,
 } from './location-proof';
 
 const TASK = { latitude: 31.2304, longitude: 121.4737 };
@@ -129,24 +130,18 @@ describe('takenDuringAssignment', () => {
 });
 
 describe('verificationOf', () => {
-  it('flags reuse by earlier submissions and shows the device accuracy', () => {
-    const placed = {
-      source: 'device' as const,
-      distance: 40,
-      accuracy: 20,
-      takenAt: new Date('2030-01-01T11:58:00Z'),
-    };
+  const placed = {
+    source: 'device' as const,
+    distance: 40,
+    accuracy: 20,
+    takenAt: new Date('2030-01-01T11:58:00Z'),
+  };
+  const during = { acceptedAt: new Date('2030-01-01T11:00:00Z'), submittedAt: NOW };
+
+  it('flags reuse of another worker’s bytes as reused_photo (other, high) and shows the device accuracy', () => {
     const first = new Date('2029-12-31T08:00:00Z');
     expect(
-      verificationOf(
-        placed,
-        'ab'.repeat(32),
-        { acceptedAt: new Date('2030-01-01T11:00:00Z'), submittedAt: NOW },
-        {
-          count: 2,
-          firstSubmittedAt: first,
-        },
-      ),
+      verificationOf(placed, 'ab'.repeat(32), during, { count: 2, firstSubmittedAt: first, byOthers: 1 }),
     ).toEqual({
       location_source: 'device',
       distance_meters: 40,
@@ -157,20 +152,62 @@ describe('verificationOf', () => {
       reused: true,
       earlier_submissions: 2,
       first_submitted_at: first.toISOString(),
+      risk: 'high',
+      signals: [
+        {
+          code: 'reused_photo',
+          scope: 'other',
+          detail: 'The same bytes were submitted before (2 earlier submissions), by another worker.',
+        },
+      ],
     });
+  });
+
+  it('the worker’s own bytes again are reused_photo (own, medium)', () => {
+    const v = verificationOf(placed, 'ab'.repeat(32), during, {
+      count: 1,
+      firstSubmittedAt: NOW,
+      byOthers: 0,
+    });
+    expect(v.risk).toBe('medium');
+    expect(v.signals.map((s) => [s.code, s.scope])).toEqual([['reused_photo', 'own']]);
+  });
+
+  it('a capture outside the window is capture_outside_window (medium); a clean photo is low with no signals', () => {
+    const none = { count: 0, firstSubmittedAt: null, byOthers: 0 };
     expect(
-      verificationOf(
-        placed,
-        'cd'.repeat(32),
-        { acceptedAt: NOW, submittedAt: NOW },
-        { count: 0, firstSubmittedAt: null },
-      ),
+      verificationOf(placed, 'cd'.repeat(32), { acceptedAt: NOW, submittedAt: NOW }, none),
     ).toMatchObject({
       reused: false,
       earlier_submissions: 0,
       first_submitted_at: null,
       taken_during_assignment: false,
+      risk: 'medium',
+      signals: [{ code: 'capture_outside_window' }],
     });
+    expect(verificationOf(placed, 'cd'.repeat(32), during, none)).toMatchObject({ risk: 'low', signals: [] });
+    // No capture time: nothing to judge, no signal.
+    const untimed = { ...placed, takenAt: null };
+    expect(verificationOf(untimed, 'cd'.repeat(32), during, none)).toMatchObject({
+      risk: 'low',
+      signals: [],
+    });
+  });
+
+  it('signals found elsewhere join in and set the risk; a perceptual reuse replaces the byte-equal one', () => {
+    const found = [
+      { code: 'reused_photo' as const, scope: 'own' as const, detail: 'near-duplicate' },
+      { code: 'no_camera_metadata' as const, detail: 'no make or model' },
+    ];
+    const v = verificationOf(
+      placed,
+      'ab'.repeat(32),
+      during,
+      { count: 1, firstSubmittedAt: NOW, byOthers: 0 },
+      found,
+    );
+    expect(v.signals).toEqual(found);
+    expect(v.risk).toBe('medium');
   });
 });
 
@@ -178,5 +215,38 @@ describe('deviceFixProblem', () => {
   it('allows a clock up to 60 s ahead, refuses one further ahead', () => {
     expect(deviceFixProblem(fix(0, 5, -60), NOW)).toBeNull();
     expect(deviceFixProblem(fix(0, 5, -61), NOW)).toBe('must not lie in the future');
+  });
+});
+
+describe('withRisk', () => {
+  const stored = {
+    location_source: 'exif' as const,
+    distance_meters: 12,
+    accuracy_m: null,
+    taken_at: '2030-01-01T08:00:00.000Z',
+    taken_during_assignment: true,
+    sha256: 'ab'.repeat(32),
+    reused: false,
+    earlier_submissions: 0,
+    first_submitted_at: null,
+  };
+  type Legacy = Parameters<typeof withRisk>[0];
+
+  it('gives a verification stored before §18 its risk and signals from what it recorded', () => {
+    expect(withRisk(stored as Legacy)).toEqual({ ...stored, risk: 'low', signals: [] });
+    const reusedLate = { ...stored, reused: true, earlier_submissions: 1, taken_during_assignment: false };
+    expect(withRisk(reusedLate as Legacy)).toMatchObject({
+      risk: 'high',
+      signals: [{ code: 'reused_photo' }, { code: 'capture_outside_window' }],
+    });
+  });
+
+  it('leaves a verification that has them as it is', () => {
+    const v = {
+      ...stored,
+      risk: 'medium' as const,
+      signals: [{ code: 'exif_edited' as const, detail: 'x' }],
+    };
+    expect(withRisk(v)).toBe(v);
   });
 });

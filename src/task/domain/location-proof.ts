@@ -2,6 +2,7 @@ import { ApiError } from '../../common/errors/api-error';
 import type { PhotoVerification } from '../../events/event-data';
 import { distanceMeters, LatLng } from '../../common/geo';
 import { PHOTO_MAX_DISTANCE_METERS } from './task-policy';
+import { ProofSignal, riskOf } from './proof-signals';
 
 /**
  * Location proof (product-decisions §11), as pure rules: where a photo was taken, by its EXIF GPS or, where the task allows
@@ -129,26 +130,75 @@ export function takenDuringAssignment(
 export interface EarlierUse {
   count: number;
   firstSubmittedAt: Date | null;
+  /** How many of them were another worker's (the rest were this worker's own). */
+  byOthers: number;
 }
 
-/** What the agent is shown about a checked photo (product-decisions §11): stale or reused photos are flagged, not refused. */
+/**
+ * What the agent is shown about a checked photo (product-decisions §11, §18): stale or reused photos are flagged, not
+ * refused. The signals the location check can tell by itself (capture outside the window, the same bytes submitted
+ * before) join the ones found elsewhere (`found`), and the risk is theirs (riskOf).
+ */
 export function verificationOf(
   placed: PlacedPhoto,
   sha256: string,
   window: { acceptedAt: Date; submittedAt: Date },
   earlier: EarlierUse,
+  found: readonly ProofSignal[] = [],
 ): PhotoVerification {
+  const during = takenDuringAssignment(placed.takenAt, window.acceptedAt, window.submittedAt);
+  const signals: ProofSignal[] = [];
+  if (earlier.count > 0 && !found.some((s) => s.code === 'reused_photo')) {
+    const other = earlier.byOthers > 0;
+    signals.push({
+      code: 'reused_photo',
+      scope: other ? 'other' : 'own',
+      detail: `The same bytes were submitted before (${earlier.count} earlier submission${earlier.count === 1 ? '' : 's'}), by ${other ? 'another worker' : 'this worker'}.`,
+    });
+  }
+  if (during === false && placed.takenAt) {
+    signals.push({
+      code: 'capture_outside_window',
+      detail: `Taken at ${placed.takenAt.toISOString()}, outside the assignment (accepted ${window.acceptedAt.toISOString()}, submitted ${window.submittedAt.toISOString()}).`,
+    });
+  }
+  signals.push(...found);
   return {
     location_source: placed.source,
     distance_meters: placed.distance,
     accuracy_m: placed.accuracy,
     taken_at: placed.takenAt ? placed.takenAt.toISOString() : null,
-    taken_during_assignment: takenDuringAssignment(placed.takenAt, window.acceptedAt, window.submittedAt),
+    taken_during_assignment: during,
     sha256,
     reused: earlier.count > 0,
     earlier_submissions: earlier.count,
     first_submitted_at: earlier.firstSubmittedAt ? earlier.firstSubmittedAt.toISOString() : null,
+    risk: riskOf(signals),
+    signals,
   };
+}
+
+/**
+ * A verification stored before product-decisions §18 has no risk or signals: they are derived from what it recorded
+ * (the same bytes submitted before, whose is unknown, so the cautious reading; a capture outside the window), so
+ * every verification the agent reads carries them.
+ */
+export function withRisk(v: PhotoVerification): PhotoVerification {
+  if (Array.isArray(v.signals) && v.risk) return v;
+  const signals: ProofSignal[] = [];
+  if (v.reused) {
+    signals.push({
+      code: 'reused_photo',
+      detail: `The same bytes were submitted before (${v.earlier_submissions} earlier), by a worker not recorded at the time.`,
+    });
+  }
+  if (v.taken_during_assignment === false && v.taken_at) {
+    signals.push({
+      code: 'capture_outside_window',
+      detail: `Taken at ${v.taken_at}, outside the assignment.`,
+    });
+  }
+  return { ...v, risk: riskOf(signals), signals };
 }
 
 /** A device fix dated further ahead than clock skew explains is invalid input (checked before anything else). */

@@ -13,7 +13,11 @@ function checkedPhoto(): ProofFile {
   const placed = placePhoto({ gps, takenAt: NOW }, TASK, 'photo_gps', null, NOW);
   const window = { acceptedAt: new Date(NOW.getTime() - 600_000), submittedAt: NOW };
   return {
-    verification: verificationOf(placed, 'a'.repeat(64), window, { count: 0, firstSubmittedAt: null }),
+    verification: verificationOf(placed, 'a'.repeat(64), window, {
+      count: 0,
+      firstSubmittedAt: null,
+      byOthers: 0,
+    }),
   };
 }
 /** A PDF or video in photo_urls: attached unchecked. */

@@ -21,6 +21,10 @@ import { answerSchemaModel } from '../domain/answer-schema';
 import { photoAnswers } from '../domain/answer-validation';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
+import { PositionTrail } from '../../matching/services/position-trail';
+import { submissionPosition } from '../domain/submission-position';
+import { travelSignal, withSignal } from '../domain/travel-signal';
+import { reviewRequired, submissionRisk } from '../domain/proof-hold';
 import { deviceFixOf, deviceLocationView, PhotoVerifier } from './photo-verifier';
 import { TaskDispatch } from './task-dispatch';
 import { TaskEvents } from './task-events';
@@ -124,13 +128,22 @@ export class AssignmentService {
         beforeDeadline(task, a, now);
         const judged = judgeAnswers(task, content.result_data);
         if (judged.refusal) throw judged.refusal;
-        const list = [
+        let list = [
           ...(await photos(em, task, a, now)),
           ...(await this.fieldPhotos(em, actor, task, a, judged.answers, content.device, now)),
         ];
         const submission = { ...content, result_data: judged.answers };
         const [refusal] = judgeProof({ task, submission, photos: list }).refusals;
         if (refusal) throw refusal;
+        // Impossible travel (product-decisions §18): this submission's position against the worker's previous known
+        // one, then the position joins the trail.
+        const position = submissionPosition(a.worker_id, task, content.device, list, now);
+        if (position) {
+          const here = { ...position, accuracy_m: position.accuracyM };
+          const signal = travelSignal(await PositionTrail.previous(em, a.worker_id, position.at), here);
+          if (signal) list = withSignal(list, signal);
+          await PositionTrail.record(em, position);
+        }
         const moved = await this.moveWithEvent(
           em,
           a,
@@ -143,6 +156,7 @@ export class AssignmentService {
             worker_notes: content.worker_notes,
             photos: JSON.stringify(list),
             device_location: content.device ? JSON.stringify(deviceLocationView(content.device)) : null,
+            review_required: reviewRequired(submissionRisk(list)),
           },
           'assignment.submitted',
         );

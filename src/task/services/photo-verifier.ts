@@ -50,12 +50,12 @@ export class PhotoVerifier {
     a: AssignmentRow,
     now: Date,
   ): Promise<CheckedPhoto> {
-    const earlier = await TaskRepository.earlierUses(em, photo.sha256);
+    const earlier = await TaskRepository.earlierUses(em, photo.sha256, a.worker_id);
     const verification = verificationOf(
       placed,
       photo.sha256,
       { acceptedAt: a.accepted_at ?? a.created_at, submittedAt: now },
-      { count: earlier.count, firstSubmittedAt: earlier.first },
+      { count: earlier.count, firstSubmittedAt: earlier.first, byOthers: earlier.byOthers },
     );
     return {
       url,

@@ -17,6 +17,7 @@ import { submittedAssignments, submittedWork } from '../task.presenter';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { TaskEvents } from './task-events';
+import { higherRisk, type ProofRisk } from '../domain/proof-signals';
 
 /** An agent's verdict on one result; the scores are required to accept, the reason only on a rejection. */
 export interface Review {
@@ -211,6 +212,7 @@ export class TaskSettlement {
     // in_progress while one of them submits), once per transaction.
     if ((changed && status === 'submitted') || changes.submitted) {
       const awaiting = submittedAssignments(assignments).filter((a) => a.status === 'submitted');
+      const submissions = awaiting.map(submittedWork);
       await this.events.task(
         em,
         'task.submitted',
@@ -218,8 +220,10 @@ export class TaskSettlement {
         {
           status,
           previous_status: task.status,
-          submissions: awaiting.map(submittedWork),
+          submissions,
           answer_schema: task.answer_schema,
+          risk: submissions.reduce<ProofRisk>((r, w) => higherRisk(r, w.risk), 'low'),
+          review_required: submissions.some((w) => w.review_required),
         },
         now,
       );

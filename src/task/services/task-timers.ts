@@ -4,7 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { sqlRows } from '../../database/sql';
+import { sqlExec, sqlRows } from '../../database/sql';
+import { HOLD_LAPSED_NOTE, REVIEW_HOLD_DAYS } from '../domain/proof-hold';
 import { inTransaction } from '../../database/transaction';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
 import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
@@ -103,15 +104,37 @@ export class TaskTimers {
     });
   }
 
-  /** Results nobody reviewed within AUTO_APPROVE_HOURS are approved, so workers are always paid. */
+  /**
+   * Results nobody reviewed within AUTO_APPROVE_HOURS are approved, so workers are always paid. A result held for a
+   * person's decision (high risk, product-decisions §18) waits instead, for REVIEW_HOLD_DAYS: then it is approved
+   * too, with a note that keeps it in the operators' queue.
+   */
   autoApprove(scope: TimeScope = null): Promise<number> {
     const now = this.clock.now();
     const cutoff = new Date(now.getTime() - this.config.autoApproveHours * 3_600_000);
-    return this.forEachDueAssignment(scope, 'submitted', 'submitted_at', cutoff, async (em, task, due) => {
-      for (const a of due) await this.settlement.approve(em, task, a, now, null);
-      if (due.length) await this.settlement.reconcileTask(em, task, now);
-      return due.length > 0;
-    });
+    const holdCutoff = new Date(now.getTime() - REVIEW_HOLD_DAYS * 86_400_000);
+    return this.forEachDueAssignment(
+      scope,
+      'submitted',
+      'submitted_at',
+      cutoff,
+      async (em, task, due) => {
+        const free = due.filter((a) => !a.review_required || a.submitted_at! <= holdCutoff);
+        for (const a of free) {
+          if (a.review_required) {
+            await sqlExec(em, `UPDATE assignments SET review_note = $2 WHERE id = $1`, [
+              a.id,
+              HOLD_LAPSED_NOTE,
+            ]);
+          }
+          await this.settlement.approve(em, task, a, now, null);
+        }
+        if (free.length) await this.settlement.reconcileTask(em, task, now);
+        return free.length > 0;
+      },
+      // Held results only once their hold has lapsed.
+      { sql: '(NOT a.review_required OR a.submitted_at <= $N)', param: holdCutoff },
+    );
   }
 
   /**
@@ -162,14 +185,17 @@ export class TaskTimers {
     at: 'offer_expires_at' | 'submitted_at',
     cutoff: Date,
     handle: (em: EntityManager, task: TaskRow, due: AssignmentRow[]) => Promise<boolean>,
+    extra: { sql: string; param: unknown } | null = null,
   ): Promise<number> {
     const on = scopeSql(scope, 't', 2);
+    const n = 2 + on.params.length;
+    const also = extra ? `AND ${extra.sql.replace('$N', `$${n}`)}` : '';
     return this.forEachDue(
       (seen, limit) =>
         `SELECT DISTINCT a.task_id AS id FROM assignments a JOIN tasks t ON t.id = a.task_id
-          WHERE a.status = '${status}' AND a.${at} <= $1 AND ${on.sql} AND a.task_id <> ALL(${seen})
+          WHERE a.status = '${status}' AND a.${at} <= $1 AND ${on.sql} ${also} AND a.task_id <> ALL(${seen})
           LIMIT ${limit}`,
-      [cutoff, ...on.params],
+      [cutoff, ...on.params, ...(extra ? [extra.param] : [])],
       async (em, task) => {
         const due = (await TaskRepository.assignments(em, task.id)).filter((a) => {
           const time = a[at];

@@ -13,7 +13,8 @@ export function registerGetTask(server: McpServer, client: Legwork): void {
       title: 'One task',
       description:
         'A task’s status, progress, assignments (with each submission once made) and deadline. A worker who has ' +
-        'not accepted (an offer) is named by a pseudonym of this task, anon_…, until they do. To wait for a ' +
+        'not accepted (an offer) is named by a pseudonym of this task, anon_…, until they do. Each submission ' +
+        'carries its risk, review_required and its photos’ signals (as get_results explains). To wait for a ' +
         'change use wait_for_task instead of calling this in a loop; for results use get_results.',
       inputSchema: z.object({ task_id: uuid('The task_id create_task answered.') }),
       outputSchema: taskDetailOutput,

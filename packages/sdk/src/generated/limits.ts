@@ -295,6 +295,7 @@ export const updateApiKeyRequestLimits = {
 
 /** components["schemas"]["UpdateAvailabilityRequest"] */
 export const updateAvailabilityRequestLimits = {
+    accuracy_m: { minimum: 0, maximum: 100000 },
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
 } as const;

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { sqlExec, sqlRows, type SqlRunner } from '../../database/sql';
+import type { TrailPoint } from '../travel';
+
+/** Where a trail position came from. */
+export type PositionSource = 'availability' | 'submission_device' | 'submission_photo';
+
+/** How long positions are kept (product-decisions §18). */
+export const POSITION_TRAIL_DAYS = 30;
+
+export interface PositionReport {
+  workerId: string;
+  latitude: number;
+  longitude: number;
+  accuracyM: number | null;
+  source: PositionSource;
+  at: Date;
+}
+
+/**
+ * The position trail (product-decisions §18): every position a worker reported in the last 30 days, from
+ * availability reports and from submissions, so a submission can be compared with the previous known position
+ * (impossible travel, travel.ts). Positions are personal data: they are never logged, and the purge erases them
+ * after POSITION_TRAIL_DAYS.
+ */
+@Injectable()
+export class PositionTrail {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Adds a position, in the caller's transaction (the report or submission that carries it). */
+  static async record(db: SqlRunner, p: PositionReport): Promise<void> {
+    await sqlExec(
+      db,
+      `INSERT INTO position_reports (worker_id, latitude, longitude, accuracy_m, source, reported_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [p.workerId, p.latitude, p.longitude, p.accuracyM, p.source, p.at],
+    );
+  }
+
+  /** The worker's latest position reported at or before `at` (one probe of position_reports_worker_time). */
+  static async previous(db: SqlRunner, workerId: string, at: Date): Promise<TrailPoint | null> {
+    const [row] = await sqlRows<{ latitude: number; longitude: number; accuracy_m: number | null; at: Date }>(
+      db,
+      `SELECT latitude, longitude, accuracy_m, reported_at AS at FROM position_reports
+        WHERE worker_id = $1 AND reported_at <= $2 ORDER BY reported_at DESC LIMIT 1`,
+      [workerId, at],
+    );
+    return row ?? null;
+  }
+
+  /** Erases positions older than POSITION_TRAIL_DAYS, in batches (the `position-trail-purge` job); how many. */
+  async purge(batch = 5000): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - POSITION_TRAIL_DAYS * 86_400_000);
+    let total = 0;
+    for (;;) {
+      const rows = await sqlRows(
+        this.ds,
+        `DELETE FROM position_reports WHERE id IN (
+           SELECT id FROM position_reports WHERE reported_at < $1 ORDER BY reported_at LIMIT $2) RETURNING 1`,
+        [cutoff, batch],
+      );
+      total += rows.length;
+      if (rows.length < batch) return total;
+    }
+  }
+}
