@@ -87,6 +87,7 @@ export const confirmBankTransferRequestLimits = {
 
 /** components["schemas"]["CreateApiKeyRequest"] */
 export const createApiKeyRequestLimits = {
+    approval_ceiling_cents: { minimum: 0, maximum: 1000000000 },
     name: { minLength: 1, maxLength: 100 },
     permissions: { maxItems: 20 },
 } as const;
@@ -215,6 +216,12 @@ export const sandboxPointLimits = {
     longitude: { minimum: -180, maximum: 180 },
 } as const;
 
+/** components["schemas"]["SpendCapsRequest"] */
+export const spendCapsRequestLimits = {
+    daily_cents: { minimum: 0, maximum: 1000000000 },
+    monthly_cents: { minimum: 0, maximum: 1000000000 },
+} as const;
+
 /** components["schemas"]["TaskAssignmentView"] */
 export const taskAssignmentViewLimits = {
     worker_id: { pattern: "^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|anon_[0-9a-f]{16})$" },
@@ -264,6 +271,7 @@ export const updateAgentRequestLimits = {
 
 /** components["schemas"]["UpdateApiKeyRequest"] */
 export const updateApiKeyRequestLimits = {
+    approval_ceiling_cents: { minimum: 0, maximum: 1000000000 },
     name: { minLength: 1, maxLength: 100 },
     permissions: { maxItems: 20 },
 } as const;
