@@ -269,7 +269,11 @@ CREATE TABLE public.api_keys (
     usage_count bigint DEFAULT 0 NOT NULL,
     last_used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    spend_caps jsonb,
+    approval_ceiling_cents bigint,
+    CONSTRAINT api_keys_approval_ceiling_nonnegative CHECK ((approval_ceiling_cents >= 0)),
+    CONSTRAINT api_keys_spend_caps_object CHECK (((spend_caps IS NULL) OR (jsonb_typeof(spend_caps) = 'object'::text)))
 );
 
 --
@@ -777,6 +781,31 @@ CREATE TABLE public.sms_codes (
 );
 
 --
+-- Name: spend_approvals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.spend_approvals (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    agent_id uuid NOT NULL,
+    spender_kind text NOT NULL,
+    spender_id uuid NOT NULL,
+    body_hash text NOT NULL,
+    task_body jsonb NOT NULL,
+    total_cents bigint NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    decided_at timestamp with time zone,
+    used_at timestamp with time zone,
+    task_id uuid,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT spend_approvals_decided_has_time CHECK (((status = 'pending'::text) = (decided_at IS NULL))),
+    CONSTRAINT spend_approvals_spender_kind_check CHECK ((spender_kind = ANY (ARRAY['api_key'::text, 'grant'::text]))),
+    CONSTRAINT spend_approvals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'declined'::text, 'used'::text]))),
+    CONSTRAINT spend_approvals_total_cents_check CHECK ((total_cents > 0)),
+    CONSTRAINT spend_approvals_used_has_time CHECK (((status = 'used'::text) = (used_at IS NOT NULL)))
+);
+
+--
 -- Name: task_feedback; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -838,6 +867,8 @@ CREATE TABLE public.tasks (
     answer_schema json,
     review_policy jsonb,
     agreement_reached_at timestamp with time zone,
+    created_by_api_key_id uuid,
+    created_by_grant_id uuid,
     CONSTRAINT tasks_agreement_needs_policy CHECK (((agreement_reached_at IS NULL) OR (review_policy IS NOT NULL))),
     CONSTRAINT tasks_answer_schema_object CHECK (((answer_schema IS NULL) OR ((json_typeof(answer_schema) = 'object'::text) AND (octet_length((answer_schema)::text) <= 16384)))),
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
@@ -1347,6 +1378,13 @@ ALTER TABLE ONLY public.sms_codes
     ADD CONSTRAINT sms_codes_pkey PRIMARY KEY (id);
 
 --
+-- Name: spend_approvals spend_approvals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.spend_approvals
+    ADD CONSTRAINT spend_approvals_pkey PRIMARY KEY (id);
+
+--
 -- Name: task_feedback task_feedback_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1726,6 +1764,12 @@ CREATE INDEX sms_codes_lookup_idx ON public.sms_codes USING btree (phone_number,
 CREATE UNIQUE INDEX sms_codes_one_open_idx ON public.sms_codes USING btree (phone_number, purpose) WHERE ((consumed_at IS NULL) AND (superseded_at IS NULL));
 
 --
+-- Name: spend_approvals_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX spend_approvals_agent_idx ON public.spend_approvals USING btree (agent_id, created_at DESC);
+
+--
 -- Name: task_feedback_task_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1742,6 +1786,18 @@ CREATE INDEX tasks_agent_list_idx ON public.tasks USING btree (agent_id, created
 --
 
 CREATE INDEX tasks_agent_status_idx ON public.tasks USING btree (agent_id, status, created_at DESC, id DESC);
+
+--
+-- Name: tasks_created_by_api_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_created_by_api_key_idx ON public.tasks USING btree (created_by_api_key_id, created_at) WHERE (created_by_api_key_id IS NOT NULL);
+
+--
+-- Name: tasks_created_by_grant_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_created_by_grant_idx ON public.tasks USING btree (created_by_grant_id, created_at) WHERE (created_by_grant_id IS NOT NULL);
 
 --
 -- Name: tasks_deadline_due_idx; Type: INDEX; Schema: public; Owner: -
@@ -2163,6 +2219,20 @@ ALTER TABLE ONLY public.sandbox_workers
     ADD CONSTRAINT sandbox_workers_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
+-- Name: spend_approvals spend_approvals_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.spend_approvals
+    ADD CONSTRAINT spend_approvals_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: spend_approvals spend_approvals_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.spend_approvals
+    ADD CONSTRAINT spend_approvals_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id) ON DELETE SET NULL;
+
+--
 -- Name: task_feedback task_feedback_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2182,6 +2252,13 @@ ALTER TABLE ONLY public.task_feedback
 
 ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: tasks tasks_created_by_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_created_by_api_key_id_fkey FOREIGN KEY (created_by_api_key_id) REFERENCES public.api_keys(id) ON DELETE SET NULL;
 
 --
 -- Name: tasks tasks_test_clock_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

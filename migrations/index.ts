@@ -32,6 +32,7 @@ import { ProofHold1732200451000 } from './1732200451000-proof-hold';
 import { UnableOutcome1732200500000 } from './1732200500000-unable-outcome';
 import { AgentOwed1732200510000 } from './1732200510000-agent-owed';
 import { OAuth1732200600000 } from './1732200600000-oauth';
+import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   UnableOutcome1732200500000,
   AgentOwed1732200510000,
   OAuth1732200600000,
+  SpendCaps1732200650000,
 ];

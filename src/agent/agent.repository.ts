@@ -43,11 +43,15 @@ export interface ApiKeyRow {
   last_used_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** `{daily_cents?, monthly_cents?}`; null: no caps. Kept across rotation (docs/spend-caps.md). */
+  spend_caps: { daily_cents?: number; monthly_cents?: number } | null;
+  /** The most one task approved over the cap may cost; null (never set) counts as 0. */
+  approval_ceiling_cents: number | null;
 }
 
-/** usage_count is bigint (text from pg). Takes any selection of api_keys columns. */
+/** usage_count and approval_ceiling_cents are bigint (text from pg). Takes any selection of api_keys columns. */
 export function toApiKey<T extends Partial<ApiKeyRow>>(row: Record<string, unknown>): T {
-  return numericColumns<T>(row, ['usage_count']);
+  return numericColumns<T>(row, ['usage_count', 'approval_ceiling_cents']);
 }
 
 /** An agent account as operators see it: the agents row with its key's prefix. */

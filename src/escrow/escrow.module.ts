@@ -11,6 +11,7 @@ import { ReferenceBalanceController } from './controllers/reference-balance.cont
 import { WorkerBalanceController } from './controllers/worker-balance.controller';
 import { LedgerReportService } from './services/ledger-report.service';
 import { Ledger } from './services/ledger';
+import { SpendCapsLedger } from './services/spend-caps';
 
 /**
  * Owns money: the double-entry ledger, the fee policy and the invariant check, and the read side of it (balances
@@ -32,7 +33,8 @@ import { Ledger } from './services/ledger';
     AccountViewsService,
     AdminCreditService,
     LedgerReportService,
+    SpendCapsLedger,
   ],
-  exports: [Ledger, Balances, AgentTransactions],
+  exports: [Ledger, Balances, AgentTransactions, SpendCapsLedger],
 })
 export class EscrowModule {}

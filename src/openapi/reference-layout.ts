@@ -18,7 +18,14 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
         'Post a paid real-world task, follow it, review the results, cancel it. Creation holds the whole cost in escrow; a quote prices a task without creating it.',
       ],
       ['agent account', 'Register, log in, refresh the session, read your profile.'],
-      ['agent api keys', 'Your API key and secret: rotate, narrow the permissions, disable (JWT only).'],
+      [
+        'agent api keys',
+        'Your API key and secret: rotate, narrow the permissions, set spend caps, disable (JWT only).',
+      ],
+      [
+        'spend approvals',
+        "A person's approval of one task over the key's spend cap: the agent asks, the person decides in the console.",
+      ],
       [
         'oauth',
         "Apps signed in to /mcp with OAuth (claude.ai, ChatGPT): the consent page's request and answer, the grants in force, revocation (JWT only).",

@@ -11,6 +11,8 @@ import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller'
 import { AgentTasksController } from './controllers/agent-tasks.controller';
 import { AnswersExportController } from './controllers/answers-export.controller';
 import { AnswersExportService } from './services/answers-export.service';
+import { SpendApprovalsController } from './controllers/spend-approvals.controller';
+import { SpendApprovals } from './services/spend-approvals';
 import { WorkerTasksController } from './controllers/worker-tasks.controller';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
@@ -41,6 +43,7 @@ import { WorkerOffersService } from './services/worker-offers.service';
     AgentTasksApiController,
     AgentTasksController,
     WorkerTasksController,
+    SpendApprovalsController,
   ],
   providers: [
     TaskEvents,
@@ -60,6 +63,7 @@ import { WorkerOffersService } from './services/worker-offers.service';
     WorkerOffersService,
     TaskTimers,
     TaskOffers,
+    SpendApprovals,
     {
       provide: WorkerPseudonyms,
       inject: [APP_CONFIG],

@@ -46,6 +46,9 @@ describe('agent API keys', () => {
           'payment:write',
           'webhook:manage',
         ],
+        spend_caps: { daily_cents: null, monthly_cents: null },
+        approval_ceiling_cents: 0,
+        spend: [],
       },
     ]);
     expect(JSON.stringify(res.body)).not.toContain(agent.apiKey);
@@ -90,6 +93,9 @@ describe('agent API keys', () => {
         is_active: true,
         usage_count: 0,
         permissions: ['task:create', 'task:read'],
+        spend_caps: { daily_cents: null, monthly_cents: null },
+        approval_ceiling_cents: 0,
+        spend: [],
         api_key: expect.stringMatching(/^lw_test_[0-9A-Za-z]{43}$/),
         api_secret: expect.stringMatching(/^lws_[0-9A-Za-z]{43}$/),
       });

@@ -31,8 +31,18 @@ describe('agent profile', () => {
     for (const path of ['/v1/agent/profile', '/v1/agent/me', '/api/v1/agent/profile', '/api/v1/agent/me']) {
       for (const credential of [agent.apiKey, agent.accessToken]) {
         const res = await t.http.get(path).set(bearer(credential)).expect(200);
+        // The spend caps are the calling key's; the console session (JWT) has none.
+        const spendCaps =
+          credential === agent.apiKey
+            ? { daily_cents: null, monthly_cents: null, approval_ceiling_cents: 0 }
+            : null;
         // last_used_at is written in batches: null until the first flush, then a timestamp.
-        expect(res.body).toEqual({ ...expected, last_used_at: res.body.last_used_at });
+        expect(res.body).toEqual({
+          ...expected,
+          last_used_at: res.body.last_used_at,
+          spend_caps: spendCaps,
+          spend: [],
+        });
         expect(res.body.last_used_at === null || typeof res.body.last_used_at === 'string').toBe(true);
       }
     }
@@ -43,7 +53,7 @@ describe('agent profile', () => {
     const res = await t.http.get('/v1/agent/me').set(bearer(agent.apiKey)).expect(200);
     expect(res.body).toHaveProperty('organization_name', null);
     expect(res.body).toHaveProperty('company_name', null);
-    expect(Object.keys(res.body)).toHaveLength(15);
+    expect(Object.keys(res.body)).toHaveLength(17);
   });
 
   it('shows the ledger balance: balance_rmb is balance_cents / 100, and login reports it too', async () => {

@@ -25,6 +25,11 @@ const EXPECTED = [
   ...both('POST', '/agent/api-keys'),
   ...both('PATCH', '/agent/api-keys/:key_id'),
   ...both('DELETE', '/agent/api-keys/:key_id'),
+  // spend approvals (over the cap)
+  ...both('POST', '/spend-approvals'),
+  ...both('GET', '/spend-approvals/:approval_id'),
+  ...both('POST', '/spend-approvals/:approval_id/approve'),
+  ...both('POST', '/spend-approvals/:approval_id/decline'),
   // operators
   'POST /v1/admin/login',
   'POST /v1/admin/login/totp',

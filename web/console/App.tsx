@@ -4,6 +4,7 @@ import type { Session } from '../shared/auth';
 import { Loading } from '../shared/ui';
 import { AgentShell, OperatorShell } from './components/Shell';
 import { Dashboard } from './screens/Dashboard';
+import { SpendApproval } from './screens/SpendApproval';
 import { ApiKeys } from './screens/ApiKeys';
 import { Events } from './screens/Events';
 import { Login } from './screens/Login';
@@ -66,6 +67,7 @@ const router = createBrowserRouter(
             { path: 'tasks/:taskId', element: <TaskDetail /> },
             { path: 'keys', element: <ApiKeys /> },
             { path: 'apps', element: <OAuthGrants /> },
+            { path: 'approvals/:approvalId', element: <SpendApproval /> },
             { path: 'webhooks', element: <Webhooks /> },
             { path: 'events', element: <Events /> },
             { path: 'sandbox', element: <Sandbox /> },

@@ -37,6 +37,12 @@ const RECOVERY: Partial<Record<ErrorCode, string>> = {
   idempotency_conflict:
     'This idempotency_key was used for a different request: use a new key for a different request.',
   concurrent_task_limit: 'Too many open tasks: wait for some to finish or cancel one, then create again.',
+  spend_cap_exceeded:
+    'Only a person can let this through: ask them to open approval_url (signed in to the console) and approve ' +
+    'this task, or to raise the cap on the API key page; resets_at says when the period starts again.',
+  spend_approval_over_ceiling:
+    'The task costs more than the person allows to approve over the cap: lower budget_cents or max_workers, or ' +
+    'ask them to raise the approval ceiling or the cap in the console.',
 };
 
 /**
@@ -62,7 +68,9 @@ export function toolError(err: unknown): CallToolResult {
 }
 
 /** Runs a tool body, turning any failure into a tool error. */
-export async function run(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function run<T extends object = CallToolResult>(
+  body: () => Promise<T>,
+): Promise<T | CallToolResult> {
   try {
     return await body();
   } catch (err) {

@@ -278,6 +278,13 @@ export const accountOutput = z.looseObject({
   tier: z.string(),
   rate_limit_per_minute: z.number().int(),
   max_concurrent_tasks: z.number().int(),
+  spend_caps: z
+    .looseObject({})
+    .nullable()
+    .describe("This key's spend caps (daily_cents, monthly_cents, approval_ceiling_cents; null: none)."),
+  spend: z
+    .array(z.looseObject({}))
+    .describe('Each capped period now: cap_cents, counted_cents, remaining_cents, resets_at.'),
   mode: z
     .enum(healthResponseModeValues)
     .describe('sandbox: test money and simulated workers; live: real ones.'),

@@ -3,6 +3,7 @@ import { LegworkError } from './errors';
 import type { components, paths } from './generated/openapi';
 import { Requester, type RequestOptions } from './requester';
 import { Account } from './resources/account';
+import { SpendApprovals } from './resources/spend-approvals';
 import { Balance } from './resources/balance';
 import { Events } from './resources/events';
 import { Payments } from './resources/payments';
@@ -72,6 +73,7 @@ export class Legwork {
   readonly events: Events;
   readonly webhooks: Webhooks;
   readonly sandbox: Sandbox;
+  readonly spendApprovals: SpendApprovals;
   /** The typed openapi-fetch client underneath, for /v1 operations without a resource method. */
   readonly api: Client<paths>;
 
@@ -91,6 +93,7 @@ export class Legwork {
     this.events = new Events(requester);
     this.webhooks = new Webhooks(requester);
     this.sandbox = new Sandbox(requester);
+    this.spendApprovals = new SpendApprovals(requester);
   }
 
   /**

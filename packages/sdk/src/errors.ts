@@ -57,6 +57,11 @@ export class LegworkInvalidRequestError extends LegworkError {}
 export class LegworkAuthenticationError extends LegworkError {}
 /** 402 `insufficient_balance`: `required_cents` and `balance_cents` say how far short the balance is. */
 export class LegworkInsufficientBalanceError extends LegworkError {}
+/**
+ * 402 `spend_cap_exceeded`: the API key's spend cap for `period` would be passed (`cap_cents`, `counted_cents`,
+ * `remaining_cents`, `resets_at`). Nothing was created; ask for an approval (`spendApprovals.create`) or wait.
+ */
+export class LegworkSpendCapError extends LegworkError {}
 /** 403: the key lacks `required_permission`, or the account may not do this. */
 export class LegworkPermissionError extends LegworkError {}
 /** 404: not found (also another agent's task). */
@@ -86,6 +91,7 @@ export function errorFromResponse(status: number, payload: unknown, idempotencyK
   const code = error?.code ?? `http_${status}`;
   const message = error?.message ?? `HTTP ${status}`;
   const opts = { status, code, error, idempotencyKey };
+  if (code === 'spend_cap_exceeded') return new LegworkSpendCapError(message, opts);
   if (code === 'insufficient_balance' || status === 402)
     return new LegworkInsufficientBalanceError(message, opts);
   if (code === 'idempotency_conflict' && !error?.in_progress)

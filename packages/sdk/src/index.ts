@@ -7,6 +7,7 @@ export {
 } from './client';
 export type { RequestOptions } from './requester';
 export { Account } from './resources/account';
+export { SpendApprovals } from './resources/spend-approvals';
 export { Balance } from './resources/balance';
 export { Events, type EventListParams } from './resources/events';
 export { Payments } from './resources/payments';

@@ -16,17 +16,17 @@ export class AgentProfileController {
   @ApiOperation({
     summary: "The calling agent's account",
     description:
-      'Email, organisation, balance, key prefix, rate limit, concurrent-task limit, account status and timestamps. Any agent credential.',
+      'Email, organisation, balance, key prefix, rate limit, concurrent-task limit, account status and timestamps, and the spend caps of the calling API key (or OAuth grant) with what they have counted. Any agent credential.',
   })
   @ApiOkResponse({ type: AgentProfileResponse })
   profile(@CurrentActor() actor: AgentActor): Promise<AgentProfileResponse> {
-    return this.profiles.profile(actor.id);
+    return this.profiles.profile(actor);
   }
 
   @Get('me')
   @ApiOperation({ summary: 'Alias of GET profile', description: 'The same answer as GET /v1/agent/profile.' })
   @ApiOkResponse({ type: AgentProfileResponse })
   me(@CurrentActor() actor: AgentActor): Promise<AgentProfileResponse> {
-    return this.profiles.profile(actor.id);
+    return this.profiles.profile(actor);
   }
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SpendCapsView, SpendPeriodView } from './api-key.dto';
 
 /** Who an agent is: the first fields of its profile and of every sign-in answer. */
 export class AgentIdentity {
@@ -10,6 +11,14 @@ export class AgentIdentity {
 
   @ApiProperty({ type: String, nullable: true })
   organization_name: string | null;
+}
+
+export class ProfileSpendCaps extends SpendCapsView {
+  @ApiProperty({
+    type: 'integer',
+    description: 'The most one task approved over the cap may cost, in cents (0: none may).',
+  })
+  approval_ceiling_cents: number;
 }
 
 export class AgentProfileResponse extends AgentIdentity {
@@ -58,4 +67,15 @@ export class AgentProfileResponse extends AgentIdentity {
       'Last authenticated request (API key or JWT); written in batches, so it may lag a few seconds.',
   })
   last_used_at: Date | null;
+
+  @ApiProperty({
+    type: ProfileSpendCaps,
+    nullable: true,
+    description:
+      'The spend caps of the API key (or OAuth grant) making this call; null for the console session, which has none.',
+  })
+  spend_caps: ProfileSpendCaps | null;
+
+  @ApiProperty({ type: SpendPeriodView, isArray: true, description: 'Each capped period, counted now.' })
+  spend: SpendPeriodView[];
 }

@@ -1,16 +1,83 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
+  IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Length,
+  Max,
+  Min,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { PERMISSIONS, type Permission } from '../../common/actor';
 import { Trim } from '../../common/http/transforms';
+
+/** The largest cap or ceiling accepted: ten million RMB, far above any real limit, well inside a safe integer. */
+export const SPEND_CAP_MAX_CENTS = 1_000_000_000;
+
+const PERIODS = ['daily', 'monthly'] as const;
+
+/** `{daily_cents?, monthly_cents?}`: sent whole, it replaces the caps (a period left out has no cap). */
+export class SpendCapsRequest {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: SPEND_CAP_MAX_CENTS,
+    description: 'Most the key may spend per China-time day, in cents.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(SPEND_CAP_MAX_CENTS)
+  daily_cents?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: SPEND_CAP_MAX_CENTS,
+    description: 'Most the key may spend per China-time calendar month, in cents.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(SPEND_CAP_MAX_CENTS)
+  monthly_cents?: number;
+}
+
+export class SpendCapsView {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: no daily cap.' })
+  daily_cents: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: no monthly cap.' })
+  monthly_cents: number | null;
+}
+
+/** One capped period now: the same figures a 402 spend_cap_exceeded carries. */
+export class SpendPeriodView {
+  @ApiProperty({ enum: PERIODS })
+  period: 'daily' | 'monthly';
+
+  @ApiProperty({ type: 'integer' })
+  cap_cents: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Totals of the tasks created with the key in the period, less refunds later made on them.',
+  })
+  counted_cents: number;
+
+  @ApiProperty({ type: 'integer' })
+  remaining_cents: number;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the period ends (China time).' })
+  resets_at: string;
+}
 
 export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid', description: 'Stays the same across rotations.' })
@@ -43,6 +110,19 @@ export class ApiKeyResponse {
 
   @ApiProperty({ enum: PERMISSIONS, isArray: true })
   permissions: Permission[];
+
+  @ApiProperty({ type: SpendCapsView, description: 'Kept across rotations.' })
+  spend_caps: SpendCapsView;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'The most one task approved by the person over the cap may cost, in cents; 0: no task may pass the cap.',
+  })
+  approval_ceiling_cents: number;
+
+  @ApiProperty({ type: SpendPeriodView, isArray: true, description: 'Each capped period, counted now.' })
+  spend: SpendPeriodView[];
 }
 
 export class CreateApiKeyResponse extends ApiKeyResponse {
@@ -79,6 +159,28 @@ export class CreateApiKeyRequest {
   @ArrayMaxSize(20)
   @IsIn(PERMISSIONS, { each: true })
   permissions?: Permission[] | null;
+  @ApiPropertyOptional({
+    type: SpendCapsRequest,
+    description: 'Replaces the spend caps when sent ({} removes them); left out, they stay as they are.',
+  })
+  @ValidateIf((o: { spend_caps?: unknown }) => o.spend_caps !== undefined)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SpendCapsRequest)
+  spend_caps?: SpendCapsRequest;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: SPEND_CAP_MAX_CENTS,
+    description:
+      'The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged.',
+  })
+  @ValidateIf((o: { approval_ceiling_cents?: unknown }) => o.approval_ceiling_cents !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(SPEND_CAP_MAX_CENTS)
+  approval_ceiling_cents?: number;
 }
 
 /** Only the fields sent change; null in a field leaves it out (product-decisions §16), so it changes nothing. */
@@ -103,4 +205,26 @@ export class UpdateApiKeyRequest {
   @ArrayMaxSize(20)
   @IsIn(PERMISSIONS, { each: true })
   permissions?: Permission[];
+  @ApiPropertyOptional({
+    type: SpendCapsRequest,
+    description: 'Replaces the spend caps when sent ({} removes them); left out, they stay as they are.',
+  })
+  @ValidateIf((o: { spend_caps?: unknown }) => o.spend_caps !== undefined)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SpendCapsRequest)
+  spend_caps?: SpendCapsRequest;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: SPEND_CAP_MAX_CENTS,
+    description:
+      'The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged.',
+  })
+  @ValidateIf((o: { approval_ceiling_cents?: unknown }) => o.approval_ceiling_cents !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(SPEND_CAP_MAX_CENTS)
+  approval_ceiling_cents?: number;
 }

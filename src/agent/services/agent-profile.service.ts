@@ -3,7 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
+import type { AgentActor } from '../../common/actor';
+import { Clock } from '../../common/clock';
 import { Balances } from '../../escrow/services/balances';
+import { SpendCapsLedger, spenderOf } from '../../escrow/services/spend-caps';
 import type { AgentRow, ApiKeyRow } from '../agent.repository';
 import type { AgentProfileResponse } from '../dtos/agent-profile.dto';
 
@@ -27,9 +30,12 @@ export class AgentProfileService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly balances: Balances,
+    private readonly spendCaps: SpendCapsLedger,
+    private readonly clock: Clock,
   ) {}
 
-  async profile(agentId: string): Promise<AgentProfileResponse> {
+  async profile(actor: AgentActor): Promise<AgentProfileResponse> {
+    const agentId = actor.id;
     const rows = await sqlRows<ProfileRow>(
       this.ds,
       `SELECT a.id, a.email, a.organization_name, a.company_name, a.tier, a.rate_limit_per_minute,
@@ -42,6 +48,7 @@ export class AgentProfileService {
     if (!a) throw new ApiError('not_found', 'Agent not found.');
     const funds = await this.balances.agentFunds(a.id);
     const balanceCents = funds.availableCents;
+    const spending = await this.spending(actor);
     return {
       agent_id: a.id,
       email: a.email,
@@ -58,6 +65,22 @@ export class AgentProfileService {
       account_status: a.account_status,
       created_at: a.created_at,
       last_used_at: a.last_used_at,
+      ...spending,
+    };
+  }
+
+  /** The caps of the credential in use (none for the console's own session), counted now. */
+  private async spending(actor: AgentActor): Promise<Pick<AgentProfileResponse, 'spend_caps' | 'spend'>> {
+    const spender = spenderOf(actor);
+    const limits = spender ? await this.spendCaps.limits(this.ds, spender) : null;
+    if (!spender || !limits) return { spend_caps: null, spend: [] };
+    return {
+      spend_caps: {
+        daily_cents: limits.caps?.daily_cents ?? null,
+        monthly_cents: limits.caps?.monthly_cents ?? null,
+        approval_ceiling_cents: limits.ceilingCents ?? 0,
+      },
+      spend: await this.spendCaps.status(this.ds, spender, limits.caps, this.clock.now()),
     };
   }
 }

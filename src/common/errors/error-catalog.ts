@@ -169,6 +169,24 @@ export const ERRORS = {
       'An agent funds its balance through `/v1/payment/create`; a worker withdraws at most what is available.',
     fields: ['balance_cents', 'required_cents'],
   },
+  spend_cap_exceeded: {
+    status: 402,
+    summary: "The task would take this API key's (or OAuth grant's) spending past its cap for the period.",
+    detail:
+      'Counted: the totals of the tasks the key or grant created in the period (China time day or month), less the ' +
+      'refunds later made on them. Nothing was created or held. Wait for `resets_at`, raise the cap in the ' +
+      'console, or have the person approve this one task (`POST /v1/spend-approvals`, then create it again with ' +
+      '`spend_approval_id`).',
+    fields: ['period', 'cap_cents', 'counted_cents', 'remaining_cents', 'resets_at'],
+  },
+  spend_approval_over_ceiling: {
+    status: 402,
+    summary: 'The task costs more than a person may approve over the cap for this API key or grant.',
+    detail:
+      "The ceiling is the key's `approval_ceiling_cents` (set in the console) or the grant's ceiling set at " +
+      'consent; none set means no task can be approved over the cap. Raise it or the cap in the console.',
+    fields: ['ceiling_cents', 'required_cents'],
+  },
   insufficient_permissions: {
     status: 403,
     summary: 'The API key lacks the permission this operation needs.',

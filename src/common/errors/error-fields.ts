@@ -46,6 +46,25 @@ export const ERROR_FIELDS = {
   },
   balance_cents: { schema: integer, description: 'The available balance, in cents.' },
   required_cents: { schema: integer, description: 'What the action needs, in cents.' },
+  period: {
+    schema: { type: 'string', enum: ['daily', 'monthly'] },
+    description: 'The spend-cap period that would be exceeded (China time day or month).',
+  },
+  cap_cents: { schema: integer, description: 'The spend cap of that period, in cents.' },
+  counted_cents: {
+    schema: integer,
+    description:
+      'What counts against the cap so far in the period (task totals less later refunds), in cents.',
+  },
+  remaining_cents: { schema: integer, description: 'What may still be spent in the period, in cents.' },
+  resets_at: {
+    schema: { type: 'string', format: 'date-time' },
+    description: 'When the period ends and the count starts again from zero.',
+  },
+  ceiling_cents: {
+    schema: integer,
+    description: 'The most one task approved over the spend cap may cost, in cents (0: none may be).',
+  },
   required_permission: { schema: text, description: 'The permission the API key lacks.' },
   expected_amount: { schema: { type: 'number' }, description: 'The amount the task costs.' },
   provided_amount: { schema: { type: 'number' }, description: 'The amount the request gave.' },

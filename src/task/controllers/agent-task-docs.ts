@@ -112,14 +112,14 @@ export const CreateTaskDocs = () =>
     ApiOperation({
       summary: 'Create a task; its whole cost is held in escrow at once',
       description:
-        'Costs budget_cents × max_workers from the available balance. A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true. With both, the header guards the exact request and the body key the task: one task, and both keys answer it.',
+        'Costs budget_cents × max_workers from the available balance. With an API key (or OAuth grant) that has spend caps, the cost must also fit them (402 spend_cap_exceeded otherwise), or name a spend approval a person gave for this exact body (spend_approval_id). A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true. With both, the header guards the exact request and the body key the task: one task, and both keys answer it.',
     }),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Any agent write may carry one.' }),
     CreateTaskBody(),
     ApiCreatedResponse({ type: TaskResponse }),
     ApiErrors({
       400: ['validation_error'],
-      402: ['insufficient_balance'],
+      402: ['insufficient_balance', 'spend_cap_exceeded'],
       409: ['idempotency_conflict'],
       429: ['rate_limit_exceeded', 'concurrent_task_limit'],
     }),

@@ -230,4 +230,16 @@ export class CreateTaskRequest {
   @IsOptional()
   @IsUUID()
   test_clock?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "A person's approval of this very task over the spend cap (POST /v1/spend-approvals, approved in the " +
+      'console). Used only when the task would pass the cap: then the approval must be approved, unexpired, unused, ' +
+      'for this API key and for this exact body (every field but this one and idempotency_key), and it is used up ' +
+      'by this creation. Within the cap it is left unused.',
+  })
+  @IsOptional()
+  @IsUUID()
+  spend_approval_id?: string;
 }

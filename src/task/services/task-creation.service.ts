@@ -15,6 +15,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
 import { splitSlot, taskCost } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
+import { type Spender, SpendCapsLedger, spendCapExceeded, spenderOf } from '../../escrow/services/spend-caps';
 import {
   checkDeadline,
   DEFAULT_MAX_DISTANCE_METERS,
@@ -30,6 +31,7 @@ import { mapTask, TaskRow } from '../task.repository';
 import { TestClocks } from '../test-clocks';
 import { TaskDispatch } from './task-dispatch';
 import { TaskSettlement } from './task-settlement';
+import { SpendApprovals } from './spend-approvals';
 import { tasksCreated } from '../../observability/metrics';
 
 type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
@@ -53,6 +55,8 @@ export class TaskCreationService {
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,
     private readonly keys: IdempotencyKeys,
+    private readonly spendCaps: SpendCapsLedger,
+    private readonly approvals: SpendApprovals,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -112,10 +116,13 @@ export class TaskCreationService {
   ): Promise<TaskResponse> {
     const now = this.clock.now();
     const deadline = checkDeadline(dto.deadline_at, now);
+    const spender = spenderOf(actor);
     const created = await idempotentTransaction(this.ds, claims, async (em) => {
       const agent = await this.lockAgent(em, actor.id);
+      const approval = spender ? await this.checkSpendCap(em, actor.id, spender, dto, agent, now) : null;
       // The insert counts the agent's live tasks itself (under the agent lock, so the count is current).
-      const task = await this.insert(em, actor.id, dto, agent, now, deadline);
+      const task = await this.insert(em, actor.id, dto, agent, now, deadline, spender);
+      if (approval) await this.approvals.markUsed(em, approval, task.id, now);
       await this.ledger.holdTaskEscrow(em, {
         agentId: actor.id,
         taskId: task.id,
@@ -133,6 +140,43 @@ export class TaskCreationService {
     return created;
   }
 
+  /**
+   * The spender's caps, under the agent's lock and the spender's (spend-caps.ts): a task that fits passes; one
+   * that does not passes only with an approval a person gave for this exact body, which the caller marks used once
+   * the task exists (the same transaction, so a refused creation leaves it unused). Otherwise 402 and nothing
+   * changes. Answers the approval to use, or null.
+   */
+  private async checkSpendCap(
+    em: EntityManager,
+    agentId: string,
+    spender: Spender,
+    dto: CreateTaskRequest,
+    agent: AgentLimits,
+    now: Date,
+  ): Promise<string | null> {
+    const total = this.totalOf(dto, agent);
+    const { over, limits } = await this.spendCaps.overCap(em, spender, total, now);
+    if (!over) return null;
+    const approval = dto.spend_approval_id
+      ? await this.approvals.usable(em, {
+          agentId,
+          spender,
+          id: dto.spend_approval_id,
+          dto,
+          total,
+          now,
+          limits,
+        })
+      : null;
+    if (!approval) throw spendCapExceeded(over, total);
+    return approval;
+  }
+
+  private totalOf(dto: CreateTaskRequest, agent: AgentLimits): number {
+    const feeBps = agent.fee_bps ?? this.config.platformFeeBps;
+    return taskCost(dto.budget_cents, dto.max_workers ?? 1, feeBps).total_cents;
+  }
+
   private async insert(
     em: EntityManager,
     agentId: string,
@@ -140,6 +184,7 @@ export class TaskCreationService {
     agent: AgentLimits,
     now: Date,
     deadline: Date,
+    spender: Spender | null,
   ): Promise<TaskRow> {
     const maxWorkers = dto.max_workers ?? 1;
     const feeBps = agent.fee_bps ?? this.config.platformFeeBps;
@@ -151,11 +196,12 @@ export class TaskCreationService {
                           max_distance_meters, budget_cents, max_workers, fee_bps, payout_cents, fee_cents,
                           total_cents, required_skills, min_reputation, metadata, status, deadline_at,
                           estimated_completion_at, created_at, updated_at, open_slots, test_clock_id,
-                          location_proof, answer_schema, review_policy, unable_payout_percent)
+                          location_proof, answer_schema, review_policy, unable_payout_percent,
+                          created_by_api_key_id, created_by_grant_id)
        SELECT $1::uuid, $2::text, $3::text, $4::text, $5::float8, $6::float8, $7::text, $8::int, $9::bigint,
               $10::int, $11::int, $12::bigint, $13::bigint, $14::bigint, $15::text[], $16::numeric, $17::jsonb,
               'pending', $18::timestamptz, $19::timestamptz, $20::timestamptz, $20::timestamptz, $10::int,
-              $23::uuid, $24::text, $25::json, $26::jsonb, $27::int
+              $23::uuid, $24::text, $25::json, $26::jsonb, $27::int, $28::uuid, $29::uuid
         WHERE (SELECT count(*) FROM tasks WHERE agent_id = $1::uuid AND status = ANY($21::text[])) < $22::int
        RETURNING *`,
       [
@@ -186,6 +232,8 @@ export class TaskCreationService {
         dto.answer_schema ? JSON.stringify(dto.answer_schema) : null,
         dto.review_policy ? JSON.stringify(dto.review_policy) : null,
         dto.unable_payout_percent ?? DEFAULT_UNABLE_PAYOUT_PERCENT,
+        spender?.kind === 'api_key' ? spender.id : null,
+        spender?.kind === 'grant' ? spender.id : null,
       ],
     );
     if (!rows.length) await this.refuseOverLimit(em, agentId, agent.max_concurrent_tasks);

@@ -6,6 +6,7 @@ import { Checks } from '../../shared/fields';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
+import { SpendCaps } from '../components/SpendCaps';
 import { useAgent } from '../components/Shell';
 import { agentApi } from '../session';
 import { useAction } from '../../shared/use-action';
@@ -135,6 +136,7 @@ function KeyCard(props: {
           )}
         </div>
       </form>
+      <SpendCaps apiKey={k} onChanged={props.onChanged} />
     </section>
   );
 }

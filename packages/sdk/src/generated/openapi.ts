@@ -579,7 +579,7 @@ export interface paths {
         };
         /**
          * The calling agent's account
-         * @description Email, organisation, balance, key prefix, rate limit, concurrent-task limit, account status and timestamps. Any agent credential.
+         * @description Email, organisation, balance, key prefix, rate limit, concurrent-task limit, account status and timestamps, and the spend caps of the calling API key (or OAuth grant) with what they have counted. Any agent credential.
          */
         get: operations["AgentProfile_profile"];
         put?: never;
@@ -1154,6 +1154,83 @@ export interface paths {
         patch: operations["SandboxWorkers_update"];
         trace?: never;
     };
+    "/v1/spend-approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the agent's person to approve one task over the spend cap
+         * @description The body is the task exactly as it will be created. Answers an approval with its `approval_url`: a person signed in to the console opens it and approves or declines. Once approved, create the task with the same body plus `spend_approval_id` within `expires_at` (30 minutes): that one creation passes the cap. The task may cost at most the key's `approval_ceiling_cents` (402 spend_approval_over_ceiling otherwise).
+         */
+        post: operations["SpendApprovals_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spend-approvals/{approval_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A spend approval and its status */
+        get: operations["SpendApprovals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spend-approvals/{approval_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve one task over the spend cap (console session only)
+         * @description Once: an approval already decided, used or expired is 409 and nothing changes.
+         */
+        post: operations["SpendApprovals_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spend-approvals/{approval_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline one task over the spend cap (console session only)
+         * @description Nothing is created or held. Once: an approval already decided is 409 and nothing changes.
+         */
+        post: operations["SpendApprovals_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks": {
         parameters: {
             query?: never;
@@ -1285,7 +1362,7 @@ export interface paths {
         put?: never;
         /**
          * Create a task; its whole cost is held in escrow at once
-         * @description Costs budget_cents × max_workers from the available balance. A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true. With both, the header guards the exact request and the body key the task: one task, and both keys answer it.
+         * @description Costs budget_cents × max_workers from the available balance. With an API key (or OAuth grant) that has spend caps, the cost must also fit them (402 spend_cap_exceeded otherwise), or name a spend approval a person gave for this exact body (spend_approval_id). A repeated idempotency_key (body) or Idempotency-Key (header) returns the original 201 response with Idempotent-Replayed: true. With both, the header guards the exact request and the body key the task: one task, and both keys answer it.
          */
         post: operations["AgentTasksV1_create"];
         delete?: never;
@@ -2203,6 +2280,10 @@ export interface components {
             rate_limit_per_day: number;
             /** @example 100 */
             rate_limit_per_minute: number;
+            /** @description Each capped period, counted now. */
+            spend: components["schemas"]["SpendPeriodView"][];
+            /** @description The spend caps of the API key (or OAuth grant) making this call; null for the console session, which has none. */
+            spend_caps: components["schemas"]["ProfileSpendCaps"] | null;
             /** @enum {string} */
             tier: "standard" | "verified" | "enterprise";
         };
@@ -2287,6 +2368,8 @@ export interface components {
             type: "string";
         };
         ApiKeyResponse: {
+            /** @description The most one task approved by the person over the cap may cost, in cents; 0: no task may pass the cap. */
+            approval_ceiling_cents: number;
             /**
              * Format: date-time
              * @description When the current key value was issued.
@@ -2313,6 +2396,10 @@ export interface components {
              * @example 100
              */
             rate_limit_per_minute: number;
+            /** @description Each capped period, counted now. */
+            spend: components["schemas"]["SpendPeriodView"][];
+            /** @description Kept across rotations. */
+            spend_caps: components["schemas"]["SpendCapsView"];
             /**
              * @description Requests made with the current key value; written in batches.
              * @example 0
@@ -2333,19 +2420,6 @@ export interface components {
             photos: components["schemas"]["ResultPhoto"][];
             /** @description null when approved automatically */
             quality_score: number | null;
-            /**
-             * Format: date-time
-             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
-             */
-            review_deadline_at: string | null;
-            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
-            review_required: boolean;
-            /**
-             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
-             * @example low
-             * @enum {string}
-             */
-            risk: "low" | "medium" | "high";
             /** Format: date-time */
             submitted_at: string;
             /** Format: uuid */
@@ -2898,6 +2972,8 @@ export interface components {
             worker_payout_cents: number;
         };
         CreateApiKeyRequest: {
+            /** @description The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged. */
+            approval_ceiling_cents?: number;
             /**
              * @description null or omitted: the default name.
              * @default Primary API Key
@@ -2905,6 +2981,8 @@ export interface components {
             name?: string | null;
             /** @description Permissions of the new key; all of them when null or omitted. */
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[] | null;
+            /** @description Replaces the spend caps when sent ({} removes them); left out, they stay as they are. */
+            spend_caps?: components["schemas"]["SpendCapsRequest"];
         };
         CreateApiKeyResponse: {
             /**
@@ -2917,6 +2995,8 @@ export interface components {
              * @example lws_…
              */
             api_secret: string;
+            /** @description The most one task approved by the person over the cap may cost, in cents; 0: no task may pass the cap. */
+            approval_ceiling_cents: number;
             /**
              * Format: date-time
              * @description When the current key value was issued.
@@ -2943,6 +3023,10 @@ export interface components {
              * @example 100
              */
             rate_limit_per_minute: number;
+            /** @description Each capped period, counted now. */
+            spend: components["schemas"]["SpendPeriodView"][];
+            /** @description Kept across rotations. */
+            spend_caps: components["schemas"]["SpendCapsView"];
             /**
              * @description Requests made with the current key value; written in batches.
              * @example 0
@@ -3015,7 +3099,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -3055,6 +3139,11 @@ export interface components {
             review_policy?: {
                 [key: string]: unknown;
             } & components["schemas"]["ReviewPolicy"];
+            /**
+             * Format: uuid
+             * @description A person's approval of this very task over the spend cap (POST /v1/spend-approvals, approved in the console). Used only when the task would pass the cap: then the approval must be approved, unexpired, unused, for this API key and for this exact body (every field but this one and idempotency_key), and it is used up by this creation. Within the cap it is left unused.
+             */
+            spend_approval_id?: string;
             /**
              * @example photo
              * @enum {string}
@@ -3233,11 +3322,17 @@ export interface components {
             available_methods?: string[];
             /** @description The available balance, in cents. Carried by: insufficient_balance. */
             balance_cents?: number;
+            /** @description The spend cap of that period, in cents. Carried by: spend_cap_exceeded. */
+            cap_cents?: number;
+            /** @description The most one task approved over the spend cap may cost, in cents (0: none may be). Carried by: spend_approval_over_ceiling. */
+            ceiling_cents?: number;
             /**
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            /** @description What counts against the cap so far in the period (task totals less later refunds), in cents. Carried by: spend_cap_exceeded. */
+            counted_cents?: number;
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
             currency?: string;
             /** @description The status that refused the action. Carried by: refund_not_allowed, forbidden, result_not_available, invalid_state. */
@@ -3301,6 +3396,11 @@ export interface components {
             missing_skills?: string[];
             /** @description The payment order the provider could not check out; create a new order to retry. Carried by: provider_error. */
             order_id?: string;
+            /**
+             * @description The spend-cap period that would be exceeded (China time day or month). Carried by: spend_cap_exceeded.
+             * @enum {string}
+             */
+            period?: "daily" | "monthly";
             /** @description The amount the request gave. Carried by: amount_mismatch. */
             provided_amount?: number;
             /** @description The provider's own error code, when it gave one. Carried by: provider_error. */
@@ -3317,14 +3417,21 @@ export interface components {
              * @description When that refund completed (or was requested, while it is pending). Carried by: already_refunded.
              */
             refunded_at?: string | null;
+            /** @description What may still be spent in the period, in cents. Carried by: spend_cap_exceeded. */
+            remaining_cents?: number;
             /** @description The id of this request, also in the X-Request-ID header: quote it when reporting a problem. */
             request_id: string;
             /** @description The amount of this payment, in cents. Carried by: daily_limit_exceeded. */
             requested_cents?: number;
-            /** @description What the action needs, in cents. Carried by: insufficient_balance. */
+            /** @description What the action needs, in cents. Carried by: insufficient_balance, spend_approval_over_ceiling. */
             required_cents?: number;
             /** @description The permission the API key lacks. Carried by: insufficient_permissions. */
             required_permission?: string;
+            /**
+             * Format: date-time
+             * @description When the period ends and the count starts again from zero. Carried by: spend_cap_exceeded.
+             */
+            resets_at?: string;
             /** @description Seconds to wait before retrying (also in the Retry-After header). Carried by: rate_limit_exceeded, too_many_concurrent_uploads, upload_quota_exceeded, account_locked, service_unavailable. */
             retry_after?: number;
             /** @description Whether retrying can succeed. Carried by: provider_error. */
@@ -3771,16 +3878,8 @@ export interface components {
             location_source: "exif" | "device";
             /** @description The same bytes were part of an earlier submission (any task, any worker). */
             reused: boolean;
-            /**
-             * @description How far the proof can be trusted without looking (product-decisions §18): the highest risk of its signals; low without any. A high risk holds the submission from auto-approval until a person decides; no signal rejects by itself.
-             * @example low
-             * @enum {string}
-             */
-            risk: "low" | "medium" | "high";
             /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
             sha256: string;
-            /** @description Why the photo is suspect, one entry per finding; empty for a clean photo. */
-            signals: components["schemas"]["ProofSignalView"][];
             /**
              * Format: date-time
              * @description Capture time: EXIF, else (device source) the time of the device location.
@@ -3789,32 +3888,13 @@ export interface components {
             /** @description Whether taken_at lies between the assignment’s acceptance and its submission (±60 s of clock skew); false flags a photo taken before or after; null when there is no capture time. */
             taken_during_assignment: boolean | null;
         };
-        ProofSignalView: {
-            /**
-             * @example reused_photo
-             * @enum {string}
-             */
-            code: "reused_photo" | "exif_edited" | "capture_outside_window" | "exif_device_disagree" | "impossible_travel" | "no_camera_metadata";
-            /**
-             * @description The finding in words, for a person; its wording may change, the code does not.
-             * @example A near-duplicate of a photo another worker submitted earlier (64-bit perceptual hash, 3 bits apart).
-             */
-            detail: string;
-            /**
-             * @description exif_device_disagree: metres between the EXIF GPS and the device fix (over 1,000 is high risk); impossible_travel: metres from the previous known position.
-             * @example 1840
-             */
-            distance_meters?: number;
-            /**
-             * @description reused_photo only: `own` when the earlier photo was this worker’s (medium risk), `other` when another worker’s (high risk).
-             * @enum {string}
-             */
-            scope?: "own" | "other";
-            /**
-             * @description impossible_travel only: the implied speed from the previous known position, in km/h.
-             * @example 1900
-             */
-            speed_kmh?: number;
+        ProfileSpendCaps: {
+            /** @description The most one task approved over the cap may cost, in cents (0: none may). */
+            approval_ceiling_cents: number;
+            /** @description null: no daily cap. */
+            daily_cents: number | null;
+            /** @description null: no monthly cap. */
+            monthly_cents: number | null;
         };
         ProviderHealthView: {
             error?: string;
@@ -4400,7 +4480,7 @@ export interface components {
             location: components["schemas"]["SandboxPoint"];
             name: string;
             /** @enum {string|null} */
-            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | null;
+            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | null;
             reputation: number;
             skills: string[];
             /** Format: date-time */
@@ -4441,6 +4521,64 @@ export interface components {
             openapi: string;
             version: string;
         };
+        SpendApprovalResponse: {
+            /**
+             * Format: uri
+             * @description The console page where the signed-in person approves or declines (open it, never fill it in).
+             */
+            approval_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description pending: waiting for the person; approved: the task may now be created once with spend_approval_id; declined: refused, nothing changes; used: the task was created with it; expired: not decided or not used in time.
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "declined" | "used" | "expired";
+            /** @description The task body the approval is for (the create body without spend_approval_id). */
+            task: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uuid
+             * @description The task created with it.
+             */
+            task_id: string | null;
+            /** @description What the task costs (budget × workers), in cents. */
+            total_cents: number;
+            /** Format: date-time */
+            used_at: string | null;
+        };
+        SpendCapsRequest: {
+            /** @description Most the key may spend per China-time day, in cents. */
+            daily_cents?: number;
+            /** @description Most the key may spend per China-time calendar month, in cents. */
+            monthly_cents?: number;
+        };
+        SpendCapsView: {
+            /** @description null: no daily cap. */
+            daily_cents: number | null;
+            /** @description null: no monthly cap. */
+            monthly_cents: number | null;
+        };
+        SpendPeriodView: {
+            cap_cents: number;
+            /** @description Totals of the tasks created with the key in the period, less refunds later made on them. */
+            counted_cents: number;
+            /** @enum {string} */
+            period: "daily" | "monthly";
+            remaining_cents: number;
+            /**
+             * Format: date-time
+             * @description When the period ends (China time).
+             */
+            resets_at: string;
+        };
         SubmissionView: {
             /** Format: uuid */
             assignment_id: string;
@@ -4453,21 +4591,8 @@ export interface components {
             photos: components["schemas"]["ResultPhoto"][];
             /** @enum {string|null} */
             reason_code: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other" | null;
-            /**
-             * Format: date-time
-             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
-             */
-            review_deadline_at: string | null;
-            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
-            review_required: boolean;
             /** Format: date-time */
             reviewed_at: string | null;
-            /**
-             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
-             * @example low
-             * @enum {string}
-             */
-            risk: "low" | "medium" | "high";
             /** @enum {string} */
             status: "submitted" | "approved" | "rejected";
             /** Format: date-time */
@@ -4504,19 +4629,6 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
-            /**
-             * Format: date-time
-             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
-             */
-            review_deadline_at: string | null;
-            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
-            review_required: boolean;
-            /**
-             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
-             * @example low
-             * @enum {string}
-             */
-            risk: "low" | "medium" | "high";
             /** @example submitted */
             status: string;
             /** Format: date-time */
@@ -4838,19 +4950,6 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
-            /**
-             * Format: date-time
-             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
-             */
-            review_deadline_at: string | null;
-            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
-            review_required: boolean;
-            /**
-             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
-             * @example low
-             * @enum {string}
-             */
-            risk: "low" | "medium" | "high";
             worker_notes: string | null;
         };
         TaskResultResponse: {
@@ -4967,14 +5066,6 @@ export interface components {
              * @example submitted
              */
             previous_status: string;
-            /** @description true when any submission awaiting review is held for a person’s decision (its risk is high): it is not auto-approved after 72 hours. */
-            review_required: boolean;
-            /**
-             * @description The highest risk among the submissions awaiting review (product-decisions §18).
-             * @example low
-             * @enum {string}
-             */
-            risk: "low" | "medium" | "high";
             /**
              * @description The status the task entered (the event name says which).
              * @example completed
@@ -5117,17 +5208,16 @@ export interface components {
             tier?: "standard" | "verified" | "enterprise";
         };
         UpdateApiKeyRequest: {
+            /** @description The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged. */
+            approval_ceiling_cents?: number;
             /** @description false disables the key (401 invalid_api_key), true enables it again. */
             is_active?: boolean;
             name?: string;
             permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            /** @description Replaces the spend caps when sent ({} removes them); left out, they stay as they are. */
+            spend_caps?: components["schemas"]["SpendCapsRequest"];
         };
         UpdateAvailabilityRequest: {
-            /**
-             * @description The accuracy radius the device reported for the position, in metres. Optional; with it a far jump between two positions is judged fairly (impossible travel, docs/proof-review.md).
-             * @example 15
-             */
-            accuracy_m?: number;
             /** @description Required when online is true; with longitude. Offers match on a position at most 30 minutes old: report it while the app is open (the worker app does every minute). */
             latitude?: number;
             /** @description Required when online is true; with latitude. */
@@ -5151,7 +5241,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -11277,6 +11367,457 @@ export interface operations {
             };
         };
     };
+    SpendApprovals_request: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTaskRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendApprovalResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`spend_approval_over_ceiling`](../docs/errors.md#spend_approval_over_ceiling): The task costs more than a person may approve over the cap for this API key or grant. */
+            402: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`insufficient_permissions`](../docs/errors.md#insufficient_permissions): The API key lacks the permission this operation needs. This one needs `task:create`.
+             *     - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    SpendApprovals_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendApprovalResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`insufficient_permissions`](../docs/errors.md#insufficient_permissions): The API key lacks the permission this operation needs. This one needs `task:read`.
+             *     - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    SpendApprovals_approve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendApprovalResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    SpendApprovals_decline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendApprovalResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     AgentTasks_list: {
         parameters: {
             query?: {
@@ -11941,7 +12482,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - [`insufficient_balance`](../docs/errors.md#insufficient_balance): The available balance does not cover the amount. */
+            /**
+             * @description - [`insufficient_balance`](../docs/errors.md#insufficient_balance): The available balance does not cover the amount.
+             *     - [`spend_cap_exceeded`](../docs/errors.md#spend_cap_exceeded): The task would take this API key's (or OAuth grant's) spending past its cap for the period.
+             */
             402: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -14843,7 +15387,6 @@ export const answerSchemaFieldFormatValues: ReadonlyArray<FlattenedDeepRequired<
 export const answerSchemaFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaField"]["type"]> = ["string", "number", "integer", "boolean", "array"];
 export const answerSchemaItemsTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaItems"]["type"]> = ["string"];
 export const apiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const approvedResultRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApprovedResult"]["risk"]> = ["low", "medium", "high"];
 export const assignmentAbandonedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAbandonedEvent"]["event"]> = ["assignment.abandoned"];
 export const assignmentAcceptedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAcceptedEvent"]["event"]> = ["assignment.accepted"];
 export const assignmentApprovedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentApprovedEvent"]["event"]> = ["assignment.approved"];
@@ -14873,14 +15416,15 @@ export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequ
 export const createdWebhookResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["status"]> = ["active", "disabled"];
 export const createPaymentRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_method"]> = ["alipay", "wechat"];
 export const createPaymentRequestPayment_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_type"]> = ["page", "wap", "qr", "native", "jsapi", "h5"];
-export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
+export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "webhook.disabled", "*"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
+export const errorBodyPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["period"]> = ["daily", "monthly"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const healthResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["mode"]> = ["sandbox", "live"];
 export const jsapiParamsViewSignTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JsapiParamsView"]["signType"]> = ["RSA"];
@@ -14904,9 +15448,6 @@ export const paymentStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequi
 export const photoBehaviorInputExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorInput"]["exif"]> = ["present", "missing", "stale"];
 export const photoBehaviorViewExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorView"]["exif"]> = ["present", "missing", "stale"];
 export const photoVerificationLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["location_source"]> = ["exif", "device"];
-export const photoVerificationRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["risk"]> = ["low", "medium", "high"];
-export const proofSignalViewCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["code"]> = ["reused_photo", "exif_edited", "capture_outside_window", "exif_device_disagree", "impossible_travel", "no_camera_metadata"];
-export const proofSignalViewScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["scope"]> = ["own", "other"];
 export const providerHealthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProviderHealthView"]["status"]> = ["available", "unavailable"];
 export const pushSubscriptionResponseLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PushSubscriptionResponse"]["locale"]> = ["zh-CN", "en"];
 export const quoteWorkersAvailable_nowValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuoteWorkers"]["available_now"]> = [0, 1, 5, 20, 100];
@@ -14935,12 +15476,12 @@ export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<Flattene
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
 export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
-export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
+export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
+export const spendApprovalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendApprovalResponse"]["status"]> = ["pending", "approved", "declined", "used", "expired"];
+export const spendPeriodViewPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendPeriodView"]["period"]> = ["daily", "monthly"];
 export const submissionViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
-export const submissionViewRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["risk"]> = ["low", "medium", "high"];
 export const submissionViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["status"]> = ["submitted", "approved", "rejected"];
-export const submittedWorkRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmittedWork"]["risk"]> = ["low", "medium", "high"];
 export const taskAcceptResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAcceptResponse"]["status"]> = ["accepted"];
 export const taskAssignedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignedEvent"]["event"]> = ["task.assigned"];
 export const taskAssignmentViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignmentView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
@@ -14954,13 +15495,11 @@ export const taskListItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const taskRequirementsLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirements"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskRequirementsViewLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirementsView"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
-export const taskResultRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResult"]["risk"]> = ["low", "medium", "high"];
 export const taskResultResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResultResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStartedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStartedEvent"]["event"]> = ["task.started"];
 export const taskStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStatusResponseTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const taskSubmissionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmissionResponse"]["status"]> = ["submitted"];
-export const taskSubmittedDataRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmittedData"]["risk"]> = ["low", "medium", "high"];
 export const taskSubmittedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmittedEvent"]["event"]> = ["task.submitted"];
 export const testClockResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestClockResponse"]["status"]> = ["ready", "advancing"];
 export const tokenPairResponseToken_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenPairResponse"]["token_type"]> = ["bearer"];
@@ -14970,7 +15509,7 @@ export const transactionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
+export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
 export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
