@@ -28,6 +28,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
 import { McpModule } from './mcp/mcp.module';
+import { MessagesModule } from './messages/messages.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { UploadModule } from './upload/upload.module';
 import { SimulationModule } from './simulation/simulation.module';
@@ -57,6 +58,7 @@ export class AppModule {
       MatchingModule,
       UploadModule,
       TaskModule,
+      MessagesModule,
       PaymentModule,
       JobsModule,
       NotificationsModule,

@@ -79,6 +79,13 @@ const EXPECTED = [
   ...both('POST', '/worker/assignments/:assignment_id/start'),
   ...both('POST', '/worker/assignments/:assignment_id/submit'),
   ...both('POST', '/worker/assignments/:assignment_id/abandon'),
+  // messages between an agent and the worker of an assignment (product-decisions §19)
+  ...both('GET', '/tasks/:task_id/messages'),
+  ...both('POST', '/tasks/:task_id/messages'),
+  ...both('GET', '/worker/messages'),
+  ...both('GET', '/worker/assignments/:assignment_id/messages'),
+  ...both('POST', '/worker/assignments/:assignment_id/messages'),
+  'GET /v1/admin/flagged-messages',
   // payments: machine-readable surface
   'POST /v1/payment/recharge',
   'POST /v1/payment/create',

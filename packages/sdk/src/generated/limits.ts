@@ -52,6 +52,11 @@ export const agentRegisterRequestLimits = {
     password: { minLength: 6, maxLength: 128 },
 } as const;
 
+/** components["schemas"]["AgentSendMessageRequest"] */
+export const agentSendMessageRequestLimits = {
+    body: { minLength: 1, maxLength: 2000, pattern: "\\S" },
+} as const;
+
 /** components["schemas"]["AnswerSchema"] */
 export const answerSchemaLimits = {
     description: { maxLength: 500 },
@@ -122,7 +127,7 @@ export const createTestClockRequestLimits = {
 
 /** components["schemas"]["CreateWebhookRequest"] */
 export const createWebhookRequestLimits = {
-    events: { minItems: 1, maxItems: 15 },
+    events: { minItems: 1, maxItems: 16 },
     url: { maxLength: 2048 },
 } as const;
 
@@ -136,6 +141,21 @@ export const deviceLocationInputLimits = {
     accuracy_m: { minimum: 0, maximum: 100000 },
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
+} as const;
+
+/** components["schemas"]["FlaggedMessageView"] */
+export const flaggedMessageViewLimits = {
+    body: { maxLength: 2000 },
+} as const;
+
+/** components["schemas"]["MessageCreatedData"] */
+export const messageCreatedDataLimits = {
+    body: { maxLength: 2000 },
+} as const;
+
+/** components["schemas"]["MessageView"] */
+export const messageViewLimits = {
+    body: { maxLength: 2000 },
 } as const;
 
 /** components["schemas"]["NearTask"] */
@@ -213,6 +233,11 @@ export const sandboxBalanceRequestLimits = {
 export const sandboxPointLimits = {
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
+} as const;
+
+/** components["schemas"]["SendMessageRequest"] */
+export const sendMessageRequestLimits = {
+    body: { minLength: 1, maxLength: 2000, pattern: "\\S" },
 } as const;
 
 /** components["schemas"]["TaskAssignmentView"] */
