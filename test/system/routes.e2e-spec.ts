@@ -60,6 +60,7 @@ const EXPECTED = [
   ...both('POST', '/worker/logout'),
   ...both('GET', '/worker/profile'),
   ...both('PATCH', '/worker/profile'),
+  ...both('GET', '/worker/data-export'),
   // tasks: agent side (creation and cancellation differ per surface)
   'POST /v1/tasks/create',
   'POST /api/v1/tasks',

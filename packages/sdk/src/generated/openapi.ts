@@ -1590,6 +1590,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A copy of everything Legwork holds about you, as JSON
+         * @description Your profile (phone number included), last position, every assignment with the task as you saw it and what you submitted, your messages, uploads, earnings, withdrawals and the ratings you gave. Nothing about agents or other workers.
+         */
+        get: operations["WorkerPrivacy_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/earnings": {
         parameters: {
             query?: never;
@@ -5539,6 +5559,39 @@ export interface components {
             withdrawing_cents: number;
             /** @example 0 */
             withdrawing_rmb: number;
+        };
+        WorkerDataExportResponse: {
+            /** @description Every assignment (offers included) with its task as you saw it, your submission and the verdict. */
+            assignments: {
+                [key: string]: unknown;
+            }[];
+            /** @description The last position and on-call state the server holds, null for none. */
+            availability: {
+                [key: string]: unknown;
+            } | null;
+            earnings: components["schemas"]["WorkerEarningsResponse"];
+            /** Format: date-time */
+            exported_at: string;
+            /** @description Every message of your threads, yours and the agents’ to you. */
+            messages: {
+                [key: string]: unknown;
+            }[];
+            /** @description worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer SMS setting, created_at. */
+            profile: {
+                [key: string]: unknown;
+            };
+            /** @description Ratings you gave agents. */
+            ratings_given: {
+                [key: string]: unknown;
+            }[];
+            /** @description Your uploads: file, type, size, the location read from it, when. */
+            uploads: {
+                [key: string]: unknown;
+            }[];
+            /** @description Your withdrawals with the account they were paid to. */
+            withdrawals: {
+                [key: string]: unknown;
+            }[];
         };
         WorkerEarningsResponse: {
             /** @description Available to withdraw now. */
@@ -13878,6 +13931,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkerBalanceResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerPrivacy_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerDataExportResponse"];
                 };
             };
             /**
