@@ -13,6 +13,7 @@ import { sqlRows } from '../database/sql';
 import { PaymentExpiry } from '../payment/services/payment-expiry';
 import { PaymentReconciliation } from '../payment/services/payment-reconciliation';
 import { TaskTimers } from '../task/services/task-timers';
+import { PositionErasure } from '../matching/services/position-erasure';
 
 /** A queue of one-off jobs that another module sends, each at its own time (`startAfter`). */
 export interface JobQueue {
@@ -52,6 +53,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly reconciliation: PaymentReconciliation,
     private readonly outbox: OutboxPublisher,
     private readonly webhooks: WebhookDelivery,
+    private readonly positions: PositionErasure,
   ) {}
 
   jobs(): ScheduledJob[] {
@@ -62,6 +64,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       { name: 'idempotency-key-purge', cron: '*/15 * * * *', run: () => this.idempotency.purgeExpired() },
       { name: 'payment-order-expiry', cron: '* * * * *', run: () => this.paymentExpiry.expireDue() },
       { name: 'payment-reconciliation', cron: '*/5 * * * *', run: () => this.reconciliation.reconcile() },
+      // PIPL (product-decisions §19): positions older than 30 days are erased.
+      { name: 'position-erasure', cron: '17 * * * *', run: () => this.positions.sweep() },
       // Safety nets: the events module's runner (LISTEN/NOTIFY, then a 1 s poll) publishes and delivers within
       // moments in these same processes; these sweeps keep both moving should that loop ever stall.
       { name: 'events-publish', cron: '* * * * *', run: () => this.outbox.drain() },

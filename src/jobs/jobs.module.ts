@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { MatchingModule } from '../matching/matching.module';
 import { EventsModule } from '../events/events.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
@@ -8,7 +9,7 @@ import { OnCallOffers } from './on-call-offers';
 
 /** Background work on pg-boss: the scheduled sweeps (JobRunner) and the offers to workers going on call. */
 @Module({
-  imports: [TaskModule, IdempotencyModule, PaymentModule, EventsModule],
+  imports: [TaskModule, IdempotencyModule, PaymentModule, EventsModule, MatchingModule],
   providers: [JobRunner, OnCallOffers],
   exports: [JobRunner],
 })

@@ -4,6 +4,7 @@ import { AvailabilityService } from './services/availability.service';
 import { AvailabilityController } from './controllers/availability.controller';
 import { WorkerRatingsController } from './controllers/worker-ratings.controller';
 import { NearbyTasks } from './services/nearby-tasks';
+import { PositionErasure } from './services/position-erasure';
 import { WorkerRanking } from './services/worker-ranking';
 import { WorkerReputation } from './services/worker-reputation';
 
@@ -15,7 +16,14 @@ import { WorkerReputation } from './services/worker-reputation';
  */
 @Module({
   controllers: [AvailabilityController, WorkerRatingsController],
-  providers: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, AgentRatingsService],
-  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation],
+  providers: [
+    AvailabilityService,
+    NearbyTasks,
+    WorkerRanking,
+    WorkerReputation,
+    AgentRatingsService,
+    PositionErasure,
+  ],
+  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, PositionErasure],
 })
 export class MatchingModule {}

@@ -36,6 +36,7 @@ describe('time-based task rules', () => {
       'idempotency-key-purge',
       'payment-order-expiry',
       'payment-reconciliation',
+      'position-erasure',
       'task-auto-approve',
       'task-deadline-sweep',
       'task-offer-expiry',

@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
+import { PositionErasure } from '../../src/matching/services/position-erasure';
 import { accept, act, createTask, feedback, submit } from '../support/tasks';
 
 describe('workers’ rights under PIPL (product-decisions §19)', () => {
@@ -84,5 +85,38 @@ describe('workers’ rights under PIPL (product-decisions §19)', () => {
     expect(JSON.stringify(theirsExport.body)).not.toContain(worker.phone);
     // Only for workers.
     await t.http.get('/v1/worker/data-export').set('Authorization', agent.key).expect(403);
+  });
+
+  it('positions older than 30 days are erased by the sweep; newer ones and a worker on call keep theirs', async () => {
+    const [old, recent, onCall] = [await createWorker(t), await createWorker(t), await createWorker(t)];
+    const now = t.clock.now();
+    const days = (n: number) => new Date(now.getTime() - n * 86_400_000);
+    const insert = (id: string, at: Date, online: boolean) =>
+      t.db.query(
+        `INSERT INTO worker_availability (worker_id, online, on_call_until, latitude, longitude, position_at, last_seen_at)
+         VALUES ($1, $2, $3, 31.23, 121.47, $4, $4)`,
+        [id, online, online ? new Date(now.getTime() + 3_600_000) : null, at],
+      );
+    await insert(old.id, days(31), false);
+    await insert(recent.id, days(29), false);
+    await insert(onCall.id, days(31), true);
+
+    const erased = await t.app.get(PositionErasure).sweep();
+    expect(erased.worker_availability).toBeGreaterThanOrEqual(1);
+    const rows: { worker_id: string; latitude: number | null; position_at: Date | null }[] = await t.db.query(
+      `SELECT worker_id, latitude, position_at FROM worker_availability WHERE worker_id = ANY($1::uuid[])`,
+      [[old.id, recent.id, onCall.id]],
+    );
+    const byId = new Map(rows.map((r) => [r.worker_id, r]));
+    expect(byId.get(old.id)).toMatchObject({ latitude: null, position_at: null });
+    expect(byId.get(recent.id)?.latitude).toBe(31.23);
+    expect(byId.get(onCall.id)?.latitude).toBe(31.23);
+    // Run again: nothing left to erase among these.
+    await t.app.get(PositionErasure).sweep();
+    const [again]: { latitude: number | null }[] = await t.db.query(
+      `SELECT latitude FROM worker_availability WHERE worker_id = $1`,
+      [recent.id],
+    );
+    expect(again.latitude).toBe(31.23);
   });
 });
