@@ -287,6 +287,43 @@ CREATE TABLE public.api_usage_daily (
 );
 
 --
+-- Name: assignment_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.assignment_messages (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    seq bigint NOT NULL,
+    assignment_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    sender text NOT NULL,
+    body text NOT NULL,
+    flags text[] DEFAULT '{}'::text[] NOT NULL,
+    flag_reviewed_at timestamp with time zone,
+    flag_reviewed_by uuid,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT assignment_messages_body_check CHECK (((char_length(body) >= 1) AND (char_length(body) <= 2000))),
+    CONSTRAINT assignment_messages_flags_check CHECK ((flags <@ ARRAY['phone_number'::text, 'wechat_id'::text])),
+    CONSTRAINT assignment_messages_sender_check CHECK ((sender = ANY (ARRAY['agent'::text, 'worker'::text, 'operator'::text])))
+);
+
+--
+-- Name: assignment_messages_seq_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.assignment_messages_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: assignment_messages_seq_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.assignment_messages_seq_seq OWNED BY public.assignment_messages.seq;
+
+--
 -- Name: assignments; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -477,6 +514,18 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 --
 
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
+
+--
+-- Name: message_read_markers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.message_read_markers (
+    assignment_id uuid NOT NULL,
+    reader text NOT NULL,
+    last_read_seq bigint NOT NULL,
+    CONSTRAINT message_read_markers_last_read_seq_check CHECK ((last_read_seq >= 0)),
+    CONSTRAINT message_read_markers_reader_check CHECK ((reader = ANY (ARRAY['agent'::text, 'worker'::text])))
+);
 
 --
 -- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
@@ -1102,6 +1151,12 @@ CREATE TABLE public.workers (
 );
 
 --
+-- Name: assignment_messages seq; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages ALTER COLUMN seq SET DEFAULT nextval('public.assignment_messages_seq_seq'::regclass);
+
+--
 -- Name: ledger_accounts id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1217,6 +1272,20 @@ ALTER TABLE ONLY public.api_usage_daily
     ADD CONSTRAINT api_usage_daily_pkey PRIMARY KEY (agent_id, day);
 
 --
+-- Name: assignment_messages assignment_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_pkey PRIMARY KEY (id);
+
+--
+-- Name: assignment_messages assignment_messages_seq_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_seq_key UNIQUE (seq);
+
+--
 -- Name: assignments assignments_one_per_worker; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1278,6 +1347,13 @@ ALTER TABLE ONLY public.ledger_journals
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
+
+--
+-- Name: message_read_markers message_read_markers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.message_read_markers
+    ADD CONSTRAINT message_read_markers_pkey PRIMARY KEY (assignment_id, reader);
 
 --
 -- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1498,6 +1574,24 @@ CREATE INDEX agent_ratings_agent_idx ON public.agent_ratings USING btree (agent_
 --
 
 CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (lower(email));
+
+--
+-- Name: assignment_messages_flagged_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignment_messages_flagged_idx ON public.assignment_messages USING btree (seq) WHERE ((cardinality(flags) > 0) AND (flag_reviewed_at IS NULL));
+
+--
+-- Name: assignment_messages_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignment_messages_task_idx ON public.assignment_messages USING btree (task_id, seq);
+
+--
+-- Name: assignment_messages_thread_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignment_messages_thread_idx ON public.assignment_messages USING btree (assignment_id, seq);
 
 --
 -- Name: assignments_live_offer_idx; Type: INDEX; Schema: public; Owner: -
@@ -2093,6 +2187,20 @@ ALTER TABLE ONLY public.api_usage_daily
     ADD CONSTRAINT api_usage_daily_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
 
 --
+-- Name: assignment_messages assignment_messages_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: assignment_messages assignment_messages_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
 -- Name: assignments assignments_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2126,6 +2234,13 @@ ALTER TABLE ONLY public.ledger_postings
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: message_read_markers message_read_markers_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.message_read_markers
+    ADD CONSTRAINT message_read_markers_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
 
 --
 -- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

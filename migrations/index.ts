@@ -31,6 +31,7 @@ import { PositionTrail1732200450000 } from './1732200450000-position-trail';
 import { ProofHold1732200451000 } from './1732200451000-proof-hold';
 import { UnableOutcome1732200500000 } from './1732200500000-unable-outcome';
 import { AgentOwed1732200510000 } from './1732200510000-agent-owed';
+import { AssignmentMessages1732200550000 } from './1732200550000-assignment-messages';
 import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   ProofHold1732200451000,
   UnableOutcome1732200500000,
   AgentOwed1732200510000,
+  AssignmentMessages1732200550000,
   OAuth1732200600000,
   SpendCaps1732200650000,
 ];

@@ -41,6 +41,7 @@ const AREAS: readonly [string, string][] = [
   ['/tasks', 'Agent tasks'],
   ['/worker/tasks', 'Worker tasks'],
   ['/worker/assignments', 'Worker tasks'],
+  ['/worker/messages', 'Worker tasks'],
   ['/worker/availability', 'Matching'],
   ['/worker/balance', 'Worker money'],
   ['/worker/earnings', 'Worker money'],

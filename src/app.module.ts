@@ -28,6 +28,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
 import { McpModule } from './mcp/mcp.module';
+import { MessagesModule } from './messages/messages.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { UploadModule } from './upload/upload.module';
@@ -58,6 +59,7 @@ export class AppModule {
       MatchingModule,
       UploadModule,
       TaskModule,
+      MessagesModule,
       PaymentModule,
       JobsModule,
       NotificationsModule,

@@ -61,6 +61,8 @@ export interface AppConfig {
     /** Task quotes per agent, besides the agent's general budget (product-decisions §16, quote privacy). */
     readonly quotePerMinute: number;
     readonly quotePerDay: number;
+    /** Messages an agent or a worker may send per minute, besides their general budget (product-decisions §19). */
+    readonly messagesPerMinute: number;
     /** socket.io handshakes on /ws per client IP per minute, refused before any credential is looked up. */
     readonly wsHandshakesPerMinutePerIp: number;
   };
@@ -226,6 +228,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       workerPerMinute: r.int('WORKER_RATE_LIMIT_PER_MINUTE', 300, 1, 100000),
       quotePerMinute: r.int('QUOTE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
       quotePerDay: r.int('QUOTE_RATE_LIMIT_PER_DAY', 500, 1, 10_000_000),
+      messagesPerMinute: r.int('MESSAGE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
       wsHandshakesPerMinutePerIp: r.int('WS_HANDSHAKES_PER_MINUTE_PER_IP', 120, 1, 100000),
     },
     // Seals secrets at rest (webhook signing secrets, operators' TOTP secrets and recovery codes, each under a key

@@ -4,6 +4,7 @@ import {
   AssignmentOfferedData,
   AssignmentPaidData,
   AssignmentRejectedData,
+  MessageCreatedData,
   OrderEventData,
   RefundEventData,
   TaskEventData,
@@ -38,8 +39,19 @@ export const PAYMENT_EVENTS = [
   'refund.failed',
 ] as const;
 
+/**
+ * Messages between an agent and the worker of one assignment: to the agent (webhooks, its events list, its socket
+ * room) and to that worker's socket room, never to the task's room (other workers of the task hold it too).
+ */
+export const MESSAGE_EVENTS = ['message.created'] as const;
+
 /** The closed list an agent may subscribe a webhook endpoint to (plus "*" for all of them). */
-export const WEBHOOK_EVENTS = [...TASK_EVENTS, ...PAYMENT_EVENTS, 'webhook.disabled'] as const;
+export const WEBHOOK_EVENTS = [
+  ...TASK_EVENTS,
+  ...PAYMENT_EVENTS,
+  ...MESSAGE_EVENTS,
+  'webhook.disabled',
+] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 /** Events about one worker's assignment: sent to that worker over WebSocket, never to webhooks. */
@@ -131,6 +143,10 @@ export const EVENT_CATALOG = {
     data: WebhookDisabledData,
     when: 'One of your endpoints was disabled after three days without a successful delivery.',
   },
+  'message.created': {
+    data: MessageCreatedData,
+    when: 'The agent, the worker or an operator wrote in the thread of one of your assignments (GET /v1/tasks/{id}/messages); the worker hears it on their socket too.',
+  },
   'webhook.test': { data: WebhookTestData, when: 'Only from POST /v1/agent/webhooks/{id}/test.' },
   'assignment.offered': assignmentEntry('A slot was offered to the worker.', AssignmentOfferedData),
   'assignment.declined': assignmentEntry('The worker declined the offer.', AssignmentEventData),
@@ -163,7 +179,7 @@ export function audienceOf(name: CatalogEventName): EventAudience {
 
 /** Whether the payload carries `task_id` at the top level (see toPayload). */
 export function isTaskLevel(name: string): boolean {
-  return name.startsWith('task.') || name.startsWith('assignment.');
+  return name.startsWith('task.') || name.startsWith('assignment.') || name.startsWith('message.');
 }
 
 /** Outbox data fields that steer delivery and are stripped from the public payload (see toPayload). */

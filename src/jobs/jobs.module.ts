@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { MatchingModule } from '../matching/matching.module';
 import { EventsModule } from '../events/events.module';
 import { PaymentModule } from '../payment/payment.module';
 import { TaskModule } from '../task/task.module';
-import { MatchingModule } from '../matching/matching.module';
 import { JobRunner } from './job-runner';
 import { OnCallOffers } from './on-call-offers';
 

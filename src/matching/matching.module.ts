@@ -5,6 +5,7 @@ import { AvailabilityController } from './controllers/availability.controller';
 import { WorkerRatingsController } from './controllers/worker-ratings.controller';
 import { NearbyTasks } from './services/nearby-tasks';
 import { PositionTrail } from './services/position-trail';
+import { PositionErasure } from './services/position-erasure';
 import { WorkerRanking } from './services/worker-ranking';
 import { WorkerReputation } from './services/worker-reputation';
 
@@ -23,7 +24,8 @@ import { WorkerReputation } from './services/worker-reputation';
     WorkerReputation,
     AgentRatingsService,
     PositionTrail,
+    PositionErasure,
   ],
-  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, PositionTrail],
+  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, PositionTrail, PositionErasure],
 })
 export class MatchingModule {}

@@ -17,6 +17,10 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
         'tasks',
         'Post a paid real-world task, follow it, review the results, cancel it. Creation holds the whole cost in escrow; a quote prices a task without creating it.',
       ],
+      [
+        'messages',
+        'Write to the worker of an assignment and read their questions: one thread per assignment, with unread counts.',
+      ],
       ['agent account', 'Register, log in, refresh the session, read your profile.'],
       [
         'agent api keys',
@@ -50,6 +54,7 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
     tags: [
       ['worker', 'Sign up by SMS code, log in, profile, earnings and balance.'],
       ['worker tasks', 'Find tasks, accept, start, submit results with photo proof, decline or abandon.'],
+      ['worker messages', 'Ask the agent about an assignment and read their answers.'],
       ['worker matching', 'Availability and position for push offers; rating agents.'],
       ['uploads', 'Proof files for submissions.'],
     ],

@@ -15,6 +15,7 @@ export const CORE_TOOL_NAMES = [
   'list_tasks',
   'quote_task',
   'review_submission',
+  'send_message',
   'wait_for_task',
 ];
 export const SANDBOX_TOOL_NAMES = [...CORE_TOOL_NAMES, 'sandbox_clock', 'sandbox_workers'].sort();
@@ -72,7 +73,7 @@ export async function expectToolList(client: Client, names: string[]): Promise<v
     );
     // Credentials are never tool arguments.
     expect(Object.keys(tool.inputSchema.properties ?? {}).filter((k) => /key$|secret|token/.test(k))).toEqual(
-      tool.name === 'create_task' || tool.name === 'create_top_up' ? ['idempotency_key'] : [],
+      ['create_task', 'create_top_up', 'send_message'].includes(tool.name) ? ['idempotency_key'] : [],
     );
   }
 }

@@ -65,6 +65,7 @@ const EXPECTED = [
   ...both('POST', '/worker/logout'),
   ...both('GET', '/worker/profile'),
   ...both('PATCH', '/worker/profile'),
+  ...both('GET', '/worker/data-export'),
   // tasks: agent side (creation and cancellation differ per surface)
   'POST /v1/tasks/create',
   'POST /api/v1/tasks',
@@ -85,6 +86,13 @@ const EXPECTED = [
   ...both('POST', '/worker/assignments/:assignment_id/submit'),
   ...both('POST', '/worker/assignments/:assignment_id/abandon'),
   ...both('POST', '/worker/assignments/:assignment_id/unable'),
+  // messages between an agent and the worker of an assignment (product-decisions §19)
+  ...both('GET', '/tasks/:task_id/messages'),
+  ...both('POST', '/tasks/:task_id/messages'),
+  ...both('GET', '/worker/messages'),
+  ...both('GET', '/worker/assignments/:assignment_id/messages'),
+  ...both('POST', '/worker/assignments/:assignment_id/messages'),
+  'GET /v1/admin/flagged-messages',
   // payments: machine-readable surface
   'POST /v1/payment/recharge',
   'POST /v1/payment/create',

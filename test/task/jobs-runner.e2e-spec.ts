@@ -33,6 +33,7 @@ describe('job-runner process', () => {
         'idempotency-key-purge',
         'payment-order-expiry',
         'payment-reconciliation',
+        'position-erasure',
         'task-auto-approve',
         'task-deadline-sweep',
         'task-offer-expiry',

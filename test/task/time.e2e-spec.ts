@@ -37,6 +37,7 @@ describe('time-based task rules', () => {
       'payment-order-expiry',
       'payment-reconciliation',
       'position-trail-purge',
+      'position-erasure',
       'task-auto-approve',
       'task-deadline-sweep',
       'task-offer-expiry',

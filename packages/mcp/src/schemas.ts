@@ -206,11 +206,30 @@ export const taskListOutput = z.looseObject({
   next_cursor: z.string().nullable(),
 });
 
+export const messageOutput = z.looseObject({
+  message_id: z.string(),
+  assignment_id: z.string(),
+  from: z.enum(['agent', 'worker', 'operator']),
+  body: z.unknown().describe('The text; a worker’s is wrapped in an untrusted envelope.'),
+  created_at: z.string(),
+});
+
 export const taskDetailOutput = taskSummary.extend({
   title: z.string(),
   assignments: z.array(z.looseObject({ assignment_id: z.string(), status: z.string() })),
   progress: z.looseObject({}),
   deadline_at: z.string(),
+  messages: z
+    .array(
+      z.looseObject({
+        assignment_id: z.string(),
+        unread_count: z.number().int(),
+        messages: z.array(messageOutput),
+      }),
+    )
+    .describe(
+      'The threads that hold messages, one per assignment: unread_count is what was new before this call; a worker’s words are wrapped as untrusted. Answer with send_message.',
+    ),
 });
 
 export const resultsOutput = z.looseObject({

@@ -49,6 +49,10 @@ const TOOLS: Record<string, ToolSpec> = {
     sources: [{ params: 'POST /v1/tasks/{task_id}/feedback' }, { body: 'TaskFeedbackRequest' }],
     renamed: { accept: 'accept_result' },
   },
+  send_message: {
+    sources: [{ params: 'POST /v1/tasks/{task_id}/messages' }, { body: 'AgentSendMessageRequest' }],
+    renamed: { idempotency_key: 'Idempotency-Key' },
+  },
   cancel_task: { sources: [{ params: 'POST /v1/tasks/{task_id}/cancel' }] },
   create_top_up: {
     sources: [{ body: 'RechargeRequest' }, { params: 'POST /v1/payment/recharge' }],

@@ -20,6 +20,14 @@ export const RateLimitAgentRoute = (route: AgentRouteBudget): MethodDecorator =>
   SetMetadata(RATE_LIMIT_BUCKET, route);
 export type AgentRouteBudget = 'quote';
 
+/**
+ * Gives a write route of agents and workers a budget of its own per caller, on top of their general one (messages:
+ * product-decisions §19), reported in the route's X-RateLimit-* headers since it is the tighter one.
+ */
+export const RateLimitWriteRoute = (route: WriteRouteBudget): MethodDecorator =>
+  SetMetadata(RATE_LIMIT_BUCKET, route);
+export type WriteRouteBudget = 'message';
+
 interface Limit {
   key: string;
   max: number;
@@ -80,12 +88,14 @@ export class RateLimitGuard implements CanActivate {
     if (actor?.kind === 'agent') {
       return [
         ...(bucket === 'quote' ? this.quoteLimits(actor.id) : []),
+        ...(bucket === 'message' ? this.messageLimits('agent', actor.id) : []),
         { key: `agent:${actor.id}:m`, max: actor.limits.perMinute, windowSeconds: 60 },
         { key: `agent:${actor.id}:d`, max: actor.limits.perDay, windowSeconds: 86_400 },
       ];
     }
     if (actor?.kind === 'worker') {
       return [
+        ...(bucket === 'message' ? this.messageLimits('worker', actor.id) : []),
         { key: `worker:${actor.id}:m`, max: this.config.rateLimits.workerPerMinute, windowSeconds: 60 },
       ];
     }
@@ -99,6 +109,12 @@ export class RateLimitGuard implements CanActivate {
       ];
     }
     return [];
+  }
+
+  /** Messages count against the sender's general budget too; their own comes first, so the headers report it. */
+  private messageLimits(kind: 'agent' | 'worker', id: string): Limit[] {
+    const max = this.config.rateLimits.messagesPerMinute;
+    return [{ key: `${kind}:${id}:message:m`, max, windowSeconds: 60, label: 'Message rate' }];
   }
 
   /** Quotes count against the agent's budget too; their own comes first, so the headers report it. */

@@ -5,12 +5,16 @@ import { ASSIGNMENT_ENDING_EVENTS, OutboxEvent, toPayload } from '../event-catal
 import { RedisBus } from './redis-bus';
 import { SocketOfferDeliveries } from './socket-offer-deliveries';
 
-/** The rooms an event is emitted to. Assignment events (worker_id set) are the worker's own and go to them only. */
+/**
+ * The rooms an event is emitted to. Assignment events (worker_id set) are the worker's own and go to them only. An
+ * event for both one agent and one worker (a message in their thread) goes to those two rooms only: the task's room
+ * also holds the task's other workers.
+ */
 export function roomsFor(e: Pick<OutboxEvent, 'agent_id' | 'worker_id' | 'task_id'>): string[] {
   const rooms: string[] = [];
   if (e.agent_id) rooms.push(`agent:${e.agent_id}`);
   if (e.worker_id) rooms.push(`worker:${e.worker_id}`);
-  if (e.task_id && e.agent_id) rooms.push(`task:${e.task_id}`);
+  if (e.task_id && e.agent_id && !e.worker_id) rooms.push(`task:${e.task_id}`);
   return rooms;
 }
 

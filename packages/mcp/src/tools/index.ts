@@ -7,6 +7,7 @@ import { registerGetTask } from './get-task';
 import { registerListTasks } from './list-tasks';
 import { registerQuoteTask } from './quote-task';
 import { registerReviewSubmission } from './review-submission';
+import { registerSendMessage } from './send-message';
 import { registerSandboxClock } from './sandbox-clock';
 import { registerSandboxWorkers } from './sandbox-workers';
 import type { RegisterTool } from './tool';
@@ -24,6 +25,7 @@ export const CORE = {
   wait_for_task: registerWaitForTask,
   get_results: registerGetResults,
   review_submission: registerReviewSubmission,
+  send_message: registerSendMessage,
   cancel_task: registerCancelTask,
   create_top_up: registerCreateTopUp,
 } satisfies Record<string, RegisterTool>;

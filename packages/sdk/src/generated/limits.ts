@@ -52,6 +52,11 @@ export const agentRegisterRequestLimits = {
     password: { minLength: 6, maxLength: 128 },
 } as const;
 
+/** components["schemas"]["AgentSendMessageRequest"] */
+export const agentSendMessageRequestLimits = {
+    body: { minLength: 1, maxLength: 2000, pattern: "\\S" },
+} as const;
+
 /** components["schemas"]["AnswerSchema"] */
 export const answerSchemaLimits = {
     description: { maxLength: 500 },
@@ -87,7 +92,6 @@ export const confirmBankTransferRequestLimits = {
 
 /** components["schemas"]["CreateApiKeyRequest"] */
 export const createApiKeyRequestLimits = {
-    approval_ceiling_cents: { minimum: 0, maximum: 1000000000 },
     name: { minLength: 1, maxLength: 100 },
     permissions: { maxItems: 20 },
 } as const;
@@ -123,7 +127,7 @@ export const createTestClockRequestLimits = {
 
 /** components["schemas"]["CreateWebhookRequest"] */
 export const createWebhookRequestLimits = {
-    events: { minItems: 1, maxItems: 15 },
+    events: { minItems: 1, maxItems: 16 },
     url: { maxLength: 2048 },
 } as const;
 
@@ -137,6 +141,21 @@ export const deviceLocationInputLimits = {
     accuracy_m: { minimum: 0, maximum: 100000 },
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
+} as const;
+
+/** components["schemas"]["FlaggedMessageView"] */
+export const flaggedMessageViewLimits = {
+    body: { maxLength: 2000 },
+} as const;
+
+/** components["schemas"]["MessageCreatedData"] */
+export const messageCreatedDataLimits = {
+    body: { maxLength: 2000 },
+} as const;
+
+/** components["schemas"]["MessageView"] */
+export const messageViewLimits = {
+    body: { maxLength: 2000 },
 } as const;
 
 /** components["schemas"]["NearTask"] */
@@ -216,10 +235,9 @@ export const sandboxPointLimits = {
     longitude: { minimum: -180, maximum: 180 },
 } as const;
 
-/** components["schemas"]["SpendCapsRequest"] */
-export const spendCapsRequestLimits = {
-    daily_cents: { minimum: 0, maximum: 1000000000 },
-    monthly_cents: { minimum: 0, maximum: 1000000000 },
+/** components["schemas"]["SendMessageRequest"] */
+export const sendMessageRequestLimits = {
+    body: { minLength: 1, maxLength: 2000, pattern: "\\S" },
 } as const;
 
 /** components["schemas"]["TaskAssignmentView"] */
@@ -271,7 +289,6 @@ export const updateAgentRequestLimits = {
 
 /** components["schemas"]["UpdateApiKeyRequest"] */
 export const updateApiKeyRequestLimits = {
-    approval_ceiling_cents: { minimum: 0, maximum: 1000000000 },
     name: { minLength: 1, maxLength: 100 },
     permissions: { maxItems: 20 },
 } as const;

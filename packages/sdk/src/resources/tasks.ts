@@ -52,6 +52,13 @@ export class Tasks extends Resource {
   }
   /** Accepts (`accept_result: true`) or rejects a submitted result, optionally one assignment's. */
   readonly review = this.method({ verb: 'POST', path: '/v1/tasks/{task_id}/feedback', body: true });
+  /**
+   * The task's message threads (one per assignment whose worker accepted, with unread counts), or with
+   * `{assignment_id}` that thread's messages, which then count as read.
+   */
+  readonly messages = this.method({ verb: 'GET', path: '/v1/tasks/{task_id}/messages', query: true });
+  /** Writes to the worker of one assignment (`{assignment_id, body}`). */
+  readonly sendMessage = this.method({ verb: 'POST', path: '/v1/tasks/{task_id}/messages', body: true });
   /** Cancels a task that is not finished: open slots refunded, an accepted worker compensated. */
   readonly cancel = this.method({ verb: 'POST', path: '/v1/tasks/{task_id}/cancel' });
 }
