@@ -608,6 +608,45 @@ CREATE TABLE public.payment_refunds (
 );
 
 --
+-- Name: photo_hashes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.photo_hashes (
+    id bigint NOT NULL,
+    phash bigint NOT NULL,
+    band0 integer NOT NULL,
+    band1 integer NOT NULL,
+    band2 integer NOT NULL,
+    band3 integer NOT NULL,
+    worker_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    assignment_id uuid NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT photo_hashes_band0_check CHECK (((band0 >= 0) AND (band0 <= 65535))),
+    CONSTRAINT photo_hashes_band1_check CHECK (((band1 >= 0) AND (band1 <= 65535))),
+    CONSTRAINT photo_hashes_band2_check CHECK (((band2 >= 0) AND (band2 <= 65535))),
+    CONSTRAINT photo_hashes_band3_check CHECK (((band3 >= 0) AND (band3 <= 65535)))
+);
+
+--
+-- Name: photo_hashes_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.photo_hashes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: photo_hashes_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.photo_hashes_id_seq OWNED BY public.photo_hashes.id;
+
+--
 -- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -862,6 +901,8 @@ CREATE TABLE public.uploads (
     longitude double precision,
     taken_at timestamp with time zone,
     created_at timestamp with time zone NOT NULL,
+    phash bigint,
+    exif jsonb,
     CONSTRAINT uploads_category_check CHECK ((category = ANY (ARRAY['task-proofs'::text, 'task-photos'::text]))),
     CONSTRAINT uploads_content_type_check CHECK ((content_type = ANY (ARRAY['image/jpeg'::text, 'image/png'::text, 'application/pdf'::text, 'video/mp4'::text, 'video/quicktime'::text]))),
     CONSTRAINT uploads_gps_pair CHECK (((latitude IS NULL) = (longitude IS NULL))),
@@ -1056,6 +1097,12 @@ ALTER TABLE ONLY public.ledger_journals ALTER COLUMN id SET DEFAULT nextval('pub
 ALTER TABLE ONLY public.ledger_postings ALTER COLUMN id SET DEFAULT nextval('public.ledger_postings_id_seq'::regclass);
 
 --
+-- Name: photo_hashes id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes ALTER COLUMN id SET DEFAULT nextval('public.photo_hashes_id_seq'::regclass);
+
+--
 -- Name: schema_migrations id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1242,6 +1289,13 @@ ALTER TABLE ONLY public.payment_orders
 
 ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_pkey PRIMARY KEY (id);
+
+--
+-- Name: photo_hashes photo_hashes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_pkey PRIMARY KEY (id);
 
 --
 -- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1606,6 +1660,36 @@ CREATE INDEX payment_refunds_order_idx ON public.payment_refunds USING btree (or
 --
 
 CREATE INDEX payment_refunds_processing_idx ON public.payment_refunds USING btree (created_at) WHERE (status = 'processing'::text);
+
+--
+-- Name: photo_hashes_assignment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_assignment_idx ON public.photo_hashes USING btree (assignment_id);
+
+--
+-- Name: photo_hashes_band0_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band0_idx ON public.photo_hashes USING btree (band0);
+
+--
+-- Name: photo_hashes_band1_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band1_idx ON public.photo_hashes USING btree (band1);
+
+--
+-- Name: photo_hashes_band2_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band2_idx ON public.photo_hashes USING btree (band2);
+
+--
+-- Name: photo_hashes_band3_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band3_idx ON public.photo_hashes USING btree (band3);
 
 --
 -- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
@@ -2054,6 +2138,34 @@ ALTER TABLE ONLY public.payment_refunds
 
 ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
+
+--
+-- Name: photo_hashes photo_hashes_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: photo_hashes photo_hashes_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: photo_hashes photo_hashes_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: photo_hashes photo_hashes_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

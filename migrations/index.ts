@@ -27,6 +27,7 @@ import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-r
 import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
 import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
 import { EventReplay1732200300000 } from './1732200300000-event-replay';
+import { PhotoHashes1732200400000 } from './1732200400000-photo-hashes';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   AnswerSchemas1732200200000,
   WrongAnswersPersona1732200201000,
   EventReplay1732200300000,
+  PhotoHashes1732200400000,
 ];
