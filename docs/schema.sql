@@ -269,11 +269,7 @@ CREATE TABLE public.api_keys (
     usage_count bigint DEFAULT 0 NOT NULL,
     last_used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    spend_caps jsonb,
-    approval_ceiling_cents bigint,
-    CONSTRAINT api_keys_approval_ceiling_nonnegative CHECK ((approval_ceiling_cents >= 0)),
-    CONSTRAINT api_keys_spend_caps_object CHECK (((spend_caps IS NULL) OR (jsonb_typeof(spend_caps) = 'object'::text)))
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -285,43 +281,6 @@ CREATE TABLE public.api_usage_daily (
     day date NOT NULL,
     requests bigint DEFAULT 0 NOT NULL
 );
-
---
--- Name: assignment_messages; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.assignment_messages (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    seq bigint NOT NULL,
-    assignment_id uuid NOT NULL,
-    task_id uuid NOT NULL,
-    sender text NOT NULL,
-    body text NOT NULL,
-    flags text[] DEFAULT '{}'::text[] NOT NULL,
-    flag_reviewed_at timestamp with time zone,
-    flag_reviewed_by uuid,
-    created_at timestamp with time zone NOT NULL,
-    CONSTRAINT assignment_messages_body_check CHECK (((char_length(body) >= 1) AND (char_length(body) <= 2000))),
-    CONSTRAINT assignment_messages_flags_check CHECK ((flags <@ ARRAY['phone_number'::text, 'wechat_id'::text])),
-    CONSTRAINT assignment_messages_sender_check CHECK ((sender = ANY (ARRAY['agent'::text, 'worker'::text, 'operator'::text])))
-);
-
---
--- Name: assignment_messages_seq_seq; Type: SEQUENCE; Schema: public; Owner: -
---
-
-CREATE SEQUENCE public.assignment_messages_seq_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1;
-
---
--- Name: assignment_messages_seq_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
---
-
-ALTER SEQUENCE public.assignment_messages_seq_seq OWNED BY public.assignment_messages.seq;
 
 --
 -- Name: assignments; Type: TABLE; Schema: public; Owner: -
@@ -355,8 +314,6 @@ CREATE TABLE public.assignments (
     offer_distance_meters integer,
     offer_reputation numeric(3,2),
     offer_response numeric(4,3),
-    review_required boolean DEFAULT false NOT NULL,
-    review_note text,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
@@ -516,18 +473,6 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
 
 --
--- Name: message_read_markers; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.message_read_markers (
-    assignment_id uuid NOT NULL,
-    reader text NOT NULL,
-    last_read_seq bigint NOT NULL,
-    CONSTRAINT message_read_markers_last_read_seq_check CHECK ((last_read_seq >= 0)),
-    CONSTRAINT message_read_markers_reader_check CHECK ((reader = ANY (ARRAY['agent'::text, 'worker'::text])))
-);
-
---
 -- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -663,35 +608,43 @@ CREATE TABLE public.payment_refunds (
 );
 
 --
--- Name: position_reports; Type: TABLE; Schema: public; Owner: -
+-- Name: photo_hashes; Type: TABLE; Schema: public; Owner: -
 --
 
-CREATE TABLE public.position_reports (
+CREATE TABLE public.photo_hashes (
     id bigint NOT NULL,
+    phash bigint NOT NULL,
+    band0 integer NOT NULL,
+    band1 integer NOT NULL,
+    band2 integer NOT NULL,
+    band3 integer NOT NULL,
     worker_id uuid NOT NULL,
-    latitude double precision NOT NULL,
-    longitude double precision NOT NULL,
-    accuracy_m real,
-    source text NOT NULL,
-    reported_at timestamp with time zone NOT NULL,
-    CONSTRAINT position_reports_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
-    CONSTRAINT position_reports_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
-    CONSTRAINT position_reports_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
-    CONSTRAINT position_reports_source_check CHECK ((source = ANY (ARRAY['availability'::text, 'submission_device'::text, 'submission_photo'::text])))
+    agent_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    assignment_id uuid NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT photo_hashes_band0_check CHECK (((band0 >= 0) AND (band0 <= 65535))),
+    CONSTRAINT photo_hashes_band1_check CHECK (((band1 >= 0) AND (band1 <= 65535))),
+    CONSTRAINT photo_hashes_band2_check CHECK (((band2 >= 0) AND (band2 <= 65535))),
+    CONSTRAINT photo_hashes_band3_check CHECK (((band3 >= 0) AND (band3 <= 65535)))
 );
 
 --
--- Name: position_reports_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+-- Name: photo_hashes_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
-ALTER TABLE public.position_reports ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME public.position_reports_id_seq
+CREATE SEQUENCE public.photo_hashes_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
     NO MAXVALUE
-    CACHE 1
-);
+    CACHE 1;
+
+--
+-- Name: photo_hashes_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.photo_hashes_id_seq OWNED BY public.photo_hashes.id;
 
 --
 -- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
@@ -778,7 +731,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text])))
 );
 
 --
@@ -827,31 +780,6 @@ CREATE TABLE public.sms_codes (
     CONSTRAINT sms_codes_expiry_check CHECK ((expires_at > created_at)),
     CONSTRAINT sms_codes_phone_check CHECK ((phone_number ~ '^1[3-9][0-9]{9}$'::text)),
     CONSTRAINT sms_codes_purpose_check CHECK ((purpose = ANY (ARRAY['register'::text, 'login'::text, 'reset_password'::text])))
-);
-
---
--- Name: spend_approvals; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.spend_approvals (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    agent_id uuid NOT NULL,
-    spender_kind text NOT NULL,
-    spender_id uuid NOT NULL,
-    body_hash text NOT NULL,
-    task_body jsonb NOT NULL,
-    total_cents bigint NOT NULL,
-    status text DEFAULT 'pending'::text NOT NULL,
-    expires_at timestamp with time zone NOT NULL,
-    decided_at timestamp with time zone,
-    used_at timestamp with time zone,
-    task_id uuid,
-    created_at timestamp with time zone NOT NULL,
-    CONSTRAINT spend_approvals_decided_has_time CHECK (((status = 'pending'::text) = (decided_at IS NULL))),
-    CONSTRAINT spend_approvals_spender_kind_check CHECK ((spender_kind = ANY (ARRAY['api_key'::text, 'grant'::text]))),
-    CONSTRAINT spend_approvals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'declined'::text, 'used'::text]))),
-    CONSTRAINT spend_approvals_total_cents_check CHECK ((total_cents > 0)),
-    CONSTRAINT spend_approvals_used_has_time CHECK (((status = 'used'::text) = (used_at IS NOT NULL)))
 );
 
 --
@@ -916,8 +844,6 @@ CREATE TABLE public.tasks (
     answer_schema json,
     review_policy jsonb,
     agreement_reached_at timestamp with time zone,
-    created_by_api_key_id uuid,
-    created_by_grant_id uuid,
     CONSTRAINT tasks_agreement_needs_policy CHECK (((agreement_reached_at IS NULL) OR (review_policy IS NOT NULL))),
     CONSTRAINT tasks_answer_schema_object CHECK (((answer_schema IS NULL) OR ((json_typeof(answer_schema) = 'object'::text) AND (octet_length((answer_schema)::text) <= 16384)))),
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
@@ -975,6 +901,8 @@ CREATE TABLE public.uploads (
     longitude double precision,
     taken_at timestamp with time zone,
     created_at timestamp with time zone NOT NULL,
+    phash bigint,
+    exif jsonb,
     CONSTRAINT uploads_category_check CHECK ((category = ANY (ARRAY['task-proofs'::text, 'task-photos'::text]))),
     CONSTRAINT uploads_content_type_check CHECK ((content_type = ANY (ARRAY['image/jpeg'::text, 'image/png'::text, 'application/pdf'::text, 'video/mp4'::text, 'video/quicktime'::text]))),
     CONSTRAINT uploads_gps_pair CHECK (((latitude IS NULL) = (longitude IS NULL))),
@@ -1151,12 +1079,6 @@ CREATE TABLE public.workers (
 );
 
 --
--- Name: assignment_messages seq; Type: DEFAULT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.assignment_messages ALTER COLUMN seq SET DEFAULT nextval('public.assignment_messages_seq_seq'::regclass);
-
---
 -- Name: ledger_accounts id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1173,6 +1095,12 @@ ALTER TABLE ONLY public.ledger_journals ALTER COLUMN id SET DEFAULT nextval('pub
 --
 
 ALTER TABLE ONLY public.ledger_postings ALTER COLUMN id SET DEFAULT nextval('public.ledger_postings_id_seq'::regclass);
+
+--
+-- Name: photo_hashes id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes ALTER COLUMN id SET DEFAULT nextval('public.photo_hashes_id_seq'::regclass);
 
 --
 -- Name: schema_migrations id; Type: DEFAULT; Schema: public; Owner: -
@@ -1272,20 +1200,6 @@ ALTER TABLE ONLY public.api_usage_daily
     ADD CONSTRAINT api_usage_daily_pkey PRIMARY KEY (agent_id, day);
 
 --
--- Name: assignment_messages assignment_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.assignment_messages
-    ADD CONSTRAINT assignment_messages_pkey PRIMARY KEY (id);
-
---
--- Name: assignment_messages assignment_messages_seq_key; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.assignment_messages
-    ADD CONSTRAINT assignment_messages_seq_key UNIQUE (seq);
-
---
 -- Name: assignments assignments_one_per_worker; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1349,13 +1263,6 @@ ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
 
 --
--- Name: message_read_markers message_read_markers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.message_read_markers
-    ADD CONSTRAINT message_read_markers_pkey PRIMARY KEY (assignment_id, reader);
-
---
 -- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1384,11 +1291,11 @@ ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_pkey PRIMARY KEY (id);
 
 --
--- Name: position_reports position_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: photo_hashes photo_hashes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.position_reports
-    ADD CONSTRAINT position_reports_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_pkey PRIMARY KEY (id);
 
 --
 -- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1452,13 +1359,6 @@ ALTER TABLE ONLY public.sandbox_workers
 
 ALTER TABLE ONLY public.sms_codes
     ADD CONSTRAINT sms_codes_pkey PRIMARY KEY (id);
-
---
--- Name: spend_approvals spend_approvals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.spend_approvals
-    ADD CONSTRAINT spend_approvals_pkey PRIMARY KEY (id);
 
 --
 -- Name: task_feedback task_feedback_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1576,24 +1476,6 @@ CREATE INDEX agent_ratings_agent_idx ON public.agent_ratings USING btree (agent_
 CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (lower(email));
 
 --
--- Name: assignment_messages_flagged_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX assignment_messages_flagged_idx ON public.assignment_messages USING btree (seq) WHERE ((cardinality(flags) > 0) AND (flag_reviewed_at IS NULL));
-
---
--- Name: assignment_messages_task_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX assignment_messages_task_idx ON public.assignment_messages USING btree (task_id, seq);
-
---
--- Name: assignment_messages_thread_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX assignment_messages_thread_idx ON public.assignment_messages USING btree (assignment_id, seq);
-
---
 -- Name: assignments_live_offer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1604,12 +1486,6 @@ CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer
 --
 
 CREATE INDEX assignments_photos_idx ON public.assignments USING gin (photos jsonb_path_ops);
-
---
--- Name: assignments_review_required; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX assignments_review_required ON public.assignments USING btree (submitted_at) WHERE review_required;
 
 --
 -- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -
@@ -1786,16 +1662,34 @@ CREATE INDEX payment_refunds_order_idx ON public.payment_refunds USING btree (or
 CREATE INDEX payment_refunds_processing_idx ON public.payment_refunds USING btree (created_at) WHERE (status = 'processing'::text);
 
 --
--- Name: position_reports_time; Type: INDEX; Schema: public; Owner: -
+-- Name: photo_hashes_assignment_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX position_reports_time ON public.position_reports USING btree (reported_at);
+CREATE INDEX photo_hashes_assignment_idx ON public.photo_hashes USING btree (assignment_id);
 
 --
--- Name: position_reports_worker_time; Type: INDEX; Schema: public; Owner: -
+-- Name: photo_hashes_band0_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX position_reports_worker_time ON public.position_reports USING btree (worker_id, reported_at DESC);
+CREATE INDEX photo_hashes_band0_idx ON public.photo_hashes USING btree (band0);
+
+--
+-- Name: photo_hashes_band1_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band1_idx ON public.photo_hashes USING btree (band1);
+
+--
+-- Name: photo_hashes_band2_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band2_idx ON public.photo_hashes USING btree (band2);
+
+--
+-- Name: photo_hashes_band3_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_hashes_band3_idx ON public.photo_hashes USING btree (band3);
 
 --
 -- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
@@ -1858,12 +1752,6 @@ CREATE INDEX sms_codes_lookup_idx ON public.sms_codes USING btree (phone_number,
 CREATE UNIQUE INDEX sms_codes_one_open_idx ON public.sms_codes USING btree (phone_number, purpose) WHERE ((consumed_at IS NULL) AND (superseded_at IS NULL));
 
 --
--- Name: spend_approvals_agent_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX spend_approvals_agent_idx ON public.spend_approvals USING btree (agent_id, created_at DESC);
-
---
 -- Name: task_feedback_task_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1880,18 +1768,6 @@ CREATE INDEX tasks_agent_list_idx ON public.tasks USING btree (agent_id, created
 --
 
 CREATE INDEX tasks_agent_status_idx ON public.tasks USING btree (agent_id, status, created_at DESC, id DESC);
-
---
--- Name: tasks_created_by_api_key_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX tasks_created_by_api_key_idx ON public.tasks USING btree (created_by_api_key_id, created_at) WHERE (created_by_api_key_id IS NOT NULL);
-
---
--- Name: tasks_created_by_grant_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX tasks_created_by_grant_idx ON public.tasks USING btree (created_by_grant_id, created_at) WHERE (created_by_grant_id IS NOT NULL);
 
 --
 -- Name: tasks_deadline_due_idx; Type: INDEX; Schema: public; Owner: -
@@ -2187,20 +2063,6 @@ ALTER TABLE ONLY public.api_usage_daily
     ADD CONSTRAINT api_usage_daily_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
 
 --
--- Name: assignment_messages assignment_messages_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.assignment_messages
-    ADD CONSTRAINT assignment_messages_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
-
---
--- Name: assignment_messages assignment_messages_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.assignment_messages
-    ADD CONSTRAINT assignment_messages_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
-
---
 -- Name: assignments assignments_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2234,13 +2096,6 @@ ALTER TABLE ONLY public.ledger_postings
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
-
---
--- Name: message_read_markers message_read_markers_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.message_read_markers
-    ADD CONSTRAINT message_read_markers_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
 
 --
 -- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2285,11 +2140,32 @@ ALTER TABLE ONLY public.payment_refunds
     ADD CONSTRAINT payment_refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.payment_orders(id);
 
 --
--- Name: position_reports position_reports_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: photo_hashes photo_hashes_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.position_reports
-    ADD CONSTRAINT position_reports_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: photo_hashes photo_hashes_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: photo_hashes photo_hashes_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: photo_hashes photo_hashes_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_hashes
+    ADD CONSTRAINT photo_hashes_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2334,20 +2210,6 @@ ALTER TABLE ONLY public.sandbox_workers
     ADD CONSTRAINT sandbox_workers_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
--- Name: spend_approvals spend_approvals_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.spend_approvals
-    ADD CONSTRAINT spend_approvals_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
-
---
--- Name: spend_approvals spend_approvals_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.spend_approvals
-    ADD CONSTRAINT spend_approvals_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id) ON DELETE SET NULL;
-
---
 -- Name: task_feedback task_feedback_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2367,13 +2229,6 @@ ALTER TABLE ONLY public.task_feedback
 
 ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
-
---
--- Name: tasks tasks_created_by_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.tasks
-    ADD CONSTRAINT tasks_created_by_api_key_id_fkey FOREIGN KEY (created_by_api_key_id) REFERENCES public.api_keys(id) ON DELETE SET NULL;
 
 --
 -- Name: tasks tasks_test_clock_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

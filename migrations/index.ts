@@ -27,6 +27,7 @@ import { PaymentTypeRequired1732200170000 } from './1732200170000-payment-type-r
 import { AnswerSchemas1732200200000 } from './1732200200000-answer-schemas';
 import { WrongAnswersPersona1732200201000 } from './1732200201000-wrong-answers-persona';
 import { EventReplay1732200300000 } from './1732200300000-event-replay';
+import { PhotoHashes1732200400000 } from './1732200400000-photo-hashes';
 import { PositionTrail1732200450000 } from './1732200450000-position-trail';
 import { ProofHold1732200451000 } from './1732200451000-proof-hold';
 import { UnableOutcome1732200500000 } from './1732200500000-unable-outcome';
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   AnswerSchemas1732200200000,
   WrongAnswersPersona1732200201000,
   EventReplay1732200300000,
+  PhotoHashes1732200400000,
   PositionTrail1732200450000,
   ProofHold1732200451000,
   UnableOutcome1732200500000,

@@ -17,8 +17,18 @@ export interface PhotoOptions {
   takenAt?: string;
   /** GPS date and time stamp (UTC). */
   gpsTime?: Date;
+  /** EXIF OffsetTimeOriginal, "+08:00" (EXIF 2.31, which phones write). */
+  offset?: string;
+  /** IFD0 Make and Model. */
+  camera?: { make: string; model: string };
+  /** IFD0 Software (an editor's name marks an edited photo). */
+  software?: string;
   width?: number;
 }
+
+/** piexifjs predates EXIF 2.31: its tag table learns OffsetTimeOriginal (0x9011, ASCII) here. */
+const OFFSET_TIME_ORIGINAL = 0x9011;
+piexif.TAGS.Exif[OFFSET_TIME_ORIGINAL] = { name: 'OffsetTimeOriginal', type: 'Ascii' };
 
 function rational(x: number): [[number, number], [number, number], [number, number]] {
   const deg = Math.floor(x);
@@ -51,7 +61,14 @@ export function withExif(base: Buffer, opts: PhotoOptions): Buffer {
   }
   const exif: Record<number, unknown> = {};
   if (opts.takenAt) exif[piexif.ExifIFD.DateTimeOriginal] = opts.takenAt;
-  if (!opts.gps && !opts.gpsTime && !opts.takenAt) return base;
-  const bytes = piexif.dump({ GPS: gps, Exif: exif } as never);
+  if (opts.offset) exif[OFFSET_TIME_ORIGINAL] = opts.offset;
+  const zeroth: Record<number, unknown> = {};
+  if (opts.camera) {
+    zeroth[piexif.ImageIFD.Make] = opts.camera.make;
+    zeroth[piexif.ImageIFD.Model] = opts.camera.model;
+  }
+  if (opts.software) zeroth[piexif.ImageIFD.Software] = opts.software;
+  if (!opts.gps && !opts.gpsTime && !opts.takenAt && !opts.camera && !opts.software) return base;
+  const bytes = piexif.dump({ '0th': zeroth, GPS: gps, Exif: exif } as never);
   return Buffer.from(piexif.insert(bytes, base.toString('binary')), 'binary');
 }

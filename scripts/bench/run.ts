@@ -11,6 +11,7 @@ import { availableTasksScenario } from './scenarios/available-tasks';
 import { createTaskScenario } from './scenarios/create-task';
 import { eventsScenarios } from './scenarios/events';
 import { typedAnswersScenario } from './scenarios/typed-answers';
+import { photoReuseScenario } from './scenarios/photo-reuse';
 
 /**
  * `npm run bench`: a fresh database on the machine's PostgreSQL, the compiled API as a child process, every
@@ -18,7 +19,15 @@ import { typedAnswersScenario } from './scenarios/typed-answers';
  *
  * Options (see USAGE): --only picks scenarios; --keep leaves the database for inspection.
  */
-const SCENARIOS = ['create_task', 'accept_race', 'webhooks', 'websocket', 'available_tasks', 'typed_answers'];
+const SCENARIOS = [
+  'create_task',
+  'accept_race',
+  'webhooks',
+  'websocket',
+  'available_tasks',
+  'typed_answers',
+  'photo_reuse',
+];
 
 interface Args {
   only: string[] | null;
@@ -140,6 +149,7 @@ async function main(): Promise<void> {
     await guarded('events', () => eventsScenarios(ctx, want), want('webhooks') || want('websocket'));
     await guarded('available_tasks', () => availableTasksScenario(ctx, args.sizes));
     await guarded('typed_answers', () => typedAnswersScenario(ctx));
+    await guarded('photo_reuse', () => photoReuseScenario(ctx));
 
     log('ledger check');
     const report = await checkLedger({ query: async (sql, params) => (await db.query(sql, params)).rows });

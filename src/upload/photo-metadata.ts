@@ -4,9 +4,38 @@ import type { LatLng } from '../common/geo';
 export interface PhotoMetadata {
   gps: LatLng | null;
   takenAt: Date | null;
+  /** What the EXIF says about the camera and the file's history (product-decisions §18), judged by the caller. */
+  exif: ExifFacts;
 }
 
-const NONE: PhotoMetadata = { gps: null, takenAt: null };
+/**
+ * The EXIF facts proof integrity reads (product-decisions §18; judged in src/task/domain/photo-forensics.ts): the
+ * camera (IFD0 Make and Model), the program that last wrote the file (IFD0 Software), and the two capture times a
+ * phone writes independently: DateTimeOriginal as written (local wall time, "YYYY-MM-DDTHH:MM:SS", with its offset
+ * when the camera gave one) and the GPS date and time stamp (UTC, from the satellites).
+ */
+export interface ExifFacts {
+  make: string | null;
+  model: string | null;
+  software: string | null;
+  /** DateTimeOriginal as local wall time, "YYYY-MM-DDTHH:MM:SS" (no zone). */
+  original: string | null;
+  /** OffsetTimeOriginal, "+08:00", when the camera wrote one. */
+  offset: string | null;
+  /** GPSDateStamp + GPSTimeStamp, ISO 8601 UTC. */
+  gps_time: string | null;
+}
+
+export const NO_EXIF: ExifFacts = {
+  make: null,
+  model: null,
+  software: null,
+  original: null,
+  offset: null,
+  gps_time: null,
+};
+
+const NONE: PhotoMetadata = { gps: null, takenAt: null, exif: NO_EXIF };
 
 /**
  * GPS position and capture time from a photo's EXIF (JPEG APP1, PNG eXIf), read with exifr. Values are taken raw
@@ -41,7 +70,33 @@ export async function readPhotoMetadata(file: Buffer | string): Promise<PhotoMet
     return NONE;
   }
   if (!tags) return NONE;
-  return { gps: gpsOf(tags), takenAt: takenAtOf(tags) };
+  return { gps: gpsOf(tags), takenAt: takenAtOf(tags), exif: factsOf(tags) };
+}
+
+function factsOf(tags: Record<string, unknown>): ExifFacts {
+  const local = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(
+    typeof tags.DateTimeOriginal === 'string' ? tags.DateTimeOriginal.trim() : '',
+  );
+  const offset = tags.OffsetTimeOriginal;
+  return {
+    make: text(tags.Make),
+    model: text(tags.Model),
+    software: text(tags.Software),
+    original: local ? `${local[1]}-${local[2]}-${local[3]}T${local[4]}:${local[5]}:${local[6]}` : null,
+    offset: typeof offset === 'string' && /^[+-]\d{2}:\d{2}$/.test(offset) ? offset : null,
+    gps_time: gpsDate(tags.GPSDateStamp, tags.GPSTimeStamp)?.toISOString() ?? null,
+  };
+}
+
+/** An EXIF ASCII value, trimmed of padding and NULs, at most 100 characters; null when empty. */
+function text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const clean = [...value]
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim()
+    .slice(0, 100);
+  return clean.length > 0 ? clean : null;
 }
 
 function gpsOf(tags: Record<string, unknown>): LatLng | null {

@@ -133,6 +133,26 @@ export async function jpeg(opts: PhotoOptions = {}): Promise<Buffer> {
   return withExif(base, opts);
 }
 
+/**
+ * A photo-like scene: a gradient sky and ground with shapes placed by `seed`, so different seeds are different
+ * pictures to a perceptual hash and the same seed is the same picture. EXIF as jpeg(opts).
+ */
+export async function scene(seed: number, opts: PhotoOptions = {}): Promise<Buffer> {
+  let s = seed * 2654435761 + 1;
+  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) % 1000) / 1000;
+  const hue = () =>
+    `hsl(${Math.round(rnd() * 360)},${40 + Math.round(rnd() * 50)}%,${25 + Math.round(rnd() * 50)}%)`;
+  const shapes = Array.from({ length: 12 }, () =>
+    rnd() < 0.5
+      ? `<circle cx="${rnd() * 640}" cy="${rnd() * 480}" r="${20 + rnd() * 120}" fill="${hue()}"/>`
+      : `<rect x="${rnd() * 600}" y="${rnd() * 440}" width="${30 + rnd() * 250}" height="${30 + rnd() * 200}" fill="${hue()}"/>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><defs><linearGradient id="g" x2="0" y2="1"><stop offset="0" stop-color="${hue()}"/><stop offset="1" stop-color="${hue()}"/></linearGradient></defs><rect width="640" height="480" fill="url(#g)"/>${shapes}</svg>`;
+  const width = opts.width ?? 640;
+  const base = await sharp(Buffer.from(svg)).resize(width).jpeg({ quality: 90 }).toBuffer();
+  return withExif(base, opts);
+}
+
 /** A real PNG; with options, the EXIF of jpeg(opts) carried over into an eXIf chunk. */
 export async function png(opts: PhotoOptions = {}): Promise<Buffer> {
   return sharp(await jpeg(opts))

@@ -484,7 +484,9 @@ describe('typed answers', () => {
             storefront: url,
             data: '',
             photos: url,
-            verification: expect.stringMatching(/^storefront: exif 30 m, .*, first use$/),
+            verification: expect.stringMatching(
+              /^storefront: exif 30 m, .*, first use, risk (low|medium) \((capture_outside_window, )?no_camera_metadata\)$/,
+            ),
           }),
           expect.objectContaining({
             task_id: plain,

@@ -172,8 +172,9 @@ describe('location proof', () => {
           reused: false,
           earlier_submissions: 0,
           first_submitted_at: null,
+          // A browser upload without camera make and model: a finding, but low risk alone (product-decisions §18).
           risk: 'low',
-          signals: [],
+          signals: [expect.objectContaining({ code: 'no_camera_metadata' })],
         },
       });
 

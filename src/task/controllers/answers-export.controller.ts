@@ -21,7 +21,7 @@ export class AnswersExportController {
       'One row per submission (submitted, approved or rejected), one column per answer_schema field (every exported ' +
       'task’s fields, in declaration order; a task without a schema has its free-form data as JSON in `data`), then ' +
       '`photos` (the links, one per line) and `verification` (per photo: field, location source, distance, capture ' +
-      'time, first use or reused). Filter by `status` as the task list does, and/or name up to 100 `task_ids`. CSV is ' +
+      'time, first use or reused, risk and its signal codes). Filter by `status` as the task list does, and/or name up to 100 `task_ids`. CSV is ' +
       'UTF-8 with a byte-order mark so spreadsheets read Chinese right; cells starting with = + - @ get a leading ' +
       'quote so spreadsheets never run them. jsonl keeps the typed answers and the full photo verification. Streamed: ' +
       'any size, rows oldest submission first. Needs `task:read`.',

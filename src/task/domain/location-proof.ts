@@ -134,10 +134,36 @@ export interface EarlierUse {
   byOthers: number;
 }
 
+/** Earlier checked photos whose perceptual hash is near this one's (any task, any worker, any agent). */
+export interface NearUse {
+  count: number;
+  byOthers: number;
+  /** The smallest Hamming distance among them (0..64); null when none. */
+  nearest: number | null;
+}
+export const NO_NEAR_USE: NearUse = { count: 0, byOthers: 0, nearest: null };
+
+/**
+ * One reused_photo signal for the same bytes (SHA-256) or a near-duplicate (perceptual hash), whichever found it:
+ * `other` when any earlier photo was another worker's, else `own`. Its words say whose and how close, never which
+ * task, agent or file: the earlier photo may be another agent's.
+ */
+export function reuseSignal(exact: EarlierUse, near: NearUse): ProofSignal | null {
+  if (exact.count === 0 && near.count === 0) return null;
+  const other = exact.byOthers > 0 || near.byOthers > 0;
+  const whose = other ? 'another worker' : 'this worker';
+  const detail =
+    exact.count > 0
+      ? `The same bytes were submitted before (${exact.count} earlier submission${exact.count === 1 ? '' : 's'}), by ${other && exact.byOthers === 0 ? 'this worker, and a near-duplicate by another worker' : whose}.`
+      : `A near-duplicate of ${near.count === 1 ? 'a photo' : `${near.count} photos`} submitted before by ${whose} (perceptual hashes ${near.nearest} of 64 bits apart).`;
+  return { code: 'reused_photo', scope: other ? 'other' : 'own', detail };
+}
+
 /**
  * What the agent is shown about a checked photo (product-decisions §11, §18): stale or reused photos are flagged, not
- * refused. The signals the location check can tell by itself (capture outside the window, the same bytes submitted
- * before) join the ones found elsewhere (`found`), and the risk is theirs (riskOf).
+ * refused. The signals the location check can tell by itself (capture outside the window, the same bytes or a
+ * near-duplicate submitted before) join the ones found elsewhere (`found`: EXIF forensics, travel), and the risk is
+ * theirs (riskOf).
  */
 export function verificationOf(
   placed: PlacedPhoto,
@@ -145,17 +171,12 @@ export function verificationOf(
   window: { acceptedAt: Date; submittedAt: Date },
   earlier: EarlierUse,
   found: readonly ProofSignal[] = [],
+  near: NearUse = NO_NEAR_USE,
 ): PhotoVerification {
   const during = takenDuringAssignment(placed.takenAt, window.acceptedAt, window.submittedAt);
   const signals: ProofSignal[] = [];
-  if (earlier.count > 0 && !found.some((s) => s.code === 'reused_photo')) {
-    const other = earlier.byOthers > 0;
-    signals.push({
-      code: 'reused_photo',
-      scope: other ? 'other' : 'own',
-      detail: `The same bytes were submitted before (${earlier.count} earlier submission${earlier.count === 1 ? '' : 's'}), by ${other ? 'another worker' : 'this worker'}.`,
-    });
-  }
+  const reuse = reuseSignal(earlier, near);
+  if (reuse) signals.push(reuse);
   if (during === false && placed.takenAt) {
     signals.push({
       code: 'capture_outside_window',

@@ -8,6 +8,7 @@ import { spreadsheetSafe } from '../../common/csv';
 import { ApiError } from '../../common/errors/api-error';
 import { CSV_MIME, writeChunk, writeCsv, writeXlsx, XLSX_MIME } from '../../common/spreadsheet';
 import { sqlRows } from '../../database/sql';
+import { withRisk } from '../domain/location-proof';
 import type { ResultPhoto } from '../../events/event-data';
 import { answerSchemaModel } from '../domain/answer-schema';
 import type { AnswerExportFormat, AnswersExportQuery } from '../dtos/answers-export.dto';
@@ -219,7 +220,10 @@ function cell(value: unknown): Cell {
   return spreadsheetSafe(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-/** One line per photo: which field, where the position came from, how far, when taken, first use or reused. */
+/**
+ * One line per photo: which field, where the position came from, how far, when taken, first use or reused, and the
+ * risk with its signals' codes.
+ */
 export function verificationSummary(p: ResultPhoto): string {
   const v = p.verification;
   const name = p.field ?? 'photo';
@@ -231,7 +235,10 @@ export function verificationSummary(p: ResultPhoto): string {
         ? 'taken during the assignment'
         : 'taken outside the assignment';
   const use = v.reused ? `reused (${v.earlier_submissions} earlier)` : 'first use';
-  return `${name}: ${v.location_source} ${v.distance_meters} m, ${when}, ${use}`;
+  // Risk and signal codes (product-decisions §18); verifications stored before them have them derived.
+  const { risk, signals } = withRisk(v);
+  const why = signals.length > 0 ? ` (${signals.map((s) => s.code).join(', ')})` : '';
+  return `${name}: ${v.location_source} ${v.distance_meters} m, ${when}, ${use}, risk ${risk}${why}`;
 }
 
 function listedIds(q: AnswersExportQuery): string[] | null {

@@ -53,7 +53,16 @@ export class PhotoSubmissionService {
         async (em, lockedTask, a, now) => {
           // Placed again under the lock, at the submission's own time (a device fix may have aged meanwhile).
           const placed = this.verifier.place(checked, lockedTask, device, now);
-          shown.push(await this.verifier.verified(em, url, checked, placed, a, now));
+          shown.push(
+            await this.verifier.verified(
+              em,
+              url,
+              checked,
+              placed,
+              { task: lockedTask, assignment: a, device },
+              now,
+            ),
+          );
           await this.uploads.record(em, actor.id, stored, now);
           return shown;
         },

@@ -15,6 +15,9 @@ import {
   verificationOf,
 } from '../domain/location-proof';
 import { DeviceLocationInput } from '../dtos/worker-task.dto';
+import { forensicSignals } from '../domain/photo-forensics';
+import { PhotoHashRepository } from '../photo-hash.repository';
+import type { ExifFacts } from '../../upload/photo-metadata';
 import { AssignmentRow, Photo, TaskRepository, TaskRow } from '../task.repository';
 
 /** A photo whose location was proven, as stored with the submission. */
@@ -23,9 +26,12 @@ export interface CheckedPhoto extends Photo {
   verification: PhotoVerification;
 }
 
-/** A photo's bytes as checked: where and when it says it was taken, and its SHA-256. */
+/** A photo's bytes as checked: where and when it says it was taken, its SHA-256, perceptual hash and EXIF facts. */
 export interface PhotoBytes extends PhotoFacts {
   sha256: string;
+  /** Null for a featureless image, or an upload made before hashes were recorded. */
+  phash: bigint | null;
+  exif: ExifFacts | null;
 }
 
 /**
@@ -41,22 +47,47 @@ export class PhotoVerifier {
     return placePhoto(photo, task, task.location_proof, device, now);
   }
 
-  /** The photo as stored with the submission and shown to the agent. */
+  /**
+   * The photo as stored with the submission and shown to the agent, with its proof-integrity signals
+   * (product-decisions §18): the same bytes or a near-duplicate of any earlier checked photo, EXIF forensics, the
+   * capture window. Its hash is recorded for later searches. All in the caller's transaction, under the task lock.
+   */
   async verified(
     em: EntityManager,
     url: string,
     photo: PhotoBytes,
     placed: PlacedPhoto,
-    a: AssignmentRow,
+    at: { task: TaskRow; assignment: AssignmentRow; device: DeviceFix | null },
     now: Date,
   ): Promise<CheckedPhoto> {
+    const a = at.assignment;
     const earlier = await TaskRepository.earlierUses(em, photo.sha256, a.worker_id);
+    const near = photo.phash === null ? [] : await PhotoHashRepository.near(em, photo.phash, a.id);
     const verification = verificationOf(
       placed,
       photo.sha256,
       { acceptedAt: a.accepted_at ?? a.created_at, submittedAt: now },
       { count: earlier.count, firstSubmittedAt: earlier.first, byOthers: earlier.byOthers },
+      photo.exif ? forensicSignals(photo.exif, photo.gps, at.device) : [],
+      {
+        count: near.length,
+        byOthers: near.filter((n) => n.worker_id !== a.worker_id).length,
+        nearest: near.length > 0 ? Math.min(...near.map((n) => n.distance)) : null,
+      },
     );
+    if (photo.phash !== null) {
+      await PhotoHashRepository.record(
+        em,
+        {
+          phash: photo.phash,
+          worker_id: a.worker_id,
+          agent_id: at.task.agent_id,
+          task_id: at.task.id,
+          assignment_id: a.id,
+        },
+        now,
+      );
+    }
     return {
       url,
       taken_at: photo.takenAt ? photo.takenAt.toISOString() : null,
@@ -86,8 +117,11 @@ export class PhotoVerifier {
         u.latitude !== null && u.longitude !== null ? { latitude: u.latitude, longitude: u.longitude } : null,
       takenAt: u.taken_at,
       sha256: u.sha256,
+      phash: u.phash === null ? null : BigInt(u.phash),
+      exif: u.exif,
     };
-    return this.verified(em, url, photo, this.place(photo, task, device, now), a, now);
+    const placed = this.place(photo, task, device, now);
+    return this.verified(em, url, photo, placed, { task, assignment: a, device }, now);
   }
 }
 

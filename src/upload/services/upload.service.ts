@@ -16,7 +16,8 @@ import type { LatLng } from '../../common/geo';
 import type { UploadResponse } from '../dtos/upload.dto';
 import { ACCEPTED_MIME_TYPES, MediaType, PHOTO_MIME_TYPES } from '../media-type';
 import { MAX_FILE_BYTES, removeStaged } from '../multipart';
-import { readPhotoMetadata } from '../photo-metadata';
+import { perceptualHash, toSigned } from '../perceptual-hash';
+import { type ExifFacts, readPhotoMetadata } from '../photo-metadata';
 import { stageFile, type StagedFile } from '../staging';
 import { FileStorage, isStorageKey, Presentation, UploadCategory } from '../storage/file-storage';
 import { UploadQuotaService } from './upload-quota.service';
@@ -30,6 +31,10 @@ export interface CheckedFile {
   originalName: string | null;
   gps: LatLng | null;
   takenAt: Date | null;
+  /** The perceptual hash (product-decisions §18); null for other files and featureless images. */
+  phash: bigint | null;
+  /** The EXIF facts forensics read; null for other files. */
+  exif: ExifFacts | null;
 }
 
 export interface StoredFile extends CheckedFile {
@@ -49,6 +54,9 @@ export interface UploadRecord {
   latitude: number | null;
   longitude: number | null;
   taken_at: Date | null;
+  /** Signed 64-bit, as PostgreSQL returns a bigint: a decimal string. */
+  phash: string | null;
+  exif: ExifFacts | null;
   created_at: Date;
 }
 
@@ -121,9 +129,9 @@ export class UploadService {
       throw new ApiError('invalid_photo', `The image cannot be read: ${f.problem}.`, { field: opts.field });
     }
     // EXIF is read from the staged file: exifr reads only the blocks it needs, from the start of the file.
-    const meta = type.mime.startsWith('image/')
-      ? await readPhotoMetadata(f.path)
-      : { gps: null, takenAt: null };
+    const image = type.mime.startsWith('image/');
+    const meta = image ? await readPhotoMetadata(f.path) : { gps: null, takenAt: null, exif: null };
+    const phash = image ? await perceptualHash(f.path) : null;
     return {
       path: f.path,
       size: f.size,
@@ -132,6 +140,8 @@ export class UploadService {
       originalName: cleanName(f.originalname),
       gps: meta.gps,
       takenAt: meta.takenAt,
+      phash,
+      exif: meta.exif,
     };
   }
 
@@ -162,8 +172,8 @@ export class UploadService {
     const [row] = await sqlRows<UploadRecord>(
       em,
       `INSERT INTO uploads (worker_id, category, storage_key, original_name, content_type, size_bytes, sha256,
-                            latitude, longitude, taken_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+                            latitude, longitude, taken_at, phash, exif, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
       [
         workerId,
         s.category,
@@ -175,6 +185,8 @@ export class UploadService {
         s.gps?.latitude ?? null,
         s.gps?.longitude ?? null,
         s.takenAt,
+        s.phash === null ? null : toSigned(s.phash).toString(),
+        s.exif,
         now,
       ],
     );
