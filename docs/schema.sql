@@ -269,7 +269,11 @@ CREATE TABLE public.api_keys (
     usage_count bigint DEFAULT 0 NOT NULL,
     last_used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    spend_caps jsonb,
+    approval_ceiling_cents bigint,
+    CONSTRAINT api_keys_approval_ceiling_nonnegative CHECK ((approval_ceiling_cents >= 0)),
+    CONSTRAINT api_keys_spend_caps_object CHECK (((spend_caps IS NULL) OR (jsonb_typeof(spend_caps) = 'object'::text)))
 );
 
 --
@@ -281,6 +285,43 @@ CREATE TABLE public.api_usage_daily (
     day date NOT NULL,
     requests bigint DEFAULT 0 NOT NULL
 );
+
+--
+-- Name: assignment_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.assignment_messages (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    seq bigint NOT NULL,
+    assignment_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    sender text NOT NULL,
+    body text NOT NULL,
+    flags text[] DEFAULT '{}'::text[] NOT NULL,
+    flag_reviewed_at timestamp with time zone,
+    flag_reviewed_by uuid,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT assignment_messages_body_check CHECK (((char_length(body) >= 1) AND (char_length(body) <= 2000))),
+    CONSTRAINT assignment_messages_flags_check CHECK ((flags <@ ARRAY['phone_number'::text, 'wechat_id'::text])),
+    CONSTRAINT assignment_messages_sender_check CHECK ((sender = ANY (ARRAY['agent'::text, 'worker'::text, 'operator'::text])))
+);
+
+--
+-- Name: assignment_messages_seq_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.assignment_messages_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: assignment_messages_seq_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.assignment_messages_seq_seq OWNED BY public.assignment_messages.seq;
 
 --
 -- Name: assignments; Type: TABLE; Schema: public; Owner: -
@@ -314,18 +355,25 @@ CREATE TABLE public.assignments (
     offer_distance_meters integer,
     offer_reputation numeric(3,2),
     offer_response numeric(4,3),
+    review_required boolean DEFAULT false NOT NULL,
+    review_note text,
+    outcome text DEFAULT 'done'::text NOT NULL,
+    unable_reason text,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
     CONSTRAINT assignments_offer_reputation_check CHECK (((offer_reputation >= (0)::numeric) AND (offer_reputation <= (5)::numeric))),
     CONSTRAINT assignments_offer_response_check CHECK (((offer_response >= (0)::numeric) AND (offer_response <= (1)::numeric))),
+    CONSTRAINT assignments_outcome_check CHECK ((outcome = ANY (ARRAY['done'::text, 'unable'::text]))),
     CONSTRAINT assignments_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
     CONSTRAINT assignments_rejection_reason_status CHECK (((rejection_reason_code IS NULL) OR (status = 'rejected'::text))),
     CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
     CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
-    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text])))
+    CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text]))),
+    CONSTRAINT assignments_unable_has_reason CHECK (((outcome = 'unable'::text) = (unable_reason IS NOT NULL))),
+    CONSTRAINT assignments_unable_reason_check CHECK ((unable_reason = ANY (ARRAY['closed'::text, 'not_found'::text, 'no_access'::text, 'unsafe'::text, 'other'::text])))
 );
 
 --
@@ -388,8 +436,9 @@ CREATE TABLE public.ledger_accounts (
     agent_id uuid,
     balance bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text]))),
-    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = 'provider_clearing'::text) OR (balance >= 0)))
+    CONSTRAINT ledger_accounts_credit_not_positive CHECK (((kind <> 'platform_credit'::text) OR (balance <= 0))),
+    CONSTRAINT ledger_accounts_kind_check CHECK ((kind = ANY (ARRAY['agent_available'::text, 'task_escrow'::text, 'worker_available'::text, 'worker_withdrawing'::text, 'platform_fees'::text, 'provider_clearing'::text, 'agent_owed'::text, 'platform_credit'::text, 'platform_advances'::text]))),
+    CONSTRAINT ledger_accounts_non_negative CHECK (((kind = ANY (ARRAY['provider_clearing'::text, 'platform_credit'::text, 'platform_advances'::text])) OR (balance >= 0)))
 );
 
 --
@@ -423,7 +472,7 @@ CREATE TABLE public.ledger_journals (
     order_id text,
     description text NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text])))
+    CONSTRAINT ledger_journals_kind_check CHECK ((kind = ANY (ARRAY['deposit'::text, 'escrow_hold'::text, 'slot_release'::text, 'slot_refund'::text, 'cancel_compensation'::text, 'withdrawal_start'::text, 'withdrawal_complete'::text, 'withdrawal_fail'::text, 'payer_refund'::text, 'payer_refund_reversal'::text, 'dispute_settlement'::text, 'owed_repayment'::text])))
 );
 
 --
@@ -471,6 +520,103 @@ CREATE SEQUENCE public.ledger_postings_id_seq
 --
 
 ALTER SEQUENCE public.ledger_postings_id_seq OWNED BY public.ledger_postings.id;
+
+--
+-- Name: message_read_markers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.message_read_markers (
+    assignment_id uuid NOT NULL,
+    reader text NOT NULL,
+    last_read_seq bigint NOT NULL,
+    CONSTRAINT message_read_markers_last_read_seq_check CHECK ((last_read_seq >= 0)),
+    CONSTRAINT message_read_markers_reader_check CHECK ((reader = ANY (ARRAY['agent'::text, 'worker'::text])))
+);
+
+--
+-- Name: oauth_clients; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_clients (
+    client_id text NOT NULL,
+    kind text NOT NULL,
+    client_name text,
+    client_uri text,
+    redirect_uris text[] NOT NULL,
+    token_endpoint_auth_method text NOT NULL,
+    secret_hash text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone,
+    CONSTRAINT oauth_clients_check CHECK (((token_endpoint_auth_method = 'none'::text) = (secret_hash IS NULL))),
+    CONSTRAINT oauth_clients_kind_check CHECK ((kind = ANY (ARRAY['registered'::text, 'metadata_document'::text]))),
+    CONSTRAINT oauth_clients_redirect_uris_check CHECK (((cardinality(redirect_uris) >= 1) AND (cardinality(redirect_uris) <= 10))),
+    CONSTRAINT oauth_clients_token_endpoint_auth_method_check CHECK ((token_endpoint_auth_method = ANY (ARRAY['none'::text, 'client_secret_post'::text, 'client_secret_basic'::text])))
+);
+
+--
+-- Name: oauth_codes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_codes (
+    code_hash text NOT NULL,
+    grant_id uuid NOT NULL,
+    client_id text NOT NULL,
+    redirect_uri text NOT NULL,
+    code_challenge text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone
+);
+
+--
+-- Name: oauth_grants; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_grants (
+    id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    client_id text NOT NULL,
+    client_name text,
+    client_host text NOT NULL,
+    permissions text[] NOT NULL,
+    spend_caps jsonb,
+    ceiling_cents bigint,
+    created_at timestamp with time zone NOT NULL,
+    last_used_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    CONSTRAINT oauth_grants_ceiling_cents_check CHECK (((ceiling_cents IS NULL) OR (ceiling_cents > 0)))
+);
+
+--
+-- Name: oauth_refresh_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_refresh_tokens (
+    id uuid NOT NULL,
+    family_id uuid NOT NULL,
+    grant_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    revoked_at timestamp with time zone
+);
+
+--
+-- Name: oauth_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.oauth_requests (
+    id uuid NOT NULL,
+    handle_hash text NOT NULL,
+    client_id text NOT NULL,
+    redirect_uri text NOT NULL,
+    state text,
+    code_challenge text NOT NULL,
+    permissions text[] NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    decided_at timestamp with time zone
+);
 
 --
 -- Name: offer_deliveries; Type: TABLE; Schema: public; Owner: -
@@ -647,6 +793,37 @@ CREATE SEQUENCE public.photo_hashes_id_seq
 ALTER SEQUENCE public.photo_hashes_id_seq OWNED BY public.photo_hashes.id;
 
 --
+-- Name: position_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.position_reports (
+    id bigint NOT NULL,
+    worker_id uuid NOT NULL,
+    latitude double precision NOT NULL,
+    longitude double precision NOT NULL,
+    accuracy_m real,
+    source text NOT NULL,
+    reported_at timestamp with time zone NOT NULL,
+    CONSTRAINT position_reports_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT position_reports_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
+    CONSTRAINT position_reports_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
+    CONSTRAINT position_reports_source_check CHECK ((source = ANY (ARRAY['availability'::text, 'submission_device'::text, 'submission_photo'::text])))
+);
+
+--
+-- Name: position_reports_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.position_reports ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.position_reports_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -731,7 +908,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text])))
 );
 
 --
@@ -780,6 +957,31 @@ CREATE TABLE public.sms_codes (
     CONSTRAINT sms_codes_expiry_check CHECK ((expires_at > created_at)),
     CONSTRAINT sms_codes_phone_check CHECK ((phone_number ~ '^1[3-9][0-9]{9}$'::text)),
     CONSTRAINT sms_codes_purpose_check CHECK ((purpose = ANY (ARRAY['register'::text, 'login'::text, 'reset_password'::text])))
+);
+
+--
+-- Name: spend_approvals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.spend_approvals (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    agent_id uuid NOT NULL,
+    spender_kind text NOT NULL,
+    spender_id uuid NOT NULL,
+    body_hash text NOT NULL,
+    task_body jsonb NOT NULL,
+    total_cents bigint NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    decided_at timestamp with time zone,
+    used_at timestamp with time zone,
+    task_id uuid,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT spend_approvals_decided_has_time CHECK (((status = 'pending'::text) = (decided_at IS NULL))),
+    CONSTRAINT spend_approvals_spender_kind_check CHECK ((spender_kind = ANY (ARRAY['api_key'::text, 'grant'::text]))),
+    CONSTRAINT spend_approvals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'declined'::text, 'used'::text]))),
+    CONSTRAINT spend_approvals_total_cents_check CHECK ((total_cents > 0)),
+    CONSTRAINT spend_approvals_used_has_time CHECK (((status = 'used'::text) = (used_at IS NOT NULL)))
 );
 
 --
@@ -844,6 +1046,9 @@ CREATE TABLE public.tasks (
     answer_schema json,
     review_policy jsonb,
     agreement_reached_at timestamp with time zone,
+    unable_payout_percent integer DEFAULT 20 NOT NULL,
+    created_by_api_key_id uuid,
+    created_by_grant_id uuid,
     CONSTRAINT tasks_agreement_needs_policy CHECK (((agreement_reached_at IS NULL) OR (review_policy IS NOT NULL))),
     CONSTRAINT tasks_answer_schema_object CHECK (((answer_schema IS NULL) OR ((json_typeof(answer_schema) = 'object'::text) AND (octet_length((answer_schema)::text) <= 16384)))),
     CONSTRAINT tasks_budget_cents_check CHECK ((budget_cents >= 1000)),
@@ -863,7 +1068,8 @@ CREATE TABLE public.tasks (
     CONSTRAINT tasks_review_policy_needs_schema CHECK (((review_policy IS NULL) OR ((answer_schema IS NOT NULL) AND ((review_policy ->> 'type'::text) = 'agreement'::text)))),
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'assigned'::text, 'in_progress'::text, 'submitted'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
     CONSTRAINT tasks_task_type_check CHECK ((task_type = ANY (ARRAY['photo'::text, 'verification'::text, 'data_collection'::text, 'delivery'::text, 'other'::text]))),
-    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200)))
+    CONSTRAINT tasks_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
+    CONSTRAINT tasks_unable_payout_percent_range CHECK (((unable_payout_percent >= 0) AND (unable_payout_percent <= 50)))
 );
 
 --
@@ -1079,6 +1285,12 @@ CREATE TABLE public.workers (
 );
 
 --
+-- Name: assignment_messages seq; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages ALTER COLUMN seq SET DEFAULT nextval('public.assignment_messages_seq_seq'::regclass);
+
+--
 -- Name: ledger_accounts id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1200,6 +1412,20 @@ ALTER TABLE ONLY public.api_usage_daily
     ADD CONSTRAINT api_usage_daily_pkey PRIMARY KEY (agent_id, day);
 
 --
+-- Name: assignment_messages assignment_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_pkey PRIMARY KEY (id);
+
+--
+-- Name: assignment_messages assignment_messages_seq_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_seq_key UNIQUE (seq);
+
+--
 -- Name: assignments assignments_one_per_worker; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1263,6 +1489,62 @@ ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_pkey PRIMARY KEY (id);
 
 --
+-- Name: message_read_markers message_read_markers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.message_read_markers
+    ADD CONSTRAINT message_read_markers_pkey PRIMARY KEY (assignment_id, reader);
+
+--
+-- Name: oauth_clients oauth_clients_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_clients
+    ADD CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id);
+
+--
+-- Name: oauth_codes oauth_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_codes
+    ADD CONSTRAINT oauth_codes_pkey PRIMARY KEY (code_hash);
+
+--
+-- Name: oauth_grants oauth_grants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_grants
+    ADD CONSTRAINT oauth_grants_pkey PRIMARY KEY (id);
+
+--
+-- Name: oauth_refresh_tokens oauth_refresh_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_refresh_tokens
+    ADD CONSTRAINT oauth_refresh_tokens_pkey PRIMARY KEY (id);
+
+--
+-- Name: oauth_refresh_tokens oauth_refresh_tokens_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_refresh_tokens
+    ADD CONSTRAINT oauth_refresh_tokens_token_hash_key UNIQUE (token_hash);
+
+--
+-- Name: oauth_requests oauth_requests_handle_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_requests
+    ADD CONSTRAINT oauth_requests_handle_hash_key UNIQUE (handle_hash);
+
+--
+-- Name: oauth_requests oauth_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_requests
+    ADD CONSTRAINT oauth_requests_pkey PRIMARY KEY (id);
+
+--
 -- Name: offer_deliveries offer_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1296,6 +1578,13 @@ ALTER TABLE ONLY public.payment_refunds
 
 ALTER TABLE ONLY public.photo_hashes
     ADD CONSTRAINT photo_hashes_pkey PRIMARY KEY (id);
+
+--
+-- Name: position_reports position_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.position_reports
+    ADD CONSTRAINT position_reports_pkey PRIMARY KEY (id);
 
 --
 -- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1359,6 +1648,13 @@ ALTER TABLE ONLY public.sandbox_workers
 
 ALTER TABLE ONLY public.sms_codes
     ADD CONSTRAINT sms_codes_pkey PRIMARY KEY (id);
+
+--
+-- Name: spend_approvals spend_approvals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.spend_approvals
+    ADD CONSTRAINT spend_approvals_pkey PRIMARY KEY (id);
 
 --
 -- Name: task_feedback task_feedback_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1476,6 +1772,24 @@ CREATE INDEX agent_ratings_agent_idx ON public.agent_ratings USING btree (agent_
 CREATE UNIQUE INDEX agents_email_key ON public.agents USING btree (lower(email));
 
 --
+-- Name: assignment_messages_flagged_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignment_messages_flagged_idx ON public.assignment_messages USING btree (seq) WHERE ((cardinality(flags) > 0) AND (flag_reviewed_at IS NULL));
+
+--
+-- Name: assignment_messages_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignment_messages_task_idx ON public.assignment_messages USING btree (task_id, seq);
+
+--
+-- Name: assignment_messages_thread_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignment_messages_thread_idx ON public.assignment_messages USING btree (assignment_id, seq);
+
+--
 -- Name: assignments_live_offer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1486,6 +1800,12 @@ CREATE INDEX assignments_live_offer_idx ON public.assignments USING btree (offer
 --
 
 CREATE INDEX assignments_photos_idx ON public.assignments USING gin (photos jsonb_path_ops);
+
+--
+-- Name: assignments_review_required; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_review_required ON public.assignments USING btree (submitted_at) WHERE review_required;
 
 --
 -- Name: assignments_submitted_idx; Type: INDEX; Schema: public; Owner: -
@@ -1608,6 +1928,36 @@ CREATE INDEX ledger_postings_account_idx ON public.ledger_postings USING btree (
 CREATE INDEX ledger_postings_journal_idx ON public.ledger_postings USING btree (journal_id);
 
 --
+-- Name: oauth_clients_expiry_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_clients_expiry_idx ON public.oauth_clients USING btree (expires_at) WHERE (expires_at IS NOT NULL);
+
+--
+-- Name: oauth_codes_grant_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_codes_grant_idx ON public.oauth_codes USING btree (grant_id);
+
+--
+-- Name: oauth_grants_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_grants_agent_idx ON public.oauth_grants USING btree (agent_id, created_at DESC);
+
+--
+-- Name: oauth_refresh_family_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_refresh_family_idx ON public.oauth_refresh_tokens USING btree (family_id);
+
+--
+-- Name: oauth_refresh_grant_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX oauth_refresh_grant_idx ON public.oauth_refresh_tokens USING btree (grant_id);
+
+--
 -- Name: operator_audit_log_action_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1692,6 +2042,18 @@ CREATE INDEX photo_hashes_band2_idx ON public.photo_hashes USING btree (band2);
 CREATE INDEX photo_hashes_band3_idx ON public.photo_hashes USING btree (band3);
 
 --
+-- Name: position_reports_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX position_reports_time ON public.position_reports USING btree (reported_at);
+
+--
+-- Name: position_reports_worker_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX position_reports_worker_time ON public.position_reports USING btree (worker_id, reported_at DESC);
+
+--
 -- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1752,6 +2114,12 @@ CREATE INDEX sms_codes_lookup_idx ON public.sms_codes USING btree (phone_number,
 CREATE UNIQUE INDEX sms_codes_one_open_idx ON public.sms_codes USING btree (phone_number, purpose) WHERE ((consumed_at IS NULL) AND (superseded_at IS NULL));
 
 --
+-- Name: spend_approvals_agent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX spend_approvals_agent_idx ON public.spend_approvals USING btree (agent_id, created_at DESC);
+
+--
 -- Name: task_feedback_task_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1768,6 +2136,18 @@ CREATE INDEX tasks_agent_list_idx ON public.tasks USING btree (agent_id, created
 --
 
 CREATE INDEX tasks_agent_status_idx ON public.tasks USING btree (agent_id, status, created_at DESC, id DESC);
+
+--
+-- Name: tasks_created_by_api_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_created_by_api_key_idx ON public.tasks USING btree (created_by_api_key_id, created_at) WHERE (created_by_api_key_id IS NOT NULL);
+
+--
+-- Name: tasks_created_by_grant_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_created_by_grant_idx ON public.tasks USING btree (created_by_grant_id, created_at) WHERE (created_by_grant_id IS NOT NULL);
 
 --
 -- Name: tasks_deadline_due_idx; Type: INDEX; Schema: public; Owner: -
@@ -2063,6 +2443,20 @@ ALTER TABLE ONLY public.api_usage_daily
     ADD CONSTRAINT api_usage_daily_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
 
 --
+-- Name: assignment_messages assignment_messages_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: assignment_messages assignment_messages_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.assignment_messages
+    ADD CONSTRAINT assignment_messages_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
 -- Name: assignments assignments_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2096,6 +2490,48 @@ ALTER TABLE ONLY public.ledger_postings
 
 ALTER TABLE ONLY public.ledger_postings
     ADD CONSTRAINT ledger_postings_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES public.ledger_journals(id);
+
+--
+-- Name: message_read_markers message_read_markers_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.message_read_markers
+    ADD CONSTRAINT message_read_markers_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: oauth_codes oauth_codes_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_codes
+    ADD CONSTRAINT oauth_codes_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grants(id);
+
+--
+-- Name: oauth_grants oauth_grants_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_grants
+    ADD CONSTRAINT oauth_grants_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: oauth_grants oauth_grants_client_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_grants
+    ADD CONSTRAINT oauth_grants_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_clients(client_id);
+
+--
+-- Name: oauth_refresh_tokens oauth_refresh_tokens_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_refresh_tokens
+    ADD CONSTRAINT oauth_refresh_tokens_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.oauth_grants(id);
+
+--
+-- Name: oauth_requests oauth_requests_client_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.oauth_requests
+    ADD CONSTRAINT oauth_requests_client_id_fkey FOREIGN KEY (client_id) REFERENCES public.oauth_clients(client_id) ON DELETE CASCADE;
 
 --
 -- Name: offer_deliveries offer_deliveries_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2168,6 +2604,13 @@ ALTER TABLE ONLY public.photo_hashes
     ADD CONSTRAINT photo_hashes_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
+-- Name: position_reports position_reports_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.position_reports
+    ADD CONSTRAINT position_reports_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+
+--
 -- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2210,6 +2653,20 @@ ALTER TABLE ONLY public.sandbox_workers
     ADD CONSTRAINT sandbox_workers_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
+-- Name: spend_approvals spend_approvals_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.spend_approvals
+    ADD CONSTRAINT spend_approvals_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: spend_approvals spend_approvals_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.spend_approvals
+    ADD CONSTRAINT spend_approvals_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id) ON DELETE SET NULL;
+
+--
 -- Name: task_feedback task_feedback_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2229,6 +2686,20 @@ ALTER TABLE ONLY public.task_feedback
 
 ALTER TABLE ONLY public.tasks
     ADD CONSTRAINT tasks_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: tasks tasks_created_by_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_created_by_api_key_id_fkey FOREIGN KEY (created_by_api_key_id) REFERENCES public.api_keys(id) ON DELETE SET NULL;
+
+--
+-- Name: tasks tasks_created_by_grant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_created_by_grant_id_fkey FOREIGN KEY (created_by_grant_id) REFERENCES public.oauth_grants(id) ON DELETE SET NULL;
 
 --
 -- Name: tasks tasks_test_clock_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

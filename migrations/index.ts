@@ -35,6 +35,7 @@ import { AgentOwed1732200510000 } from './1732200510000-agent-owed';
 import { AssignmentMessages1732200550000 } from './1732200550000-assignment-messages';
 import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
+import { GrantSpending1732200651000 } from './1732200651000-grant-spending';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   AssignmentMessages1732200550000,
   OAuth1732200600000,
   SpendCaps1732200650000,
+  GrantSpending1732200651000,
 ];

@@ -26,6 +26,13 @@ import { WorkerReputation } from './services/worker-reputation';
     PositionTrail,
     PositionErasure,
   ],
-  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, PositionTrail, PositionErasure],
+  exports: [
+    AvailabilityService,
+    NearbyTasks,
+    WorkerRanking,
+    WorkerReputation,
+    PositionTrail,
+    PositionErasure,
+  ],
 })
 export class MatchingModule {}

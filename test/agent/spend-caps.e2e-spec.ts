@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { GrantTokens } from '../../src/auth/grant-tokens';
 import { periodBounds } from '../../src/escrow/spend-periods';
 import { createAgent, type TestAgent } from '../support/actors';
 import { createTestApp, type TestApp } from '../support/app';
@@ -169,6 +171,55 @@ describe('spend caps on API keys', () => {
       daily_cents: null,
       monthly_cents: null,
     });
+    expect((await create(agent, { budget_cents: 1_000 })).status).toBe(201);
+  });
+
+  it('an OAuth grant (the token /mcp calls the API with) is capped by the caps set at consent, concurrently too', async () => {
+    const agent = await createAgent(t, { balanceCents: 100_000 });
+    const grantId = randomUUID();
+    await t.db.query(
+      `INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, token_endpoint_auth_method)
+       VALUES ($1, 'registered', 'Test host', ARRAY['http://127.0.0.1/cb'], 'none')`,
+      [`client-${grantId}`],
+    );
+    await t.db.query(
+      `INSERT INTO oauth_grants (id, agent_id, client_id, client_host, permissions, spend_caps, created_at)
+       VALUES ($1, $2, $3, '127.0.0.1', ARRAY['task:create', 'task:read'], '{"daily_cents": 3000}', now())`,
+      [grantId, agent.id, `client-${grantId}`],
+    );
+    const token = await t.app.get(GrantTokens).signAgentToken({
+      kind: 'agent',
+      id: agent.id,
+      scheme: 'api_key',
+      keyId: null,
+      grantId,
+      familyId: randomUUID(),
+      permissions: ['task:create', 'task:read'],
+      limits: { perMinute: 1000, perDay: 100_000 },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.http
+          .post('/v1/tasks/create')
+          .set('Authorization', `Bearer ${token}`)
+          .send(taskBody(t, { budget_cents: 1_000 })),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(402);
+      expect(r.body.error).toMatchObject({
+        code: 'spend_cap_exceeded',
+        cap_cents: 3_000,
+        counted_cents: 3_000,
+      });
+    }
+    const [{ n }]: { n: number }[] = await t.db.query(
+      `SELECT count(*)::int AS n FROM tasks WHERE created_by_grant_id = $1 AND created_by_api_key_id IS NULL`,
+      [grantId],
+    );
+    expect(n).toBe(3);
+    // The agent's API key is another spender: the grant's cap does not hold it back.
     expect((await create(agent, { budget_cents: 1_000 })).status).toBe(201);
   });
 

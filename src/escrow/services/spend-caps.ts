@@ -16,10 +16,11 @@ export interface Spender {
 }
 
 /**
- * The spender of a request: its API key, if any. (An OAuth grant's internal agent token will name its grant here.)
- * The console's own session spends as the person and is not capped.
+ * The spender of a request: the OAuth grant whose internal agent token /mcp's tools call with, or the API key. The
+ * console's own session spends as the person and is not capped.
  */
 export function spenderOf(actor: AgentActor): Spender | null {
+  if (actor.grantId) return { kind: 'grant', id: actor.grantId };
   return actor.keyId ? { kind: 'api_key', id: actor.keyId } : null;
 }
 

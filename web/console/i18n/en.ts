@@ -393,6 +393,7 @@ export const en = {
   'persona.photo_too_far': 'Photo too far away',
   'persona.no_exif': 'Photo without GPS',
   'persona.wrong_answers': 'Wrong answers',
+  'persona.teleports': 'Impossible travel',
   'persona.custom': 'Custom',
   'clock.hour': '+1 hour',
   'clock.day': '+1 day',

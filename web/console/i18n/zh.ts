@@ -381,6 +381,7 @@ export const zh: Record<MessageKey, string> = {
   'persona.photo_too_far': '照片太远',
   'persona.no_exif': '照片无 GPS',
   'persona.wrong_answers': '答案不合要求',
+  'persona.teleports': '位置瞬移',
   'persona.custom': '自定义',
   'clock.hour': '+1 小时',
   'clock.day': '+1 天',

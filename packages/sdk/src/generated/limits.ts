@@ -90,8 +90,16 @@ export const confirmBankTransferRequestLimits = {
     bank_reference: { minLength: 1, maxLength: 100 },
 } as const;
 
+/** components["schemas"]["ConsentDecisionRequest"] */
+export const consentDecisionRequestLimits = {
+    ceiling_cents: { minimum: 1, maximum: 1000000000 },
+    permissions: { minItems: 1, maxItems: 20 },
+    request: { minLength: 1, maxLength: 200 },
+} as const;
+
 /** components["schemas"]["CreateApiKeyRequest"] */
 export const createApiKeyRequestLimits = {
+    approval_ceiling_cents: { minimum: 0, maximum: 1000000000 },
     name: { minLength: 1, maxLength: 100 },
     permissions: { maxItems: 20 },
 } as const;
@@ -118,6 +126,7 @@ export const createTaskRequestLimits = {
     idempotency_key: { minLength: 1, maxLength: 255 },
     max_workers: { minimum: 1, maximum: 10 },
     title: { minLength: 1, maxLength: 200 },
+    unable_payout_percent: { minimum: 0, maximum: 50 },
 } as const;
 
 /** components["schemas"]["CreateTestClockRequest"] */
@@ -240,6 +249,18 @@ export const sendMessageRequestLimits = {
     body: { minLength: 1, maxLength: 2000, pattern: "\\S" },
 } as const;
 
+/** components["schemas"]["SpendCapsDto"] */
+export const spendCapsDtoLimits = {
+    daily_cents: { minimum: 1, maximum: 1000000000 },
+    monthly_cents: { minimum: 1, maximum: 1000000000 },
+} as const;
+
+/** components["schemas"]["SpendCapsRequest"] */
+export const spendCapsRequestLimits = {
+    daily_cents: { minimum: 0, maximum: 1000000000 },
+    monthly_cents: { minimum: 0, maximum: 1000000000 },
+} as const;
+
 /** components["schemas"]["TaskAssignmentView"] */
 export const taskAssignmentViewLimits = {
     worker_id: { pattern: "^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|anon_[0-9a-f]{16})$" },
@@ -266,6 +287,11 @@ export const taskRequirementsLimits = {
     skills: { maxItems: 20, items: { minLength: 1, maxLength: 50 } },
 } as const;
 
+/** components["schemas"]["TaskStatusResponse"] */
+export const taskStatusResponseLimits = {
+    unable_payout_percent: { minimum: 0, maximum: 50 },
+} as const;
+
 /** components["schemas"]["TaskSubmissionRequest"] */
 export const taskSubmissionRequestLimits = {
     photo_urls: { maxItems: 5, items: { minLength: 1, maxLength: 2048 } },
@@ -282,6 +308,12 @@ export const transactionItemLimits = {
     amount: { minimum: 1 },
 } as const;
 
+/** components["schemas"]["UnableReportRequest"] */
+export const unableReportRequestLimits = {
+    note: { minLength: 1, maxLength: 2000, pattern: "\\S" },
+    photo_urls: { maxItems: 5, items: { minLength: 1, maxLength: 2048 } },
+} as const;
+
 /** components["schemas"]["UpdateAgentRequest"] */
 export const updateAgentRequestLimits = {
     fee_bps: { minimum: 0, maximum: 5000 },
@@ -289,12 +321,14 @@ export const updateAgentRequestLimits = {
 
 /** components["schemas"]["UpdateApiKeyRequest"] */
 export const updateApiKeyRequestLimits = {
+    approval_ceiling_cents: { minimum: 0, maximum: 1000000000 },
     name: { minLength: 1, maxLength: 100 },
     permissions: { maxItems: 20 },
 } as const;
 
 /** components["schemas"]["UpdateAvailabilityRequest"] */
 export const updateAvailabilityRequestLimits = {
+    accuracy_m: { minimum: 0, maximum: 100000 },
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
 } as const;
@@ -383,6 +417,11 @@ export const pathsV1AgentTransactionsGetParametersQueryLimits = {
 /** GET /v1/agent/webhooks/{id}/deliveries query */
 export const pathsV1AgentWebhooksIdDeliveriesGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
+} as const;
+
+/** GET /v1/oauth/consent query */
+export const pathsV1OauthConsentGetParametersQueryLimits = {
+    request: { minLength: 1, maxLength: 200 },
 } as const;
 
 /** GET /v1/sandbox/sms query */

@@ -834,6 +834,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An authorization request waiting for consent
+         * @description What the consent page shows: the client (its name, unverified, and the host to recognise), where the browser goes back to, and the permissions asked for.
+         */
+        get: operations["OAuthConsent_view"];
+        put?: never;
+        /**
+         * Approve or decline an authorization request
+         * @description Answers once. An approval grants the chosen permissions (the API keys' names) with optional spend caps and an approval ceiling, and answers the client's redirect URI with a one-time code; a refusal answers it with access_denied. The console then sends the browser to `redirect_to`.
+         */
+        post: operations["OAuthConsent_decide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth grants in force
+         * @description Apps signed in to /mcp with OAuth, newest first.
+         */
+        get: operations["OAuthConsent_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an OAuth grant
+         * @description Its access and refresh tokens are refused from now on, on every instance.
+         */
+        delete: operations["OAuthConsent_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment/alipay/callback": {
         parameters: {
             query?: never;
@@ -1623,6 +1687,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/assignments/{assignment_id}/unable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report that you could not do it (the shop was closed, the place not found)
+         * @description From an accepted or in-progress assignment before the deadline: submits a "could not do it" report (outcome unable) with a reason, a note and optionally photos of what you found (checked like proof photos). The agent reviews it like a result; accepted, or not decided within 72 hours, it pays the task’s unable_payout_percent of the budget less the fee on it (payment_cents). Nothing changes on a refusal.
+         */
+        post: operations["WorkerTasks_unable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/availability": {
         parameters: {
             query?: never;
@@ -2345,6 +2429,11 @@ export interface components {
             lifetime_spent_cents: number;
             /** @example 450 */
             lifetime_spent_rmb: number;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups repay it first; while it is above 0, creating a task is 402 insufficient_balance.
+             * @example 0
+             */
+            owed_cents: number;
         };
         AgentLoginRequest: {
             /**
@@ -2390,6 +2479,11 @@ export interface components {
             /** @example 100 */
             max_concurrent_tasks: number;
             organization_name: string | null;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover; top-ups repay it first.
+             * @example 0
+             */
+            owed_cents: number;
             /** @example 10000 */
             rate_limit_per_day: number;
             /** @example 100 */
@@ -2546,8 +2640,26 @@ export interface components {
             photos: components["schemas"]["ResultPhoto"][];
             /** @description null when approved automatically */
             quality_score: number | null;
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** Format: date-time */
             submitted_at: string;
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             /** Format: uuid */
             worker_id: string;
             worker_notes: string | null;
@@ -2998,6 +3110,11 @@ export interface components {
             balance_cents: number;
             /** @example 1250 */
             balance_rmb: number;
+            /**
+             * @description What you owe from dispute decisions your balance could not cover (product-decisions §19). Your next top-ups repay it first; while it is above 0, creating a task is 402 insufficient_balance.
+             * @example 0
+             */
+            owed_cents: number;
         };
         BehaviorInput: {
             /** @description Seconds from an offer to the answer (offers lapse after 120 s). */
@@ -3077,6 +3194,43 @@ export interface components {
             admin: number;
             agent: number;
             worker: number;
+        };
+        ConsentDecisionRequest: {
+            /** @description true approves (a grant is made), false declines. */
+            approve: boolean;
+            /** @description The most an over-cap task approved by URL may cost, in cents (over it, no approval is offered); none when null. */
+            ceiling_cents?: number | null;
+            /** @description The permissions to grant (the API keys' names); the ones asked for when omitted. */
+            permissions?: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            /** @description The `request` parameter of /console/oauth/consent. */
+            request: string;
+            /** @description Spend caps on tasks created through this grant (product-decisions §21); none when null or omitted. */
+            spend_caps?: components["schemas"]["SpendCapsDto"] | null;
+        };
+        ConsentDecisionResponse: {
+            /**
+             * Format: uuid
+             * @description The grant made (approvals only).
+             */
+            grant_id?: string;
+            /** @description Where the console sends the browser: the client's redirect URI with the code or the error. */
+            redirect_to: string;
+        };
+        ConsentRequestView: {
+            /** @description The host to recognise: the metadata document's for a client known by one, else the redirect URI's. */
+            client_host: string;
+            /** @description The client id: an id this service registered, or the https URL of its metadata document. */
+            client_id: string;
+            /** @description The name the client gave itself (unverified). */
+            client_name: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description The permissions the client asks for. */
+            permissions: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            /** @description Where the browser goes back to after the answer. */
+            redirect_uri: string;
+            /** @enum {string} */
+            verified_by: "metadata_document" | "registration";
         };
         CostBreakdown: {
             /** @example 500 */
@@ -3225,7 +3379,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -3282,6 +3436,11 @@ export interface components {
             test_clock?: string;
             /** @example Photograph the storefront of 88 Century Avenue */
             title: string;
+            /**
+             * @description The share of a slot’s budget, in percent, that a worker’s accepted "could not do it" report pays (the shop was closed, the place not found): that share less the platform fee on it goes to the worker, the rest of the slot back to you (product-decisions §19).
+             * @default 20
+             */
+            unable_payout_percent?: number;
         };
         CreateTestClockRequest: {
             /**
@@ -3456,7 +3615,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description What counts against the cap so far in the period (task totals less later refunds), in cents. Carried by: spend_cap_exceeded. */
             counted_cents?: number;
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
@@ -3831,6 +3990,23 @@ export interface components {
             offer_sms: boolean;
             push: components["schemas"]["PushSettingsView"];
         };
+        OAuthGrantResponse: {
+            ceiling_cents: number | null;
+            client_host: string;
+            client_id: string;
+            client_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Last token issue (code or refresh).
+             */
+            last_used_at: string | null;
+            permissions: ("task:create" | "task:read" | "task:cancel" | "payment:read" | "payment:write" | "webhook:manage")[];
+            spend_caps: components["schemas"]["SpendCapsDto"] | null;
+        };
         OfferDeliveryItem: {
             /**
              * @description socket: your open app; push: Web Push to your devices; sms: a text with a link to the offer.
@@ -3849,6 +4025,10 @@ export interface components {
             status: "sent" | "no_connection" | "failed" | "skipped";
         };
         OfferedTask: {
+            /** @description What the worker will be asked to answer, field by field (product-decisions §17; the same schema as the task’s answer_schema), so the offer can say it before it is taken; null: a free-form result. */
+            answer_schema: {
+                [key: string]: unknown;
+            } | null;
             /** Format: date-time */
             deadline_at: string;
             description: string;
@@ -4112,8 +4292,16 @@ export interface components {
             location_source: "exif" | "device";
             /** @description The same bytes were part of an earlier submission (any task, any worker). */
             reused: boolean;
+            /**
+             * @description How far the proof can be trusted without looking (product-decisions §18): the highest risk of its signals; low without any. A high risk holds the submission from auto-approval until a person decides; no signal rejects by itself.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
             sha256: string;
+            /** @description Why the photo is suspect, one entry per finding; empty for a clean photo. */
+            signals: components["schemas"]["ProofSignalView"][];
             /**
              * Format: date-time
              * @description Capture time: EXIF, else (device source) the time of the device location.
@@ -4129,6 +4317,33 @@ export interface components {
             daily_cents: number | null;
             /** @description null: no monthly cap. */
             monthly_cents: number | null;
+        };
+        ProofSignalView: {
+            /**
+             * @example reused_photo
+             * @enum {string}
+             */
+            code: "reused_photo" | "exif_edited" | "capture_outside_window" | "exif_device_disagree" | "impossible_travel" | "no_camera_metadata";
+            /**
+             * @description The finding in words, for a person; its wording may change, the code does not.
+             * @example A near-duplicate of a photo another worker submitted earlier (64-bit perceptual hash, 3 bits apart).
+             */
+            detail: string;
+            /**
+             * @description exif_device_disagree: metres between the EXIF GPS and the device fix (over 1,000 is high risk); impossible_travel: metres from the previous known position.
+             * @example 1840
+             */
+            distance_meters?: number;
+            /**
+             * @description reused_photo only: `own` when the earlier photo was this worker’s (medium risk), `other` when another worker’s (high risk).
+             * @enum {string}
+             */
+            scope?: "own" | "other";
+            /**
+             * @description impossible_travel only: the implied speed from the previous known position, in km/h.
+             * @example 1900
+             */
+            speed_kmh?: number;
         };
         ProviderHealthView: {
             error?: string;
@@ -4242,6 +4457,8 @@ export interface components {
             result_rejected: components["schemas"]["QuoteRefundCase"];
             /** @description A worker abandons the slot: it reopens for another worker at no extra cost, nothing refunded. */
             worker_abandons: components["schemas"]["QuoteRefundCase"];
+            /** @description A worker’s "could not do it" report accepted: unable_payout_percent of the budget less its fee to the worker, the rest back to you. */
+            worker_unable: components["schemas"]["QuoteRefundCase"];
         };
         QuoteSlot: {
             /**
@@ -4714,7 +4931,7 @@ export interface components {
             location: components["schemas"]["SandboxPoint"];
             name: string;
             /** @enum {string|null} */
-            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | null;
+            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | null;
             reputation: number;
             skills: string[];
             /** Format: date-time */
@@ -4795,6 +5012,12 @@ export interface components {
             /** Format: date-time */
             used_at: string | null;
         };
+        SpendCapsDto: {
+            /** @description Cap per China calendar day, in cents. */
+            daily_cents?: number;
+            /** @description Cap per China calendar month, in cents. */
+            monthly_cents?: number;
+        };
         SpendCapsRequest: {
             /** @description Most the key may spend per China-time day, in cents. */
             daily_cents?: number;
@@ -4832,12 +5055,30 @@ export interface components {
             photos: components["schemas"]["ResultPhoto"][];
             /** @enum {string|null} */
             reason_code: "wrong_location" | "poor_quality" | "incomplete" | "not_as_described" | "other" | null;
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
             /** Format: date-time */
             reviewed_at: string | null;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** @enum {string} */
             status: "submitted" | "approved" | "rejected";
             /** Format: date-time */
             submitted_at: string;
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             /** Format: uuid */
             worker_id: string;
             worker_notes: string | null;
@@ -4870,6 +5111,19 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /** @example submitted */
             status: string;
             /** Format: date-time */
@@ -5014,9 +5268,25 @@ export interface components {
             /** Format: uuid */
             task_id: string;
         };
-        /** @description The task's status became `failed`. */
+        TaskFailedData: {
+            /**
+             * @description The status it left.
+             * @example submitted
+             */
+            previous_status: string;
+            /**
+             * @description The status the task entered (the event name says which).
+             * @example completed
+             */
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            /** @description Present when a worker reported they could not do it and the report was accepted. */
+            unable?: components["schemas"]["UnableSummary"];
+        };
+        /** @description The task's status became `failed`; `unable` says what accepted "could not do it" reports paid. */
         TaskFailedEvent: {
-            data: components["schemas"]["TaskEventData"];
+            data: components["schemas"]["TaskFailedData"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -5141,6 +5411,11 @@ export interface components {
              * @example 5000
              */
             total_to_hold_cents: number;
+            /**
+             * @description The share of a slot’s budget, in percent, an accepted "could not do it" report would pay (see refund_policy.worker_unable).
+             * @example 20
+             */
+            unable_payout_percent: number;
             workers: components["schemas"]["QuoteWorkers"];
         };
         TaskRequirements: {
@@ -5191,6 +5466,24 @@ export interface components {
             /** @description The device location the worker sent with the submission, if any. */
             device_location: components["schemas"]["DeviceLocation"] | null;
             photos: components["schemas"]["ResultPhoto"][];
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             worker_notes: string | null;
         };
         TaskResultResponse: {
@@ -5273,6 +5566,11 @@ export interface components {
             /** @enum {string} */
             task_type: "photo" | "verification" | "data_collection" | "delivery" | "other";
             title: string;
+            /**
+             * @description The share of a slot’s budget, in percent, an accepted "could not do it" report pays.
+             * @example 20
+             */
+            unable_payout_percent: number;
         };
         TaskSubmissionRequest: {
             /** @description Where the device was when the photos were taken. Used for photos without EXIF GPS on tasks whose requirements.location_proof is photo_or_device_gps; recorded with the submission in any case. */
@@ -5307,6 +5605,14 @@ export interface components {
              * @example submitted
              */
             previous_status: string;
+            /** @description true when any submission awaiting review is held for a person’s decision (its risk is high): it is not auto-approved after 72 hours. */
+            review_required: boolean;
+            /**
+             * @description The highest risk among the submissions awaiting review (product-decisions §18).
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
             /**
              * @description The status the task entered (the event name says which).
              * @example completed
@@ -5434,6 +5740,48 @@ export interface components {
              */
             next_cursor: string | null;
         };
+        UnableReportRequest: {
+            /** @description Where the device was when the photos were taken. */
+            device_location?: components["schemas"]["DeviceLocationInput"];
+            /** @description What happened, in your words (the agent reads it). */
+            note: string;
+            /** @description Photos of what you found (the closed shop), from the upload endpoints; checked like proof photos. */
+            photo_urls?: string[];
+            /**
+             * @description closed: the place was closed; not_found: it could not be found; no_access: no way in; unsafe: it was not safe; other: the note says.
+             * @enum {string}
+             */
+            reason: "closed" | "not_found" | "no_access" | "unsafe" | "other";
+        };
+        UnableReportResponse: {
+            /** Format: uuid */
+            assignment_id: string;
+            /** @enum {string} */
+            outcome: "unable";
+            /**
+             * @description What you are paid if the agent accepts the report (or nobody decides within 72 hours).
+             * @example 900
+             */
+            payment_cents: number;
+            /** @enum {string} */
+            status: "submitted";
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: uuid */
+            task_id: string;
+        };
+        UnableSummary: {
+            /**
+             * @description What the reports paid their workers in all: each the task’s unable share less its fee.
+             * @example 900
+             */
+            paid_cents: number;
+            /**
+             * @description Why the worker could not do it (the first report, when there were several).
+             * @enum {string}
+             */
+            reason: "closed" | "not_found" | "no_access" | "unsafe" | "other";
+        };
         UpdateAgentRequest: {
             /**
              * @description suspended or closed: API key and tokens get 403 account_disabled and sessions end.
@@ -5459,6 +5807,11 @@ export interface components {
             spend_caps?: components["schemas"]["SpendCapsRequest"];
         };
         UpdateAvailabilityRequest: {
+            /**
+             * @description The accuracy radius the device reported for the position, in metres. Optional; with it a far jump between two positions is judged fairly (impossible travel, docs/proof-review.md).
+             * @example 15
+             */
+            accuracy_m?: number;
             /** @description Required when online is true; with longitude. Offers match on a position at most 30 minutes old: report it while the app is open (the worker app does every minute). */
             latitude?: number;
             /** @description Required when online is true; with latitude. */
@@ -5482,7 +5835,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -9853,6 +10206,389 @@ export interface operations {
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
              */
             403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_view: {
+        parameters: {
+            query: {
+                /** @description The `request` parameter of /console/oauth/consent. */
+                request: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentRequestView"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`oauth_request_not_found`](../docs/errors.md#oauth_request_not_found): No such authorization request: it is unknown, expired (10 minutes) or already answered. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_decide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsentDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentDecisionResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`oauth_request_not_found`](../docs/errors.md#oauth_request_not_found): No such authorization request: it is unknown, expired (10 minutes) or already answered. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthGrantResponse"][];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OAuthConsent_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat within 24 hours answers the stored status and body with `Idempotent-Replayed: true`; the same key with another request is 409 idempotency_conflict. 1 to 255 characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                grant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`oauth_grant_not_found`](../docs/errors.md#oauth_grant_not_found): No such OAuth grant, it was already revoked, or it belongs to another agent. */
+            404: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14399,6 +15135,127 @@ export interface operations {
             };
         };
     };
+    WorkerTasks_unable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnableReportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnableReportResponse"];
+                };
+            };
+            /**
+             * @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid.
+             *     - [`photo_gps_missing`](../docs/errors.md#photo_gps_missing): The photo has no GPS position in its EXIF data.
+             *     - [`photo_location_mismatch`](../docs/errors.md#photo_location_mismatch): The photo was taken too far from the task.
+             *     - [`device_location_stale`](../docs/errors.md#device_location_stale): The device location sent in place of EXIF GPS is too old.
+             *     - [`device_location_inaccurate`](../docs/errors.md#device_location_inaccurate): The device location sent in place of EXIF GPS is not precise enough.
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`assignment_not_found`](../docs/errors.md#assignment_not_found): No such assignment, or it is not yours. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     Availability_get: {
         parameters: {
             query?: never;
@@ -16354,6 +17211,8 @@ export const answerSchemaFieldFormatValues: ReadonlyArray<FlattenedDeepRequired<
 export const answerSchemaFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaField"]["type"]> = ["string", "number", "integer", "boolean", "array"];
 export const answerSchemaItemsTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnswerSchemaItems"]["type"]> = ["string"];
 export const apiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const approvedResultRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApprovedResult"]["risk"]> = ["low", "medium", "high"];
+export const approvedResultUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApprovedResult"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const assignmentAbandonedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAbandonedEvent"]["event"]> = ["assignment.abandoned"];
 export const assignmentAcceptedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentAcceptedEvent"]["event"]> = ["assignment.accepted"];
 export const assignmentApprovedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentApprovedEvent"]["event"]> = ["assignment.approved"];
@@ -16377,19 +17236,22 @@ export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<com
 export const behaviorViewAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["answers"]> = ["plausible", "wrong"];
 export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
 export const cancelTaskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CancelTaskResponse"]["status"]> = ["cancelled"];
+export const consentDecisionRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentDecisionRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const consentRequestViewPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
+export const consentRequestViewVerified_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["verified_by"]> = ["metadata_document", "registration"];
 export const createApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const createApiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled", "*"];
 export const createdWebhookResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["status"]> = ["active", "disabled"];
 export const createPaymentRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_method"]> = ["alipay", "wechat"];
 export const createPaymentRequestPayment_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_type"]> = ["page", "wap", "qr", "native", "jsapi", "h5"];
-export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
+export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled", "*"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
 export const errorBodyPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["period"]> = ["daily", "monthly"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
@@ -16404,6 +17266,7 @@ export const myTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired
 export const myTaskItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["status"]> = ["pending", "accepted", "in_progress", "submitted", "approved", "rejected", "declined", "expired", "abandoned", "cancelled"];
 export const myTaskItemTask_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const myTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const oAuthGrantResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OAuthGrantResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const offerDeliveryItemChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["channel"]> = ["socket", "push", "sms"];
 export const offerDeliveryItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["status"]> = ["sent", "no_connection", "failed", "skipped"];
 export const paymentCompletedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentCompletedEvent"]["event"]> = ["payment.completed"];
@@ -16420,6 +17283,9 @@ export const paymentStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequi
 export const photoBehaviorInputExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorInput"]["exif"]> = ["present", "missing", "stale"];
 export const photoBehaviorViewExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorView"]["exif"]> = ["present", "missing", "stale"];
 export const photoVerificationLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["location_source"]> = ["exif", "device"];
+export const photoVerificationRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["risk"]> = ["low", "medium", "high"];
+export const proofSignalViewCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["code"]> = ["reused_photo", "exif_edited", "capture_outside_window", "exif_device_disagree", "impossible_travel", "no_camera_metadata"];
+export const proofSignalViewScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["scope"]> = ["own", "other"];
 export const providerHealthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProviderHealthView"]["status"]> = ["available", "unavailable"];
 export const pushSubscriptionResponseLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PushSubscriptionResponse"]["locale"]> = ["zh-CN", "en"];
 export const quoteWorkersAvailable_nowValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuoteWorkers"]["available_now"]> = [0, 1, 5, 20, 100];
@@ -16448,12 +17314,15 @@ export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<Flattene
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
 export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
-export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
+export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const spendApprovalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendApprovalResponse"]["status"]> = ["pending", "approved", "declined", "used", "expired"];
 export const spendPeriodViewPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendPeriodView"]["period"]> = ["daily", "monthly"];
 export const submissionViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
+export const submissionViewRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["risk"]> = ["low", "medium", "high"];
 export const submissionViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["status"]> = ["submitted", "approved", "rejected"];
+export const submissionViewUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmissionView"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
+export const submittedWorkRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubmittedWork"]["risk"]> = ["low", "medium", "high"];
 export const taskAcceptResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAcceptResponse"]["status"]> = ["accepted"];
 export const taskAssignedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignedEvent"]["event"]> = ["task.assigned"];
 export const taskAssignmentViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskAssignmentView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
@@ -16467,21 +17336,28 @@ export const taskListItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const taskRequirementsLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirements"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskRequirementsViewLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskRequirementsView"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const taskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
+export const taskResultRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResult"]["risk"]> = ["low", "medium", "high"];
+export const taskResultUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResult"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const taskResultResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskResultResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStartedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStartedEvent"]["event"]> = ["task.started"];
 export const taskStatusResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const taskStatusResponseTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatusResponse"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const taskSubmissionResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmissionResponse"]["status"]> = ["submitted"];
+export const taskSubmittedDataRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmittedData"]["risk"]> = ["low", "medium", "high"];
 export const taskSubmittedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskSubmittedEvent"]["event"]> = ["task.submitted"];
 export const testClockResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestClockResponse"]["status"]> = ["ready", "advancing"];
 export const tokenPairResponseToken_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenPairResponse"]["token_type"]> = ["bearer"];
 export const transactionItemDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransactionItem"]["direction"]> = ["credit", "debit"];
 export const transactionItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransactionItem"]["status"]> = ["completed", "pending", "failed"];
 export const transactionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TransactionItem"]["type"]> = ["payment", "refund", "deposit"];
+export const unableReportRequestReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableReportRequest"]["reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
+export const unableReportResponseOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableReportResponse"]["outcome"]> = ["unable"];
+export const unableReportResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableReportResponse"]["status"]> = ["submitted"];
+export const unableSummaryReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnableSummary"]["reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers"];
+export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports"];
 export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
