@@ -69,13 +69,18 @@ describe('webhook delivery', () => {
         worker_notes: null,
         photos: [],
         device_location: null,
+        risk: 'low',
+        review_required: false,
+        review_deadline_at: null,
       },
     ];
     const taskData = (name: string, status: string, previous: string) => ({
       task_id: taskId,
       status,
       previous_status: previous,
-      ...(name === 'task.submitted' ? { submissions, answer_schema: null } : {}),
+      ...(name === 'task.submitted'
+        ? { submissions, answer_schema: null, risk: 'low', review_required: false }
+        : {}),
     });
     const taskEventIds: string[] = [];
     for (const [assignmentEvent, taskEvent, previous, status] of steps) {

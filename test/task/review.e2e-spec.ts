@@ -52,6 +52,10 @@ describe('review before deciding', () => {
           },
         ],
         device_location: null,
+        // Taken in 2030 (outside the assignment) by no named camera: medium, not held (product-decisions §18).
+        risk: 'medium',
+        review_required: false,
+        review_deadline_at: null,
       };
 
       const result = await get(agent, `${surface.base}/${taskId}/result`).expect(200);
@@ -93,6 +97,8 @@ describe('review before deciding', () => {
         task_id: taskId,
         status: 'submitted',
         previous_status: 'assigned',
+        risk: 'medium',
+        review_required: false,
         submissions: [
           {
             assignment_id: assignmentId,
