@@ -78,10 +78,16 @@ describe('events of a real task lifecycle (driven through HTTP)', () => {
                     worker_notes: null,
                     photos: [],
                     device_location: null,
+                    // No photo, nothing to suspect (product-decisions §18).
+                    risk: 'low',
+                    review_required: false,
+                    review_deadline_at: null,
                   },
                 ],
                 // A task without an answer schema (product-decisions §17): free-form data.
                 answer_schema: null,
+                risk: 'low',
+                review_required: false,
               }
             : {}),
         },

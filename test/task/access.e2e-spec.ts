@@ -129,6 +129,13 @@ describe('task access control', () => {
         'GET /v1/tasks/answers/export',
         'GET /api/v1/tasks/answers/export',
         ...['/v1', '/api/v1'].flatMap((prefix) => [
+          // Beyond the spec: messages per assignment (product-decisions §19; test/task/messages.e2e-spec.ts).
+          `GET ${prefix}/tasks/{task_id}/messages`,
+          `POST ${prefix}/tasks/{task_id}/messages`,
+          `GET ${prefix}/worker/assignments/{assignment_id}/messages`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/messages`,
+          // Beyond the spec: "could not do it" (product-decisions §19; test/task/unable.e2e-spec.ts).
+          `POST ${prefix}/worker/assignments/{assignment_id}/unable`,
           `GET ${prefix}/worker/tasks/available`,
           `GET ${prefix}/worker/tasks/my-tasks`,
           `GET ${prefix}/worker/assignments/{assignment_id}`,

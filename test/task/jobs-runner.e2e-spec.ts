@@ -34,6 +34,7 @@ describe('job-runner process', () => {
         'payment-order-expiry',
         'payment-reconciliation',
         'position-erasure',
+        'position-trail-purge',
         'task-auto-approve',
         'task-deadline-sweep',
         'task-offer-expiry',

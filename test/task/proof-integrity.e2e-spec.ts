@@ -29,7 +29,7 @@ describe('proof integrity (photos)', () => {
   afterAll(() => t.close());
 
   async function assignment(agent: TestAgent, worker?: TestWorker, over: Record<string, unknown> = {}) {
-    const here = spot();
+    const here = (over.location as ReturnType<typeof spot> | undefined) ?? spot();
     const w = worker ?? (await createWorker(t));
     const taskId = await createTask(t, agent, { location: here, task_type: 'photo', ...over });
     return { worker: w, taskId, id: await accept(t, w, taskId), here };
@@ -94,7 +94,8 @@ describe('proof integrity (photos)', () => {
     const first = await assignment(agentA);
     const original = await scene(202, { gps: offset(first.here, 10), camera: CAMERA });
     await submitted(agentA, first, original);
-    const again = await assignment(agentB, first.worker);
+    // Next door, so the worker's own reuse is all there is to see (a far-away task would add impossible_travel).
+    const again = await assignment(agentB, first.worker, { location: offset(first.here, 500) });
     const copy = await resizedCopy(original, { gps: offset(again.here, 10), camera: CAMERA });
     const { photo } = await submitted(agentB, again, copy);
     expect(photo.verification).toMatchObject({

@@ -88,6 +88,10 @@ describe.each(STORAGE_DRIVERS)('photo proof (%s storage)', (driver) => {
       photos: [{ ...res.body.photo, field: null }],
       worker_notes: null,
       device_location: null,
+      // Taken in 2030 (outside the assignment) by no named camera: medium, not held (product-decisions §18).
+      risk: 'medium',
+      review_required: false,
+      review_deadline_at: null,
     });
   });
 

@@ -39,7 +39,16 @@ export class PositionTrail {
       db,
       `INSERT INTO position_reports (worker_id, latitude, longitude, accuracy_m, source, reported_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [p.workerId, p.latitude, p.longitude, p.accuracyM, p.source, p.at],
+      // Accuracy is kept to the decimetre: finer means nothing for a phone's fix, and a value such as 1e-307 would
+      // underflow the real column.
+      [
+        p.workerId,
+        p.latitude,
+        p.longitude,
+        p.accuracyM === null ? null : Math.round(p.accuracyM * 10) / 10,
+        p.source,
+        p.at,
+      ],
     );
   }
 

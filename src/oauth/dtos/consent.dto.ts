@@ -22,7 +22,6 @@ const MAX_CAP_CENTS = 1_000_000_000;
 export class SpendCapsDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Cap per China calendar day, in cents.' })
   @IsOptional()
-  @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(MAX_CAP_CENTS)
@@ -34,7 +33,6 @@ export class SpendCapsDto {
     description: 'Cap per China calendar month, in cents.',
   })
   @IsOptional()
-  @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(MAX_CAP_CENTS)
@@ -117,7 +115,6 @@ export class ConsentDecisionRequest {
       'The most an over-cap task approved by URL may cost, in cents (over it, no approval is offered); none when null.',
   })
   @IsOptional()
-  @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(MAX_CAP_CENTS)

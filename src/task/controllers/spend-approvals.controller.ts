@@ -41,7 +41,11 @@ export class SpendApprovalsController {
 
   @Get(':approval_id')
   @Auth({ actors: ['agent'], permission: 'task:read' })
-  @ApiOperation({ summary: 'A spend approval and its status' })
+  @ApiOperation({
+    summary: 'A spend approval and its status',
+    description:
+      'The approval as the console page shows it (product-decisions §21): the task body it is bound to, its cost, and whether a person approved or declined it; pending until then, expired after 30 minutes.',
+  })
   @ApiParam({ name: 'approval_id', format: 'uuid' })
   @ApiOkResponse({ type: SpendApprovalResponse })
   @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })

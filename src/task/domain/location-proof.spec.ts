@@ -194,20 +194,29 @@ describe('verificationOf', () => {
     });
   });
 
-  it('signals found elsewhere join in and set the risk; a perceptual reuse replaces the byte-equal one', () => {
-    const found = [
-      { code: 'reused_photo' as const, scope: 'own' as const, detail: 'near-duplicate' },
-      { code: 'no_camera_metadata' as const, detail: 'no make or model' },
-    ];
+  it('signals found elsewhere join in and set the risk; the same bytes and a near-duplicate make one reuse signal', () => {
+    const none = { count: 0, firstSubmittedAt: null, byOthers: 0 };
+    const found = [{ code: 'no_camera_metadata' as const, detail: 'no make or model' }];
     const v = verificationOf(
       placed,
       'ab'.repeat(32),
       during,
       { count: 1, firstSubmittedAt: NOW, byOthers: 0 },
       found,
+      { count: 2, byOthers: 1, nearest: 3 },
     );
-    expect(v.signals).toEqual(found);
-    expect(v.risk).toBe('medium');
+    expect(v.signals).toEqual([
+      expect.objectContaining({ code: 'reused_photo', scope: 'other' }),
+      { code: 'no_camera_metadata', detail: 'no make or model' },
+    ]);
+    expect(v.risk).toBe('high');
+    const own = verificationOf(placed, 'ab'.repeat(32), during, none, found, {
+      count: 1,
+      byOthers: 0,
+      nearest: 2,
+    });
+    expect(own.signals[0]).toMatchObject({ code: 'reused_photo', scope: 'own' });
+    expect(own.risk).toBe('medium');
   });
 });
 

@@ -1265,7 +1265,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A spend approval and its status */
+        /**
+         * A spend approval and its status
+         * @description The approval as the console page shows it (product-decisions §21): the task body it is bound to, its cost, and whether a person approved or declined it; pending until then, expired after 30 minutes.
+         */
         get: operations["SpendApprovals_get"];
         put?: never;
         post?: never;
