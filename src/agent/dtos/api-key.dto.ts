@@ -133,7 +133,36 @@ export class CreateApiKeyResponse extends ApiKeyResponse {
   api_secret: string;
 }
 
-export class CreateApiKeyRequest {
+/**
+ * The spending limits a key is created or updated with (product-decisions §21), the same on both requests: each
+ * field left out keeps what the key has.
+ */
+export class ApiKeySpendLimits {
+  @ApiPropertyOptional({
+    type: SpendCapsRequest,
+    description: 'Replaces the spend caps when sent ({} removes them); left out, they stay as they are.',
+  })
+  @ValidateIf((o: { spend_caps?: unknown }) => o.spend_caps !== undefined)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SpendCapsRequest)
+  spend_caps?: SpendCapsRequest;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: SPEND_CAP_MAX_CENTS,
+    description:
+      'The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged.',
+  })
+  @ValidateIf((o: { approval_ceiling_cents?: unknown }) => o.approval_ceiling_cents !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(SPEND_CAP_MAX_CENTS)
+  approval_ceiling_cents?: number;
+}
+
+export class CreateApiKeyRequest extends ApiKeySpendLimits {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
@@ -159,32 +188,10 @@ export class CreateApiKeyRequest {
   @ArrayMaxSize(20)
   @IsIn(PERMISSIONS, { each: true })
   permissions?: Permission[] | null;
-  @ApiPropertyOptional({
-    type: SpendCapsRequest,
-    description: 'Replaces the spend caps when sent ({} removes them); left out, they stay as they are.',
-  })
-  @ValidateIf((o: { spend_caps?: unknown }) => o.spend_caps !== undefined)
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SpendCapsRequest)
-  spend_caps?: SpendCapsRequest;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    maximum: SPEND_CAP_MAX_CENTS,
-    description:
-      'The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged.',
-  })
-  @ValidateIf((o: { approval_ceiling_cents?: unknown }) => o.approval_ceiling_cents !== undefined)
-  @IsInt()
-  @Min(0)
-  @Max(SPEND_CAP_MAX_CENTS)
-  approval_ceiling_cents?: number;
 }
 
 /** Only the fields sent change; null in a field leaves it out (product-decisions §16), so it changes nothing. */
-export class UpdateApiKeyRequest {
+export class UpdateApiKeyRequest extends ApiKeySpendLimits {
   @ApiPropertyOptional({
     description: 'false disables the key (401 invalid_api_key), true enables it again.',
   })
@@ -205,26 +212,4 @@ export class UpdateApiKeyRequest {
   @ArrayMaxSize(20)
   @IsIn(PERMISSIONS, { each: true })
   permissions?: Permission[];
-  @ApiPropertyOptional({
-    type: SpendCapsRequest,
-    description: 'Replaces the spend caps when sent ({} removes them); left out, they stay as they are.',
-  })
-  @ValidateIf((o: { spend_caps?: unknown }) => o.spend_caps !== undefined)
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SpendCapsRequest)
-  spend_caps?: SpendCapsRequest;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    maximum: SPEND_CAP_MAX_CENTS,
-    description:
-      'The most one task approved over the cap may cost, in cents (0: none may); left out, unchanged.',
-  })
-  @ValidateIf((o: { approval_ceiling_cents?: unknown }) => o.approval_ceiling_cents !== undefined)
-  @IsInt()
-  @Min(0)
-  @Max(SPEND_CAP_MAX_CENTS)
-  approval_ceiling_cents?: number;
 }
