@@ -89,7 +89,8 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.boss = null;
     this.bossDb = null;
     // Before the DataSource closes (onApplicationShutdown): running handlers finish first. pg-boss leaves the
-    // connections to us (see BossDb): they close once the workers' last polls have returned.
+    // connections to us (see BossDb): they close once the workers' last polls, the jobs those returned and their
+    // completions are done.
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
     await db?.close();
   }
@@ -130,7 +131,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     boss.on('error', logError);
     try {
       await boss.start();
-      await this.addWorkers(boss);
+      await this.addWorkers(boss, db);
     } catch (err) {
       // What had started polls on a timer: stop it, or it outlives the failed boot.
       await boss.stop({ graceful: false, close: false }).catch(() => undefined);
@@ -145,15 +146,17 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  private async addWorkers(boss: PgBoss): Promise<void> {
+  private async addWorkers(boss: PgBoss, db: BossDb): Promise<void> {
     for (const job of this.jobs()) {
       await boss.createQueue(job.name, { name: job.name, policy: 'stately', expireInSeconds: 600 });
       await boss.schedule(job.name, job.cron, {}, { singletonKey: job.name });
-      await boss.work(job.name, async () => {
-        const started = Date.now();
-        const result = await job.run();
-        this.logger.debug({ job: job.name, result, ms: Date.now() - started }, 'job done');
-      });
+      await boss.work(job.name, () =>
+        db.runJob(async () => {
+          const started = Date.now();
+          const result = await job.run();
+          this.logger.debug({ job: job.name, result, ms: Date.now() - started }, 'job done');
+        }),
+      );
     }
     for (const queue of this.queues) {
       await boss.createQueue(queue.name, {
@@ -166,17 +169,18 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       await boss.work<Record<string, unknown>>(
         queue.name,
         { pollingIntervalSeconds: 0.5, batchSize: 4 },
-        async (jobs) => {
-          for (const job of jobs) {
-            try {
-              await queue.handle(job.data);
-            } catch (err) {
-              // pg-boss retries the job; say why it failed.
-              this.logger.error({ err, job: queue.name, id: job.id }, 'job failed');
-              throw err;
+        (jobs) =>
+          db.runJob(async () => {
+            for (const job of jobs) {
+              try {
+                await queue.handle(job.data);
+              } catch (err) {
+                // pg-boss retries the job; say why it failed.
+                this.logger.error({ err, job: queue.name, id: job.id }, 'job failed');
+                throw err;
+              }
             }
-          }
-        },
+          }),
       );
     }
   }

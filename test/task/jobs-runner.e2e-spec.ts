@@ -92,4 +92,50 @@ describe('job-runner process', () => {
       await dropDatabase(name);
     }
   });
+  it('a job whose poll was in flight when stopping began still runs, and its completion is written before the pool ends', async () => {
+    const name = await createTestDatabase();
+    const url = databaseUrl(name);
+    const errors: unknown[] = [];
+    const unhandled = (reason: unknown) => errors.push(reason);
+    process.on('unhandledRejection', unhandled);
+    const db = new BossDb(url, (err) => errors.push(err));
+    const boss = new PgBoss({ db });
+    boss.on('error', (err) => errors.push(err));
+    const locker = new Client({ connectionString: url });
+    const handled: string[] = [];
+    try {
+      await boss.start();
+      await boss.createQueue('late');
+      const id = await boss.send('late', { n: 1 });
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE pgboss.job IN ACCESS EXCLUSIVE MODE');
+      await boss.work('late', { pollingIntervalSeconds: 0.5 }, (jobs) =>
+        db.runJob(async () => {
+          await new Promise((r) => setTimeout(r, 300));
+          handled.push(...jobs.map((j) => j.id));
+        }),
+      );
+      for (let i = 0; i < 50 && db.counts.open === 0; i++) await new Promise((r) => setTimeout(r, 50));
+
+      // pg-boss sees no job in progress (the poll has not returned), so its stop is over at once.
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+      const closed = db.close();
+      await locker.query('COMMIT');
+      await closed;
+
+      expect(handled).toEqual([id]);
+      const check = new Client({ connectionString: url });
+      await check.connect();
+      const { rows } = await check.query('SELECT state FROM pgboss.job WHERE id = $1', [id]);
+      await check.end();
+      expect(rows).toEqual([{ state: 'completed' }]);
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', unhandled);
+      await locker.end().catch(() => undefined);
+      await db.close();
+      await dropDatabase(name);
+    }
+  });
 });
