@@ -6,6 +6,7 @@ import type { Frame } from 'playwright-core';
 import {
   collectPageErrors,
   launchChromium,
+  screenshot,
   withDiagnostics,
   type Browser,
   type Page,
@@ -196,6 +197,7 @@ describe('MCP Apps review card in Chromium', () => {
         expect(await first.locator('dd').allTextContents()).toEqual(['3', 'Yes']);
         expect(await second.locator('dd').allTextContents()).toEqual(['7', 'No']);
         await first.getByText(/Written by the worker/).waitFor();
+        await screenshot(page, 'mcp-review-card');
 
         // Approve the first: the host forwards tools/call to the server; the card says so and shows it approved.
         await first.getByLabel('Rating (1–5)').selectOption('4');

@@ -111,7 +111,8 @@ ul.signals { margin: 4px 0 0; padding-left: 18px; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
 dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; }
 .untrusted { font-size: 12px; color: var(--muted); margin: 0 0 4px; }
-form { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin-top: 12px; }
+form { display: flex; flex-direction: column; gap: 8px; margin-top: 12px; }
+.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
 label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); gap: 2px; }
 select, input, textarea, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
 textarea { min-width: 200px; }
@@ -339,8 +340,8 @@ const SCRIPT = `
     var approve = node('button', { type: 'button', class: 'approve', text: t('approve') });
     var reject = node('button', { type: 'button', class: 'reject', text: t('reject') });
     var form = node('form', { 'aria-label': t('submission') + ' ' + (index + 1) }, [
-      field(t('rating'), rating), field(t('quality'), quality), approve,
-      field(t('reason'), reason), field(t('feedback'), feedback), reject
+      node('div', { class: 'row' }, [field(t('rating'), rating), field(t('quality'), quality), approve]),
+      node('div', { class: 'row' }, [field(t('reason'), reason), field(t('feedback'), feedback), reject])
     ]);
     function decide(accept) {
       var args = { task_id: results.task_id, assignment_id: s.assignment_id, accept: accept };
