@@ -8,6 +8,7 @@ import { Logger } from '../common/logging/logger';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { Drain } from '../health/drain';
+import { s3Origins } from '../upload/storage/s3-origins';
 
 /**
  * The Streamable HTTP MCP endpoint. Stateless: every POST builds a fresh server from the shared tool catalogue
@@ -46,6 +47,12 @@ export class McpEndpoint implements OnModuleDestroy {
       require('@modelcontextprotocol/server') as typeof import('@modelcontextprotocol/server');
     /* eslint-enable @typescript-eslint/no-require-imports */
     const sandbox = this.config.paymentMode === 'sandbox';
+    // The review card shows proof photos: /uploads on the public origin, redirected to the bucket with S3.
+    const storage = this.config.storage;
+    const photoOrigins = [
+      new URL(this.config.publicBaseUrl).origin,
+      ...(storage.driver === 's3' ? s3Origins(storage) : []),
+    ];
     const handler = createMcpHandler(
       ({ authInfo }) => {
         const baseUrl = authInfo?.extra?.baseUrl;
@@ -55,6 +62,7 @@ export class McpEndpoint implements OnModuleDestroy {
           client: new Legwork({ apiKey: authInfo.token, baseUrl }),
           sandbox,
           stopping: this.drain.signal,
+          photoOrigins,
         });
       },
       { onerror: (err) => this.logger.warn({ err }, 'mcp request refused or failed') },

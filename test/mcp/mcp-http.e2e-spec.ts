@@ -17,6 +17,7 @@ import {
   SANDBOX_TOOL_NAMES,
   taskArgs,
 } from './mcp-flow';
+import { expectReviewCard } from './review-card';
 
 async function connect(baseUrl: string, apiKey?: string): Promise<Client> {
   const client = new Client({ name: 'legwork-e2e', version: '1.0.0' });
@@ -159,6 +160,17 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
       await client.close();
     }
   }, 150_000);
+
+  it('lists and serves the MCP Apps review card with its CSP, linked from get_results', async () => {
+    const agent = await registerAgent(rig.t);
+    const client = await connect(rig.baseUrl, agent.apiKey);
+    try {
+      // Photos are /uploads links on the public origin (local storage here).
+      await expectReviewCard(client, [new URL(rig.baseUrl).origin]);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('serves 2025-era clients too (most hosts today), statelessly: initialize, then tools/list on its own', async () => {
     const agent = await registerAgent(rig.t);

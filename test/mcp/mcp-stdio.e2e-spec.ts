@@ -8,6 +8,7 @@ import { registerAgent } from '../support/agents';
 import { agentBalance } from '../support/balances';
 import { startPaymentRig, type PaymentRig } from '../support/payment-rig';
 import { call, callError, expectToolList, runTaskFlow, SANDBOX_TOOL_NAMES } from './mcp-flow';
+import { expectReviewCard } from './review-card';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'packages', 'mcp', 'dist', 'cli.js');
@@ -122,6 +123,24 @@ describe('MCP over stdio (legwork-mcp)', () => {
     );
     try {
       await expectToolList(client, SANDBOX_TOOL_NAMES);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves the review card too, its images allowed from the API origin and LEGWORK_PHOTO_ORIGINS', async () => {
+    const agent = await registerAgent(rig.t);
+    const client = await spawnClient({
+      LEGWORK_API_KEY: agent.apiKey,
+      LEGWORK_BASE_URL: `${rig.baseUrl}/`,
+      LEGWORK_PHOTO_ORIGINS: ' https://photos.example.com/bucket , https://cdn.example.com',
+    });
+    try {
+      await expectReviewCard(client, [
+        new URL(rig.baseUrl).origin,
+        'https://photos.example.com',
+        'https://cdn.example.com',
+      ]);
     } finally {
       await client.close();
     }

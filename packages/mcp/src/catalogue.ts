@@ -1,5 +1,6 @@
 import type { Legwork } from '@legwork/sdk';
 import { McpServer } from '@modelcontextprotocol/server';
+import { registerReviewCard } from './apps/review-card';
 import { CORE, SANDBOX, type RegisterTool, type ToolOptions } from './tools';
 
 /** The tools every key gets, in the order an agent uses them. */
@@ -12,6 +13,11 @@ export interface LegworkMcpOptions extends ToolOptions {
   client: Legwork;
   /** Whether the key is a sandbox key; only then are the sandbox tools listed. */
   sandbox: boolean;
+  /**
+   * Where proof photos load from, for the review card's Content Security Policy: the API's public origin, and the
+   * bucket's with S3 storage (apps/review-card.ts).
+   */
+  photoOrigins: readonly string[];
 }
 
 export const SERVER_INFO = { name: 'legwork', version: '0.1.0' };
@@ -29,9 +35,11 @@ const INSTRUCTIONS =
  * calls the API through @legwork/sdk with the key the server was built for.
  */
 export function createLegworkMcpServer(opts: LegworkMcpOptions): McpServer {
-  const { client, ...options } = opts;
+  const { client, photoOrigins, ...options } = opts;
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   const tools: RegisterTool[] = [...Object.values(CORE), ...(opts.sandbox ? Object.values(SANDBOX) : [])];
   for (const register of tools) register(server, client, options);
+  // The MCP Apps view get_results names in its _meta.ui.resourceUri.
+  registerReviewCard(server, { photoOrigins });
   return server;
 }

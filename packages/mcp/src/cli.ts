@@ -6,7 +6,8 @@ import { isSandboxKey } from './index';
 
 /**
  * legwork-mcp: Legwork's MCP server over stdio, for hosts that start a local process (Claude Desktop, Claude Code,
- * Cursor, VS Code). Configured by LEGWORK_API_KEY and LEGWORK_BASE_URL (default http://localhost:8000); stdout is
+ * Cursor, VS Code). Configured by LEGWORK_API_KEY and LEGWORK_BASE_URL (default http://localhost:8000), and
+ * LEGWORK_PHOTO_ORIGINS (originsOf, below); stdout is
  * the protocol channel, so everything else goes to stderr.
  */
 function main(): void {
@@ -17,13 +18,29 @@ function main(): void {
   }
   const baseUrl = process.env.LEGWORK_BASE_URL ?? 'http://localhost:8000';
   const client = new Legwork({ apiKey, baseUrl });
-  const handle = serveStdio(() => createLegworkMcpServer({ client, sandbox: isSandboxKey(apiKey) }));
+  const photoOrigins = [new URL(baseUrl).origin, ...originsOf(process.env.LEGWORK_PHOTO_ORIGINS)];
+  const handle = serveStdio(() =>
+    createLegworkMcpServer({ client, sandbox: isSandboxKey(apiKey), photoOrigins }),
+  );
   const stop = () => void handle.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   console.error(
     `legwork-mcp: serving ${isSandboxKey(apiKey) ? 'sandbox' : 'live'} tools for ${baseUrl} on stdio`,
   );
+}
+
+/**
+ * LEGWORK_PHOTO_ORIGINS: more origins proof photos come from, comma-separated, for the review card's image policy:
+ * the service's S3 bucket when it stores uploads there (its /uploads links redirect to the bucket). The service's
+ * own /mcp knows its storage and needs none of this.
+ */
+function originsOf(list: string | undefined): string[] {
+  return (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => new URL(s).origin);
 }
 
 main();

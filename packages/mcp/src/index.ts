@@ -5,6 +5,13 @@ export {
   SERVER_INFO,
   type LegworkMcpOptions,
 } from './catalogue';
+export {
+  MCP_APP_MIME_TYPE,
+  REVIEW_CARD_URI,
+  reviewCardHtml,
+  reviewCardMeta,
+  type ReviewCardOptions,
+} from './apps/review-card';
 export { idempotencyKeyFor } from './idempotency';
 export { markUntrusted, UNTRUSTED_NOTICE, type UntrustedContent } from './untrusted';
 export { MAX_WAIT_S } from './wait';

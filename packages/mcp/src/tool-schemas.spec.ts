@@ -220,6 +220,7 @@ async function listedTools(sandbox: boolean) {
   const server = createLegworkMcpServer({
     client: new Legwork({ apiKey: 'lw_test_unused', baseUrl: 'http://127.0.0.1:9' }),
     sandbox,
+    photoOrigins: ['http://127.0.0.1:9'],
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'schema-spec', version: '1' });

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Legwork } from '@legwork/sdk';
 import * as z from 'zod';
+import { REVIEW_CARD_TOOL_META } from '../apps/review-card';
 import { ok, run } from '../results';
 import { resultsOutput, uuid } from '../schemas';
 import { markUntrusted } from '../untrusted';
@@ -22,6 +23,8 @@ export function registerGetResults(server: McpServer, client: Legwork): void {
       inputSchema: z.object({ task_id: uuid('The task.') }),
       outputSchema: resultsOutput,
       annotations: READ_ONLY,
+      // Hosts running MCP Apps show the answer in the review card, whose buttons call review_submission.
+      _meta: REVIEW_CARD_TOOL_META,
     },
     ({ task_id }) => run(async () => ok(markUntrusted(await client.tasks.result(task_id)))),
   );
