@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 
 /**
  * The `data` of each event, as classes: TypeScript types for writeEvent (through EVENT_CATALOG in event-catalog.ts)
@@ -365,8 +365,37 @@ export class DeviceLocation {
   captured_at: string;
 }
 
-/** One worker's submitted result, as `task.submitted` carries it for review. */
-export class SubmittedWork {
+/**
+ * The review fields of a submission, the same wherever it is shown (task.submitted here, the task's results in
+ * TaskResult), so declared once. Joined last with IntersectionType, not as a base class: they keep their place after
+ * the submission's own fields (and in the schemas' `required` lists).
+ */
+export class SubmissionReview {
+  @ApiProperty({
+    enum: PROOF_RISKS,
+    example: 'low',
+    description:
+      'The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.',
+  })
+  risk: ProofRiskLevel;
+
+  @ApiProperty({
+    description:
+      'true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at.',
+  })
+  review_required: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.',
+  })
+  review_deadline_at: string | null;
+}
+
+class SubmittedWorkFields {
   @ApiProperty({ format: 'uuid' })
   assignment_id: string;
 
@@ -399,30 +428,10 @@ export class SubmittedWork {
     description: 'The device location the worker sent with the submission, if any.',
   })
   device_location: DeviceLocation | null;
-
-  @ApiProperty({
-    enum: PROOF_RISKS,
-    example: 'low',
-    description:
-      'The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.',
-  })
-  risk: ProofRiskLevel;
-
-  @ApiProperty({
-    description:
-      'true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at.',
-  })
-  review_required: boolean;
-
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    description:
-      'While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.',
-  })
-  review_deadline_at: string | null;
 }
+
+/** One worker's submitted result, as `task.submitted` carries it for review. */
+export class SubmittedWork extends IntersectionType(SubmittedWorkFields, SubmissionReview) {}
 
 /** `task.submitted`: every result awaiting the agent's review, oldest submission first (product-decisions §10). */
 export class TaskSubmittedData extends TaskEventData {

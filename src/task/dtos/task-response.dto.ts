@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { WORKER_PSEUDONYM_PATTERN } from '../domain/worker-pseudonym';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
-import { DeviceLocation, PROOF_RISKS, type ProofRiskLevel, ResultPhoto } from '../../events/event-data';
+import { DeviceLocation, ResultPhoto, SubmissionReview } from '../../events/event-data';
 import { LOCATION_PROOFS } from '../domain/location-proof';
 import { REJECTION_REASONS, TASK_TYPES, UNABLE_REASONS, type UnableReason } from '../domain/task-policy';
 import { NextCursor } from '../../common/http/cursor-page';
@@ -68,7 +68,7 @@ export class TaskProgress {
   estimated_completion_at: string;
 }
 
-export class TaskResult {
+class TaskResultFields {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -91,30 +91,10 @@ export class TaskResult {
       'says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.',
   })
   unable_reason?: UnableReason;
-
-  @ApiProperty({
-    enum: PROOF_RISKS,
-    example: 'low',
-    description:
-      'The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.',
-  })
-  risk: ProofRiskLevel;
-
-  @ApiProperty({
-    description:
-      'true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at.',
-  })
-  review_required: boolean;
-
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    description:
-      'While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.',
-  })
-  review_deadline_at: string | null;
 }
+
+/** What a worker submitted, with the review fields every submission carries. */
+export class TaskResult extends IntersectionType(TaskResultFields, SubmissionReview) {}
 
 export class TaskAssignmentView {
   @ApiProperty({ format: 'uuid' })

@@ -37,6 +37,7 @@ import {
   Longitude,
   MaxJsonBytes,
   OptionalInt,
+  stacked,
 } from '../../common/http/validators';
 import { AnswerSchema } from './answer-schema.dto';
 import { ANSWER_DATA_MAX_BYTES } from '../domain/answer-schema';
@@ -172,6 +173,30 @@ export class DeviceLocationInput {
   captured_at: string;
 }
 
+/** Proof photos as a submission and a "could not do it" report take them: up to 5 URLs from the upload endpoints. */
+function ProofPhotoUrls(description: string): PropertyDecorator {
+  return stacked(
+    // Length's bounds, for each item (Nest's swagger plugin reads them only from a Length written on the field).
+    ApiPropertyOptional({ type: [String], maxItems: 5, minLength: 1, maxLength: 2048, description }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(5),
+    IsString({ each: true }),
+    Length(1, 2048, { each: true }),
+  );
+}
+
+/** Where the device was, as a submission and a "could not do it" report take it (checked as DeviceLocationInput). */
+function ProofDeviceLocation(description: string): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({ type: DeviceLocationInput, description }),
+    IsOptional(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => DeviceLocationInput),
+  );
+}
+
 export class TaskSubmissionRequest {
   @ApiProperty({
     type: 'object',
@@ -192,23 +217,12 @@ export class TaskSubmissionRequest {
   @MaxLength(2000)
   worker_notes?: string;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 5, description: 'URLs returned by the upload endpoints.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @Length(1, 2048, { each: true })
+  @ProofPhotoUrls('URLs returned by the upload endpoints.')
   photo_urls?: string[];
 
-  @ApiPropertyOptional({
-    type: DeviceLocationInput,
-    description:
-      'Where the device was when the photos were taken. Used for photos without EXIF GPS on tasks whose requirements.location_proof is photo_or_device_gps; recorded with the submission in any case.',
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DeviceLocationInput)
+  @ProofDeviceLocation(
+    'Where the device was when the photos were taken. Used for photos without EXIF GPS on tasks whose requirements.location_proof is photo_or_device_gps; recorded with the submission in any case.',
+  )
   device_location?: DeviceLocationInput;
 }
 
@@ -233,27 +247,12 @@ export class UnableReportRequest {
   @Matches(/\S/, { message: 'must not be blank' })
   note: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 5,
-    description:
-      'Photos of what you found (the closed shop), from the upload endpoints; checked like proof photos.',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(5)
-  @IsString({ each: true })
-  @Length(1, 2048, { each: true })
+  @ProofPhotoUrls(
+    'Photos of what you found (the closed shop), from the upload endpoints; checked like proof photos.',
+  )
   photo_urls?: string[];
 
-  @ApiPropertyOptional({
-    type: DeviceLocationInput,
-    description: 'Where the device was when the photos were taken.',
-  })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DeviceLocationInput)
+  @ProofDeviceLocation('Where the device was when the photos were taken.')
   device_location?: DeviceLocationInput;
 }
 

@@ -88,17 +88,7 @@ export class AssignmentService {
       actor,
       assignmentId,
       { result_data: dto.result_data, worker_notes: dto.worker_notes ?? null, device },
-      async (em, task, a, now) => {
-        if (urls.length === 0) return [];
-        const uploads = await this.uploads.ownedByUrls(em, actor.id, urls);
-        const photos: Photo[] = [];
-        for (const u of uploads) {
-          photos.push(
-            await this.verifier.fromUpload(em, u, this.uploads.url(u.storage_key), task, a, device, now),
-          );
-        }
-        return photos;
-      },
+      (em, task, a, now) => this.urlPhotos(em, actor, urls, task, a, device, now),
     );
   }
 
@@ -116,16 +106,10 @@ export class AssignmentService {
     content: { result_data: Record<string, unknown>; worker_notes: string | null; device: DeviceFix | null },
     photos: (em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) => Promise<Photo[]>,
   ): Promise<TaskSubmissionResponse> {
-    const moved = await this.act(
+    const moved = await this.submission(
       actor,
       assignmentId,
       async (em, task, a, now) => {
-        if (!SUBMITTABLE.includes(a.status)) {
-          throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot be submitted.`, {
-            current_status: a.status,
-          });
-        }
-        beforeDeadline(task, a, now);
         const judged = judgeAnswers(task, content.result_data);
         if (judged.refusal) throw judged.refusal;
         let list = [
@@ -162,8 +146,7 @@ export class AssignmentService {
         );
         return { moved, current: await this.agreement.settle(em, task, now) };
       },
-      { submitted: true },
-      true,
+      'submitted',
     );
     return {
       assignment_id: moved.assignment_id,
@@ -187,24 +170,11 @@ export class AssignmentService {
     const urls = dto.photo_urls ?? [];
     const device = deviceFixOf(dto.device_location, this.clock.now());
     let payment = 0;
-    const moved = await this.act(
+    const moved = await this.submission(
       actor,
       assignmentId,
       async (em, task, a, now) => {
-        if (!SUBMITTABLE.includes(a.status)) {
-          throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot be reported.`, {
-            current_status: a.status,
-          });
-        }
-        beforeDeadline(task, a, now);
-        const photos: Photo[] = [];
-        if (urls.length > 0) {
-          for (const u of await this.uploads.ownedByUrls(em, actor.id, urls)) {
-            photos.push(
-              await this.verifier.fromUpload(em, u, this.uploads.url(u.storage_key), task, a, device, now),
-            );
-          }
-        }
+        const photos = await this.urlPhotos(em, actor, urls, task, a, device, now);
         payment = unableSplit(task).workerCents;
         return this.moveWithEvent(
           em,
@@ -224,8 +194,7 @@ export class AssignmentService {
           'assignment.submitted',
         );
       },
-      { submitted: true },
-      true,
+      'reported',
     );
     return {
       assignment_id: moved.assignment_id,
@@ -235,6 +204,54 @@ export class AssignmentService {
       submitted_at: moved.updated_at,
       payment_cents: payment,
     };
+  }
+
+  /**
+   * A result or a "could not do it" report alike: only from a live assignment (accepted or in progress; 409
+   * otherwise) before the deadline, under act's task lock; `work` records it, and the task counts one more
+   * submission.
+   */
+  private submission(
+    actor: WorkerActor,
+    assignmentId: string,
+    work: AssignmentWork,
+    verb: 'submitted' | 'reported',
+  ): Promise<AssignmentResponse> {
+    return this.act(
+      actor,
+      assignmentId,
+      (em, task, a, now) => {
+        if (!SUBMITTABLE.includes(a.status)) {
+          throw new ApiError('invalid_state', `The assignment is ${a.status}; it cannot be ${verb}.`, {
+            current_status: a.status,
+          });
+        }
+        beforeDeadline(task, a, now);
+        return work(em, task, a, now);
+      },
+      { submitted: true },
+      true,
+    );
+  }
+
+  /** The worker's own uploads named in photo_urls, each through the location check of a proof photo. */
+  private async urlPhotos(
+    em: EntityManager,
+    actor: WorkerActor,
+    urls: string[],
+    task: TaskRow,
+    a: AssignmentRow,
+    device: DeviceFix | null,
+    now: Date,
+  ): Promise<Photo[]> {
+    const photos: Photo[] = [];
+    if (urls.length === 0) return photos;
+    for (const u of await this.uploads.ownedByUrls(em, actor.id, urls)) {
+      photos.push(
+        await this.verifier.fromUpload(em, u, this.uploads.url(u.storage_key), task, a, device, now),
+      );
+    }
+    return photos;
   }
 
   /**
@@ -342,12 +359,7 @@ export class AssignmentService {
   private async act(
     actor: WorkerActor,
     assignmentId: string,
-    work: (
-      em: EntityManager,
-      task: TaskRow,
-      a: AssignmentRow,
-      now: Date,
-    ) => Promise<AssignmentRow | { moved: AssignmentRow; current?: AssignmentRow[] }>,
+    work: AssignmentWork,
     changes: TaskChanges = {},
     movesOnlyIt = false,
   ): Promise<AssignmentResponse> {
@@ -398,6 +410,14 @@ export class AssignmentService {
     return moved;
   }
 }
+
+/** What an action does under act's lock: the moved assignment, with the task's others when it moved them too. */
+type AssignmentWork = (
+  em: EntityManager,
+  task: TaskRow,
+  a: AssignmentRow,
+  now: Date,
+) => Promise<AssignmentRow | { moved: AssignmentRow; current?: AssignmentRow[] }>;
 
 const SUBMITTABLE: AssignmentStatus[] = ['accepted', 'in_progress'];
 
