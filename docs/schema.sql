@@ -377,6 +377,22 @@ CREATE TABLE public.assignments (
 );
 
 --
+-- Name: consent_versions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.consent_versions (
+    kind text NOT NULL,
+    version integer NOT NULL,
+    title_en text NOT NULL,
+    title_zh text NOT NULL,
+    text_en text NOT NULL,
+    text_zh text NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    CONSTRAINT consent_versions_kind_check CHECK ((kind = 'precise_location'::text)),
+    CONSTRAINT consent_versions_version_check CHECK ((version >= 1))
+);
+
+--
 -- Name: events; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1248,6 +1264,20 @@ CREATE TABLE public.worker_availability (
 );
 
 --
+-- Name: worker_consents; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_consents (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    kind text NOT NULL,
+    version integer NOT NULL,
+    given_at timestamp with time zone NOT NULL,
+    withdrawn_at timestamp with time zone,
+    CONSTRAINT worker_consents_check CHECK (((withdrawn_at IS NULL) OR (withdrawn_at >= given_at)))
+);
+
+--
 -- Name: workers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1438,6 +1468,13 @@ ALTER TABLE ONLY public.assignments
 
 ALTER TABLE ONLY public.assignments
     ADD CONSTRAINT assignments_pkey PRIMARY KEY (id);
+
+--
+-- Name: consent_versions consent_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_versions
+    ADD CONSTRAINT consent_versions_pkey PRIMARY KEY (kind, version);
 
 --
 -- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1732,6 +1769,13 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_pkey PRIMARY KEY (worker_id);
+
+--
+-- Name: worker_consents worker_consents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_consents
+    ADD CONSTRAINT worker_consents_pkey PRIMARY KEY (id);
 
 --
 -- Name: workers workers_phone_number_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2258,6 +2302,18 @@ CREATE INDEX withdrawals_worker_idx ON public.withdrawals USING btree (worker_id
 CREATE INDEX worker_availability_online_gist ON public.worker_availability USING gist (public.ll_to_earth(latitude, longitude)) WHERE online;
 
 --
+-- Name: worker_consents_live; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX worker_consents_live ON public.worker_consents USING btree (worker_id, kind) WHERE (withdrawn_at IS NULL);
+
+--
+-- Name: worker_consents_worker; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_consents_worker ON public.worker_consents USING btree (worker_id, given_at);
+
+--
 -- Name: workers_simulated_by_agent; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2770,6 +2826,20 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+
+--
+-- Name: worker_consents worker_consents_kind_version_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_consents
+    ADD CONSTRAINT worker_consents_kind_version_fkey FOREIGN KEY (kind, version) REFERENCES public.consent_versions(kind, version);
+
+--
+-- Name: worker_consents worker_consents_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_consents
+    ADD CONSTRAINT worker_consents_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: workers workers_simulated_by_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -205,6 +205,14 @@ export const ERRORS = {
     summary: 'The account is suspended or closed.',
     fields: [],
   },
+  consent_required: {
+    status: 403,
+    summary: 'Going on call and reporting a position need your consent to the use of your precise location.',
+    detail:
+      'Precise location is sensitive personal information (PIPL): read `GET /v1/worker/consents`, give consent with ' +
+      '`POST /v1/worker/consents`, then try again. Also answered when a newer version of the text asks again.',
+    fields: ['consent_kind', 'consent_version'],
+  },
   two_factor_required: {
     status: 403,
     summary: 'This operator action needs an operator who signs in with two-factor.',

@@ -63,6 +63,17 @@ export class PositionTrail {
     return row ?? null;
   }
 
+  /**
+   * Erases the positions a worker reported while on call, when they withdraw their consent to precise location
+   * (product-decisions §19): those were kept under it. Positions from submissions are proof of work done and follow
+   * the ordinary erasure.
+   */
+  static async eraseOnCallPositions(db: SqlRunner, workerId: string): Promise<void> {
+    await sqlExec(db, `DELETE FROM position_reports WHERE worker_id = $1 AND source = 'availability'`, [
+      workerId,
+    ]);
+  }
+
   /** Erases positions older than POSITION_TRAIL_DAYS, in batches (the `position-trail-purge` job); how many. */
   async purge(batch = 5000): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - POSITION_TRAIL_DAYS * 86_400_000);

@@ -157,6 +157,11 @@ export const flaggedMessageViewLimits = {
     body: { maxLength: 2000 },
 } as const;
 
+/** components["schemas"]["GiveConsentRequest"] */
+export const giveConsentRequestLimits = {
+    version: { minimum: 1, maximum: 1000000 },
+} as const;
+
 /** components["schemas"]["MessageCreatedData"] */
 export const messageCreatedDataLimits = {
     body: { maxLength: 2000 },
