@@ -1211,6 +1211,18 @@ CREATE TABLE public.webhook_endpoints (
 );
 
 --
+-- Name: withdrawal_identity_holds; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.withdrawal_identity_holds (
+    withdrawal_id text NOT NULL,
+    payee_account text NOT NULL,
+    payee_name text,
+    held_until timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: withdrawals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1302,12 +1314,14 @@ CREATE TABLE public.workers (
     reputation_updated_at timestamp with time zone,
     simulated_by_agent_id uuid,
     offer_sms_enabled boolean DEFAULT true NOT NULL,
+    deleted_at timestamp with time zone,
     CONSTRAINT workers_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
     CONSTRAINT workers_check CHECK (((approved_tasks >= 0) AND (approved_tasks <= finished_tasks))),
+    CONSTRAINT workers_deleted_closed CHECK (((deleted_at IS NULL) OR (account_status = 'closed'::text))),
     CONSTRAINT workers_display_name_check CHECK (((display_name IS NULL) OR ((char_length(display_name) >= 1) AND (char_length(display_name) <= 50)))),
     CONSTRAINT workers_finished_tasks_check CHECK ((finished_tasks >= 0)),
     CONSTRAINT workers_median_response_seconds_check CHECK ((median_response_seconds >= 0)),
-    CONSTRAINT workers_phone_number_check CHECK (((phone_number ~ '^1[3-9][0-9]{9}$'::text) OR ((simulated_by_agent_id IS NOT NULL) AND (phone_number ~ '^sandbox:[0-9a-f-]{36}$'::text)))),
+    CONSTRAINT workers_phone_number_check CHECK (((phone_number ~ '^1[3-9][0-9]{9}$'::text) OR ((simulated_by_agent_id IS NOT NULL) AND (phone_number ~ '^sandbox:[0-9a-f-]{36}$'::text)) OR ((deleted_at IS NOT NULL) AND (phone_number ~ '^deleted:[0-9a-f-]{36}$'::text)))),
     CONSTRAINT workers_rating_average_check CHECK (((rating_average >= (0)::numeric) AND (rating_average <= (5)::numeric))),
     CONSTRAINT workers_rating_count_check CHECK ((rating_count >= 0)),
     CONSTRAINT workers_reputation_check CHECK (((reputation >= (0)::numeric) AND (reputation <= (5)::numeric))),
@@ -1755,6 +1769,13 @@ ALTER TABLE ONLY public.webhook_delivery_attempts
 
 ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+
+--
+-- Name: withdrawal_identity_holds withdrawal_identity_holds_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawal_identity_holds
+    ADD CONSTRAINT withdrawal_identity_holds_pkey PRIMARY KEY (withdrawal_id);
 
 --
 -- Name: withdrawals withdrawals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2284,6 +2305,12 @@ CREATE INDEX webhook_deliveries_order_idx ON public.webhook_deliveries USING btr
 CREATE INDEX webhook_endpoints_agent_idx ON public.webhook_endpoints USING btree (agent_id, created_at DESC) WHERE (status <> 'deleted'::text);
 
 --
+-- Name: withdrawal_identity_holds_until; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX withdrawal_identity_holds_until ON public.withdrawal_identity_holds USING btree (held_until);
+
+--
 -- Name: withdrawals_status_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2805,6 +2832,13 @@ ALTER TABLE ONLY public.webhook_delivery_attempts
 
 ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: withdrawal_identity_holds withdrawal_identity_holds_withdrawal_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawal_identity_holds
+    ADD CONSTRAINT withdrawal_identity_holds_withdrawal_id_fkey FOREIGN KEY (withdrawal_id) REFERENCES public.withdrawals(id);
 
 --
 -- Name: withdrawals withdrawals_reviewed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -37,6 +37,7 @@ import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 import { GrantSpending1732200651000 } from './1732200651000-grant-spending';
 import { WorkerConsents1732200720000 } from './1732200720000-worker-consents';
+import { WorkerDeletion1732200721000 } from './1732200721000-worker-deletion';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   SpendCaps1732200650000,
   GrantSpending1732200651000,
   WorkerConsents1732200720000,
+  WorkerDeletion1732200721000,
 ];

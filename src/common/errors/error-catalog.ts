@@ -296,6 +296,20 @@ export const ERRORS = {
     summary: 'The task already has an open or completed payment order.',
     fields: [],
   },
+  open_assignments: {
+    status: 409,
+    summary: 'The account cannot be deleted while it holds tasks that are not finished.',
+    detail:
+      'Finish, submit or abandon every task you took, wait for the review of those you submitted, and answer or let ' +
+      'lapse the offers waiting for you; then ask again.',
+    fields: [],
+  },
+  open_withdrawals: {
+    status: 409,
+    summary: 'The account cannot be deleted while a withdrawal is under review or being paid.',
+    detail: 'Wait until every withdrawal is completed, failed or rejected, then ask again.',
+    fields: [],
+  },
   invalid_state: {
     status: 409,
     summary: 'The task, assignment, order or withdrawal is in a status that does not allow this action.',

@@ -1818,6 +1818,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/delete-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete your account: your personal data is erased, you can no longer sign in
+         * @description Needs your login password (a wrong one counts toward the login lock-out). Refused while you have open offers, tasks or submissions under review (409 open_assignments) or withdrawals under review or being paid (409 open_withdrawals). Erases your phone number, name, skills, positions, your photos’ locations, your messages’ text and your consents; keeps the ledger and the tasks you delivered under an id nothing links to you, and holds your withdrawals’ payee hidden for the statutory period (docs/workers-rights.md). Money left on your balance is not paid out: withdraw it first.
+         */
+        post: operations["WorkerPrivacy_deleteAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/earnings": {
         parameters: {
             query?: never;
@@ -3568,6 +3588,19 @@ export interface components {
             success_rate: number;
             tasks: components["schemas"]["TaskCounts"];
         };
+        DeleteAccountRequest: {
+            /**
+             * Format: password
+             * @description Your login password (the one you sign in with beside your phone number).
+             */
+            password: string;
+        };
+        DeleteAccountResponse: {
+            /** Format: date-time */
+            deleted_at: string;
+            /** @enum {string} */
+            status: "deleted";
+        };
         DeletedSandboxWorker: {
             /** @example true */
             deleted: boolean;
@@ -3690,7 +3723,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "consent_required" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "consent_required" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "open_assignments" | "open_withdrawals" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description The consent that is missing (`precise_location`). Carried by: consent_required. */
             consent_kind?: string;
             /** @description The version of that consent asked now. Carried by: consent_required. */
@@ -15881,6 +15914,113 @@ export interface operations {
             };
         };
     };
+    WorkerPrivacy_deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteAccountResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             *     - [`invalid_credentials`](../docs/errors.md#invalid_credentials): Wrong login credentials, or a missing or wrong `X-API-Secret` on `/api/v1/payment/*`.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`open_assignments`](../docs/errors.md#open_assignments): The account cannot be deleted while it holds tasks that are not finished.
+             *     - [`open_withdrawals`](../docs/errors.md#open_withdrawals): The account cannot be deleted while a withdrawal is under review or being paid.
+             */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`account_locked`](../docs/errors.md#account_locked): Too many failed logins: the account is locked for `retry_after` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerEarnings_earnings: {
         parameters: {
             query?: never;
@@ -17579,9 +17719,10 @@ export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDee
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled", "*"];
+export const deleteAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeleteAccountResponse"]["status"]> = ["deleted"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "consent_required", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "consent_required", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "open_assignments", "open_withdrawals", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
 export const errorBodyPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["period"]> = ["daily", "monthly"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
