@@ -5,7 +5,6 @@ import { AvailabilityController } from './controllers/availability.controller';
 import { ConsentController } from './controllers/consent.controller';
 import { WorkerRatingsController } from './controllers/worker-ratings.controller';
 import { NearbyTasks } from './services/nearby-tasks';
-import { PositionTrail } from './services/position-trail';
 import { PositionErasure } from './services/position-erasure';
 import { WorkerRanking } from './services/worker-ranking';
 import { WorkerReputation } from './services/worker-reputation';
@@ -25,17 +24,9 @@ import { WorkerConsents } from './services/worker-consents';
     WorkerRanking,
     WorkerReputation,
     AgentRatingsService,
-    PositionTrail,
     PositionErasure,
     WorkerConsents,
   ],
-  exports: [
-    AvailabilityService,
-    NearbyTasks,
-    WorkerRanking,
-    WorkerReputation,
-    PositionTrail,
-    PositionErasure,
-  ],
+  exports: [AvailabilityService, NearbyTasks, WorkerRanking, WorkerReputation, PositionErasure],
 })
 export class MatchingModule {}
