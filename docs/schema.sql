@@ -377,6 +377,22 @@ CREATE TABLE public.assignments (
 );
 
 --
+-- Name: consent_versions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.consent_versions (
+    kind text NOT NULL,
+    version integer NOT NULL,
+    title_en text NOT NULL,
+    title_zh text NOT NULL,
+    text_en text NOT NULL,
+    text_zh text NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    CONSTRAINT consent_versions_kind_check CHECK ((kind = 'precise_location'::text)),
+    CONSTRAINT consent_versions_version_check CHECK ((version >= 1))
+);
+
+--
 -- Name: events; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1195,6 +1211,18 @@ CREATE TABLE public.webhook_endpoints (
 );
 
 --
+-- Name: withdrawal_identity_holds; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.withdrawal_identity_holds (
+    withdrawal_id text NOT NULL,
+    payee_account text NOT NULL,
+    payee_name text,
+    held_until timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: withdrawals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1248,6 +1276,20 @@ CREATE TABLE public.worker_availability (
 );
 
 --
+-- Name: worker_consents; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_consents (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    kind text NOT NULL,
+    version integer NOT NULL,
+    given_at timestamp with time zone NOT NULL,
+    withdrawn_at timestamp with time zone,
+    CONSTRAINT worker_consents_check CHECK (((withdrawn_at IS NULL) OR (withdrawn_at >= given_at)))
+);
+
+--
 -- Name: workers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1272,12 +1314,14 @@ CREATE TABLE public.workers (
     reputation_updated_at timestamp with time zone,
     simulated_by_agent_id uuid,
     offer_sms_enabled boolean DEFAULT true NOT NULL,
+    deleted_at timestamp with time zone,
     CONSTRAINT workers_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
     CONSTRAINT workers_check CHECK (((approved_tasks >= 0) AND (approved_tasks <= finished_tasks))),
+    CONSTRAINT workers_deleted_closed CHECK (((deleted_at IS NULL) OR (account_status = 'closed'::text))),
     CONSTRAINT workers_display_name_check CHECK (((display_name IS NULL) OR ((char_length(display_name) >= 1) AND (char_length(display_name) <= 50)))),
     CONSTRAINT workers_finished_tasks_check CHECK ((finished_tasks >= 0)),
     CONSTRAINT workers_median_response_seconds_check CHECK ((median_response_seconds >= 0)),
-    CONSTRAINT workers_phone_number_check CHECK (((phone_number ~ '^1[3-9][0-9]{9}$'::text) OR ((simulated_by_agent_id IS NOT NULL) AND (phone_number ~ '^sandbox:[0-9a-f-]{36}$'::text)))),
+    CONSTRAINT workers_phone_number_check CHECK (((phone_number ~ '^1[3-9][0-9]{9}$'::text) OR ((simulated_by_agent_id IS NOT NULL) AND (phone_number ~ '^sandbox:[0-9a-f-]{36}$'::text)) OR ((deleted_at IS NOT NULL) AND (phone_number ~ '^deleted:[0-9a-f-]{36}$'::text)))),
     CONSTRAINT workers_rating_average_check CHECK (((rating_average >= (0)::numeric) AND (rating_average <= (5)::numeric))),
     CONSTRAINT workers_rating_count_check CHECK ((rating_count >= 0)),
     CONSTRAINT workers_reputation_check CHECK (((reputation >= (0)::numeric) AND (reputation <= (5)::numeric))),
@@ -1438,6 +1482,13 @@ ALTER TABLE ONLY public.assignments
 
 ALTER TABLE ONLY public.assignments
     ADD CONSTRAINT assignments_pkey PRIMARY KEY (id);
+
+--
+-- Name: consent_versions consent_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_versions
+    ADD CONSTRAINT consent_versions_pkey PRIMARY KEY (kind, version);
 
 --
 -- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1720,6 +1771,13 @@ ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
 
 --
+-- Name: withdrawal_identity_holds withdrawal_identity_holds_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawal_identity_holds
+    ADD CONSTRAINT withdrawal_identity_holds_pkey PRIMARY KEY (withdrawal_id);
+
+--
 -- Name: withdrawals withdrawals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1732,6 +1790,13 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_pkey PRIMARY KEY (worker_id);
+
+--
+-- Name: worker_consents worker_consents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_consents
+    ADD CONSTRAINT worker_consents_pkey PRIMARY KEY (id);
 
 --
 -- Name: workers workers_phone_number_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2240,6 +2305,12 @@ CREATE INDEX webhook_deliveries_order_idx ON public.webhook_deliveries USING btr
 CREATE INDEX webhook_endpoints_agent_idx ON public.webhook_endpoints USING btree (agent_id, created_at DESC) WHERE (status <> 'deleted'::text);
 
 --
+-- Name: withdrawal_identity_holds_until; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX withdrawal_identity_holds_until ON public.withdrawal_identity_holds USING btree (held_until);
+
+--
 -- Name: withdrawals_status_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2256,6 +2327,18 @@ CREATE INDEX withdrawals_worker_idx ON public.withdrawals USING btree (worker_id
 --
 
 CREATE INDEX worker_availability_online_gist ON public.worker_availability USING gist (public.ll_to_earth(latitude, longitude)) WHERE online;
+
+--
+-- Name: worker_consents_live; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX worker_consents_live ON public.worker_consents USING btree (worker_id, kind) WHERE (withdrawn_at IS NULL);
+
+--
+-- Name: worker_consents_worker; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_consents_worker ON public.worker_consents USING btree (worker_id, given_at);
 
 --
 -- Name: workers_simulated_by_agent; Type: INDEX; Schema: public; Owner: -
@@ -2751,6 +2834,13 @@ ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
 
 --
+-- Name: withdrawal_identity_holds withdrawal_identity_holds_withdrawal_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.withdrawal_identity_holds
+    ADD CONSTRAINT withdrawal_identity_holds_withdrawal_id_fkey FOREIGN KEY (withdrawal_id) REFERENCES public.withdrawals(id);
+
+--
 -- Name: withdrawals withdrawals_reviewed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2770,6 +2860,20 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+
+--
+-- Name: worker_consents worker_consents_kind_version_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_consents
+    ADD CONSTRAINT worker_consents_kind_version_fkey FOREIGN KEY (kind, version) REFERENCES public.consent_versions(kind, version);
+
+--
+-- Name: worker_consents worker_consents_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_consents
+    ADD CONSTRAINT worker_consents_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: workers workers_simulated_by_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -36,6 +36,8 @@ import { AssignmentMessages1732200550000 } from './1732200550000-assignment-mess
 import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 import { GrantSpending1732200651000 } from './1732200651000-grant-spending';
+import { WorkerConsents1732200720000 } from './1732200720000-worker-consents';
+import { WorkerDeletion1732200721000 } from './1732200721000-worker-deletion';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -77,4 +79,6 @@ export const MIGRATIONS = [
   OAuth1732200600000,
   SpendCaps1732200650000,
   GrantSpending1732200651000,
+  WorkerConsents1732200720000,
+  WorkerDeletion1732200721000,
 ];

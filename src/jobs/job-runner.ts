@@ -13,7 +13,6 @@ import { sqlRows } from '../database/sql';
 import { PaymentExpiry } from '../payment/services/payment-expiry';
 import { PaymentReconciliation } from '../payment/services/payment-reconciliation';
 import { TaskTimers } from '../task/services/task-timers';
-import { PositionTrail } from '../matching/services/position-trail';
 import { PositionErasure } from '../matching/services/position-erasure';
 
 /** A queue of one-off jobs that another module sends, each at its own time (`startAfter`). */
@@ -54,7 +53,6 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly reconciliation: PaymentReconciliation,
     private readonly outbox: OutboxPublisher,
     private readonly webhooks: WebhookDelivery,
-    private readonly trail: PositionTrail,
     private readonly positions: PositionErasure,
   ) {}
 
@@ -64,11 +62,10 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       { name: 'task-offer-expiry', cron: '* * * * *', run: () => this.timers.expireOffers() },
       { name: 'task-auto-approve', cron: '* * * * *', run: () => this.timers.autoApprove() },
       { name: 'idempotency-key-purge', cron: '*/15 * * * *', run: () => this.idempotency.purgeExpired() },
-      // Positions are kept 30 days (product-decisions §18): older ones are erased every hour.
-      { name: 'position-trail-purge', cron: '7 * * * *', run: () => this.trail.purge() },
       { name: 'payment-order-expiry', cron: '* * * * *', run: () => this.paymentExpiry.expireDue() },
       { name: 'payment-reconciliation', cron: '*/5 * * * *', run: () => this.reconciliation.reconcile() },
-      // PIPL (product-decisions §19): positions older than 30 days are erased.
+      // PIPL (product-decisions §18, §19): every stored position past its retention is erased, store by store
+      // (the trail and last positions after 30 days, proof photos' locations 180 days after the task ends).
       { name: 'position-erasure', cron: '17 * * * *', run: () => this.positions.sweep() },
       // Safety nets: the events module's runner (LISTEN/NOTIFY, then a 1 s poll) publishes and delivers within
       // moments in these same processes; these sweeps keep both moving should that loop ever stall.

@@ -7,6 +7,7 @@ import { WorkerEarningsController } from './controllers/worker-earnings.controll
 import { WorkerProfileController } from './controllers/worker-profile.controller';
 import { WorkerPrivacyController } from './controllers/worker-privacy.controller';
 import { WorkerDataExportService } from './services/worker-data-export.service';
+import { WorkerDeletionService } from './services/worker-deletion.service';
 import { WorkerAuthService } from './services/worker-auth.service';
 import { WorkerEarningsService } from './services/worker-earnings.service';
 import { WorkerProfileService } from './services/worker-profile.service';
@@ -27,6 +28,7 @@ import { SmsService } from './sms/sms.service';
     WorkerProfileService,
     WorkerEarningsService,
     WorkerDataExportService,
+    WorkerDeletionService,
   ],
 })
 export class WorkerModule {}

@@ -116,7 +116,11 @@ describe('agent console: register, top up, quote and create, review, operator ap
       await phone.getByRole('button', { name: '注册并登录' }).click();
       await phone.getByRole('heading', { name: '附近任务' }).waitFor();
       await phone.getByRole('switch', { name: /接单/ }).click();
+      // A new worker is asked first for consent to the use of their precise location (product-decisions §19).
+      await phone.getByRole('button', { name: '同意并开始接单' }).click();
       await phone.getByText('在线：正在接收附近的任务推送').waitFor();
+      // The refusal that opened the consent screen is logged by chromium as a failed load.
+      pages[pages.length - 1].errors.expect(/status of 403/);
 
       // Create a task from a pasted map link, after its quote.
       await page.getByRole('link', { name: 'New task' }).first().click();

@@ -77,6 +77,13 @@ describe('worker app: offers reach a closed app by Web Push, then SMS', () => {
       .send({ phone_number: phone, password, sms_code: code.body.sandbox_code })
       .expect(201);
     workerId = registered.body.worker_id;
+    // Consent to precise location, given once as the app's consent screen does (worker-app.e2e-spec shows that
+    // screen): going on call needs it (product-decisions §19).
+    await t.http
+      .post('/v1/worker/consents')
+      .set('Authorization', `Bearer ${registered.body.access_token}`)
+      .send({ kind: 'precise_location' })
+      .expect(200);
     context = await phoneContext(browser, base, offset(PLACE, 40));
     // FCM's part (see above): the subscription a push service would give this browser.
     await context.addInitScript({

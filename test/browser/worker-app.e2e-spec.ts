@@ -88,9 +88,32 @@ describe('worker app in a real browser', () => {
     await workerId();
   });
 
-  it('goes online with the phone position and receives a new task as a live offer with a countdown', async () => {
+  it('asks for consent to precise location before going on call; without it no position is sent', async () => {
     await page.getByRole('switch', { name: /接单/ }).click();
+    // The server refused (403 consent_required): the consent screen shows its text, version 1, in Chinese.
+    await page.getByRole('heading', { name: '您的精确位置' }).waitFor();
+    await page.getByText(/保存 30 天/).waitFor();
+    await page.getByText('本文本第 1 版').waitFor();
+    await screenshot(page, 'worker-consent');
+    expect(await page.getByRole('switch', { name: /接单/ }).isChecked()).toBe(false);
+    // Not now: still off call, and nothing of the position reached the server.
+    await page.getByRole('button', { name: '暂不' }).click();
+    await page.getByText('离线：不会收到任务推送').waitFor();
+    const none = await t.db.query(`SELECT 1 FROM position_reports WHERE worker_id = $1`, [await workerId()]);
+    expect(none).toEqual([]);
+    // The server's 403 is logged by chromium as a failed load; the worker saw a question, not an error.
+    pageErrors.expect(/status of 403/);
+    await page.getByRole('switch', { name: /接单/ }).click();
+    await page.getByRole('button', { name: '同意并开始接单' }).click();
     await page.getByText('在线：正在接收附近的任务推送').waitFor();
+    const consent = await one<{ version: number }>(
+      `SELECT version FROM worker_consents WHERE worker_id = $1 AND withdrawn_at IS NULL`,
+      [await workerId()],
+    );
+    expect(consent.version).toBe(1);
+  });
+
+  it('goes online with the phone position and receives a new task as a live offer with a countdown', async () => {
     const row = await one<{ latitude: number }>(
       `SELECT latitude FROM worker_availability WHERE worker_id = $1`,
       [await workerId()],

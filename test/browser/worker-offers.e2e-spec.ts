@@ -51,6 +51,13 @@ describe('worker app: on call and waiting offers', () => {
       .send({ phone_number: phone, password, sms_code: code.body.sandbox_code, display_name: '小王' })
       .expect(201);
     workerId = registered.body.worker_id;
+    // Consent to precise location, given once as the app's consent screen does (worker-app.e2e-spec shows that
+    // screen): going on call needs it (product-decisions §19).
+    await t.http
+      .post('/v1/worker/consents')
+      .set('Authorization', `Bearer ${registered.body.access_token}`)
+      .send({ kind: 'precise_location' })
+      .expect(200);
   });
   afterAll(async () => {
     await browser?.close();

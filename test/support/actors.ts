@@ -74,15 +74,32 @@ export async function fundAgent(t: TestApp, agentId: string, amountCents: number
   );
 }
 
-export async function createWorker(t: TestApp, opts: { skills?: string[] } = {}): Promise<TestWorker> {
+/**
+ * A worker made in the database. Like a worker who has consented in the app, it holds the current consent to
+ * precise location (product-decisions §19), so it can go on call; `consent: false` makes one who has not.
+ */
+export async function createWorker(
+  t: TestApp,
+  opts: { skills?: string[]; consent?: boolean } = {},
+): Promise<TestWorker> {
   phoneCounter = (phoneCounter + 1) % 1_000_000;
   const phone = `19${String(process.pid % 1000).padStart(3, '0')}${String(phoneCounter).padStart(6, '0')}`;
   const [{ id }]: { id: string }[] = await t.db.query(
     `INSERT INTO workers (phone_number, password_hash, skills) VALUES ($1, 'fixture-no-login', $2) RETURNING id`,
     [phone, opts.skills ?? []],
   );
+  if (opts.consent !== false) await giveLocationConsent(t, id);
   const pair = await t.app.get(Tokens).issuePair('worker', id);
   return { id, phone, jwt: pair.access_token, bearer: `Bearer ${pair.access_token}` };
+}
+
+/** The worker's consent to the current version of the precise-location text, as POST /v1/worker/consents records. */
+export async function giveLocationConsent(t: TestApp, workerId: string): Promise<void> {
+  await t.db.query(
+    `INSERT INTO worker_consents (worker_id, kind, version, given_at)
+     SELECT $1, kind, max(version), $2 FROM consent_versions WHERE kind = 'precise_location' GROUP BY kind`,
+    [workerId, t.clock.now()],
+  );
 }
 
 export function uniqueKey(prefix = 'idem'): string {

@@ -66,6 +66,10 @@ const EXPECTED = [
   ...both('GET', '/worker/profile'),
   ...both('PATCH', '/worker/profile'),
   ...both('GET', '/worker/data-export'),
+  ...both('GET', '/worker/consents'),
+  ...both('POST', '/worker/consents'),
+  ...both('DELETE', '/worker/consents/:kind'),
+  ...both('POST', '/worker/delete-account'),
   // tasks: agent side (creation and cancellation differ per surface)
   'POST /v1/tasks/create',
   'POST /api/v1/tasks',

@@ -34,7 +34,6 @@ describe('job-runner process', () => {
         'payment-order-expiry',
         'payment-reconciliation',
         'position-erasure',
-        'position-trail-purge',
         'task-auto-approve',
         'task-deadline-sweep',
         'task-offer-expiry',

@@ -1,4 +1,4 @@
-import { PositionTrail } from '../../src/matching/services/position-trail';
+import { PositionErasure } from '../../src/matching/services/position-erasure';
 import { createAgent, createWorker, TestAgent, TestWorker } from '../support/actors';
 import { TaskTimers } from '../../src/task/services/task-timers';
 import { agentBalance, escrowOf, workerBalance } from '../support/balances';
@@ -82,16 +82,16 @@ describe('proof review', () => {
       expect(await trail(worker.id)).toEqual([]);
     });
 
-    it('positions older than 30 days are erased by the purge job', async () => {
+    it('positions older than 30 days are erased by the position-erasure job', async () => {
       const worker = await createWorker(t);
       await report(worker, BEIJING).expect(200);
       t.clock.advance(29 * 24 * HOUR);
       await relogin(t, worker);
       await report(worker, SHANGHAI).expect(200);
-      await t.app.get(PositionTrail).purge();
+      await t.app.get(PositionErasure).sweep();
       expect((await trail(worker.id)).map((r) => r.latitude)).toEqual([BEIJING.latitude, SHANGHAI.latitude]);
       t.clock.advance(1 * 24 * HOUR + 1000);
-      expect(await t.app.get(PositionTrail).purge()).toBeGreaterThanOrEqual(1);
+      expect((await t.app.get(PositionErasure).sweep()).position_reports).toBeGreaterThanOrEqual(1);
       expect((await trail(worker.id)).map((r) => r.latitude)).toEqual([SHANGHAI.latitude]);
     });
   });

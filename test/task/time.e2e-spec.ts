@@ -37,7 +37,6 @@ describe('time-based task rules', () => {
       'payment-order-expiry',
       'payment-reconciliation',
       'position-erasure',
-      'position-trail-purge',
       'task-auto-approve',
       'task-deadline-sweep',
       'task-offer-expiry',

@@ -1,6 +1,7 @@
 import { createTestApp, TestApp } from '../support/app';
 import { createAgent, createWorker } from '../support/actors';
 import { PositionErasure } from '../../src/matching/services/position-erasure';
+import { jpeg, spot, uploadProof } from '../support/photos';
 import { accept, act, createTask, feedback, submit } from '../support/tasks';
 
 describe('workers’ rights under PIPL (product-decisions §19)', () => {
@@ -118,5 +119,57 @@ describe('workers’ rights under PIPL (product-decisions §19)', () => {
       [recent.id],
     );
     expect(again.latitude).toBe(31.23);
+  });
+
+  // Last: it moves the test clock 181 days on.
+  it('proof photos’ locations are erased 180 days after the task ends, not before, and not while a task is live', async () => {
+    const agent = await createAgent(t, { balanceCents: 100_000 });
+    const worker = await createWorker(t);
+    /** A task at a new spot, taken and submitted with a photo and the device's position; the assignment and upload. */
+    const submitted = async () => {
+      const at = spot();
+      const taskId = await createTask(t, agent, { location: { ...at, address: 'X' } });
+      const id = await accept(t, worker, taskId);
+      await act(t, worker, id, 'start').expect(200);
+      const photo = await uploadProof(t, worker, await jpeg({ gps: at }));
+      expect(photo.status).toBe(201);
+      await submit(t, worker, id, {
+        result_data: { storefront: 'open' },
+        device_location: { ...at, accuracy_m: 10, captured_at: t.clock.now().toISOString() },
+        photo_urls: [photo.body.url],
+      }).expect(200);
+      return { taskId, id, uploadId: photo.body.upload_id as string };
+    };
+    const ended = await submitted();
+    await feedback(t, agent, ended.taskId, { accept_result: true }).expect(200);
+    const live = await submitted(); // submitted, never reviewed: its task is live
+    const located = async (a: { id: string; uploadId: string }) => {
+      const [row]: { device: boolean; photo: boolean }[] = await t.db.query(
+        `SELECT a.device_location IS NOT NULL AS device,
+                (SELECT u.latitude IS NOT NULL AND u.exif IS NOT NULL FROM uploads u WHERE u.id = $2) AS photo
+           FROM assignments a WHERE a.id = $1`,
+        [a.id, a.uploadId],
+      );
+      return row;
+    };
+    expect(await located(ended)).toEqual({ device: true, photo: true });
+
+    t.clock.advance(179 * 86_400_000);
+    await t.app.get(PositionErasure).sweep();
+    expect(await located(ended)).toEqual({ device: true, photo: true });
+
+    t.clock.advance(2 * 86_400_000);
+    const erased = await t.app.get(PositionErasure).sweep();
+    expect(erased.assignment_device_locations).toBeGreaterThanOrEqual(1);
+    expect(erased.upload_locations).toBeGreaterThanOrEqual(1);
+    expect(await located(ended)).toEqual({ device: false, photo: false });
+    // The task still under review keeps its proof's locations; the delivered work itself stays.
+    expect(await located(live)).toEqual({ device: true, photo: true });
+    const [work]: { result_data: unknown; photos: unknown[] }[] = await t.db.query(
+      `SELECT result_data, photos FROM assignments WHERE id = $1`,
+      [ended.id],
+    );
+    expect(work.result_data).toEqual({ storefront: 'open' });
+    expect(work.photos).toHaveLength(1);
   });
 });

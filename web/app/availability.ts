@@ -19,6 +19,11 @@ export interface AvailabilityState {
   busy: boolean;
   fix: Fix | null;
   reportedAt: string | null;
+  /**
+   * The server answered consent_required (product-decisions §19): going on call waits for the worker's consent to
+   * precise location, which the consent screen asks for before trying again.
+   */
+  consentNeeded: boolean;
   error: unknown;
 }
 
@@ -30,6 +35,7 @@ const INITIAL: AvailabilityState = {
   busy: false,
   fix: null,
   reportedAt: null,
+  consentNeeded: false,
   error: null,
 };
 
@@ -74,7 +80,7 @@ class Availability {
   }
 
   async setOnline(online: boolean): Promise<void> {
-    this.set({ busy: true, error: null });
+    this.set({ busy: true, error: null, consentNeeded: false });
     try {
       if (online) {
         await this.report(await currentFix());
@@ -84,10 +90,15 @@ class Availability {
         this.apply(await unwrap(api.PUT('/v1/worker/availability', { body: { online: false } })));
       }
     } catch (err) {
-      this.set({ error: err });
+      this.failed(err);
     } finally {
       this.set({ busy: false });
     }
+  }
+
+  /** The worker declined the consent screen: stay off call, say nothing more. */
+  dismissConsent(): void {
+    this.set({ consentNeeded: false });
   }
 
   /**
@@ -126,6 +137,19 @@ class Availability {
     try {
       await this.report(this.state.fix ?? (await currentFix()));
     } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  /**
+   * consent_required is a question for the worker, not an error: reporting stops (no position may be sent without
+   * consent) and the consent screen opens. A worker on call from before consent was asked sees it at the next report.
+   */
+  private failed(err: unknown): void {
+    if (err instanceof ApiError && err.code === 'consent_required') {
+      this.stopReporting();
+      this.set({ consentNeeded: true, error: null });
+    } else {
       this.set({ error: err });
     }
   }

@@ -205,6 +205,14 @@ export const ERRORS = {
     summary: 'The account is suspended or closed.',
     fields: [],
   },
+  consent_required: {
+    status: 403,
+    summary: 'Going on call and reporting a position need your consent to the use of your precise location.',
+    detail:
+      'Precise location is sensitive personal information (PIPL): read `GET /v1/worker/consents`, give consent with ' +
+      '`POST /v1/worker/consents`, then try again. Also answered when a newer version of the text asks again.',
+    fields: ['consent_kind', 'consent_version'],
+  },
   two_factor_required: {
     status: 403,
     summary: 'This operator action needs an operator who signs in with two-factor.',
@@ -286,6 +294,20 @@ export const ERRORS = {
   duplicate_order: {
     status: 409,
     summary: 'The task already has an open or completed payment order.',
+    fields: [],
+  },
+  open_assignments: {
+    status: 409,
+    summary: 'The account cannot be deleted while it holds tasks that are not finished.',
+    detail:
+      'Finish, submit or abandon every task you took, wait for the review of those you submitted, and answer or let ' +
+      'lapse the offers waiting for you; then ask again.',
+    fields: [],
+  },
+  open_withdrawals: {
+    status: 409,
+    summary: 'The account cannot be deleted while a withdrawal is under review or being paid.',
+    detail: 'Wait until every withdrawal is completed, failed or rejected, then ask again.',
     fields: [],
   },
   invalid_state: {

@@ -92,6 +92,8 @@ export const ERROR_FIELDS = {
   accuracy_m: { schema: { type: 'number' }, description: 'The accuracy the device reported, in metres.' },
   max_accuracy_m: { schema: integer, description: 'The largest accuracy radius accepted, in metres.' },
   max_distance_meters: { schema: integer, description: 'The largest distance accepted.' },
+  consent_kind: { schema: text, description: 'The consent that is missing (`precise_location`).' },
+  consent_version: { schema: integer, description: 'The version of that consent asked now.' },
   missing_skills: { schema: texts, description: 'The required skills the worker lacks.' },
   min_reputation: { schema: { type: 'number' }, description: 'The reputation the task requires.' },
   worker_reputation: { schema: { type: 'number' }, description: "The worker's reputation." },

@@ -27,10 +27,10 @@ export class AvailabilityController {
   @Put('availability')
   @ApiOperation({
     summary: 'Go on call (or off) and report your position',
-    description: `online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most ${POSITION_FRESH_MINUTES} minutes old: keep reporting it while the app is open.`,
+    description: `online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most ${POSITION_FRESH_MINUTES} minutes old: keep reporting it while the app is open. Going on call and reporting a position need your current consent to precise location (403 consent_required otherwise: see GET /v1/worker/consents); going off call without a position never does.`,
   })
   @ApiOkResponse({ type: AvailabilityResponse })
-  @ApiErrors({ 400: ['validation_error'] })
+  @ApiErrors({ 400: ['validation_error'], 403: ['consent_required'] })
   update(
     @CurrentActor() actor: WorkerActor,
     @Body() dto: UpdateAvailabilityRequest,

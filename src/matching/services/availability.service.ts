@@ -12,6 +12,7 @@ import { writeEvent } from '../../events/outbox';
 import type { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/availability.dto';
 import type { WorkerAvailabilityRow } from '../matching.rows';
 import { POSITION_FRESH_MINUTES } from '../offer-policy';
+import { requireLocationConsent } from './location-consent';
 import { PositionTrail } from './position-trail';
 
 type AvailabilityRow = Omit<WorkerAvailabilityRow, 'worker_id'>;
@@ -29,6 +30,8 @@ const COLUMNS = 'online, on_call_until, latitude, longitude, position_at, last_s
  * worker hears it, and the job runner offers a worker going on call the best open task nearby (OnCallOffers).
  *
  * Every reported position is also added to the position trail (PositionTrail, kept 30 days) in the same transaction.
+ * Going on call and reporting a position need the worker's current consent to precise location (product-decisions
+ * §19, location-consent.ts); going off call without a position never does.
  */
 @Injectable()
 export class AvailabilityService {
@@ -64,6 +67,7 @@ export class AvailabilityService {
     const now = this.clock.now();
     const onCallUntil = dto.online ? new Date(now.getTime() + this.config.onCallHours * 3_600_000) : null;
     const row = await inTransaction(this.ds, async (em) => {
+      if (dto.online || hasLat) await requireLocationConsent(em, actor.id);
       const [before] = await sqlRows<AvailabilityRow>(
         em,
         `SELECT ${COLUMNS} FROM worker_availability WHERE worker_id = $1 FOR UPDATE`,
@@ -98,6 +102,27 @@ export class AvailabilityService {
       return after;
     });
     return view(row, now);
+  }
+
+  /**
+   * A withdrawn consent to precise location (WorkerConsents.withdraw, in its transaction): off call at once, and the
+   * last position is erased, since it was kept under that consent (the trail's positions follow in PositionTrail).
+   */
+  async endForWithdrawnConsent(em: EntityManager, workerId: string, now: Date): Promise<void> {
+    const [before] = await sqlRows<AvailabilityRow>(
+      em,
+      `SELECT ${COLUMNS} FROM worker_availability WHERE worker_id = $1 FOR UPDATE`,
+      [workerId],
+    );
+    if (!before) return;
+    const [after] = await sqlRows<AvailabilityRow>(
+      em,
+      `UPDATE worker_availability
+          SET online = false, on_call_until = NULL, latitude = NULL, longitude = NULL, position_at = NULL
+        WHERE worker_id = $1 RETURNING ${COLUMNS}`,
+      [workerId],
+    );
+    await this.announce(em, workerId, before, after, now);
   }
 
   /** The outbox events of a change of state (none for a report that changes nothing a device shows). */

@@ -1,15 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
 import { sqlExec, sqlRows, type SqlRunner } from '../../database/sql';
 import type { TrailPoint } from '../travel';
 
 /** Where a trail position came from. */
 export type PositionSource = 'availability' | 'submission_device' | 'submission_photo';
-
-/** How long positions are kept (product-decisions §18). */
-export const POSITION_TRAIL_DAYS = 30;
 
 export interface PositionReport {
   workerId: string;
@@ -21,18 +14,12 @@ export interface PositionReport {
 }
 
 /**
- * The position trail (product-decisions §18): every position a worker reported in the last 30 days, from
+ * The position trail (product-decisions §18), static helpers used inside their callers' transactions: every position a worker reported in the last 30 days, from
  * availability reports and from submissions, so a submission can be compared with the previous known position
- * (impossible travel, travel.ts). Positions are personal data: they are never logged, and the purge erases them
- * after POSITION_TRAIL_DAYS.
+ * (impossible travel, travel.ts). Positions are personal data: they are never logged, and PositionErasure erases them
+ * after POSITION_RETENTION_DAYS (30).
  */
-@Injectable()
 export class PositionTrail {
-  constructor(
-    @InjectDataSource() private readonly ds: DataSource,
-    private readonly clock: Clock,
-  ) {}
-
   /** Adds a position, in the caller's transaction (the report or submission that carries it). */
   static async record(db: SqlRunner, p: PositionReport): Promise<void> {
     await sqlExec(
@@ -63,19 +50,14 @@ export class PositionTrail {
     return row ?? null;
   }
 
-  /** Erases positions older than POSITION_TRAIL_DAYS, in batches (the `position-trail-purge` job); how many. */
-  async purge(batch = 5000): Promise<number> {
-    const cutoff = new Date(this.clock.now().getTime() - POSITION_TRAIL_DAYS * 86_400_000);
-    let total = 0;
-    for (;;) {
-      const rows = await sqlRows(
-        this.ds,
-        `DELETE FROM position_reports WHERE id IN (
-           SELECT id FROM position_reports WHERE reported_at < $1 ORDER BY reported_at LIMIT $2) RETURNING 1`,
-        [cutoff, batch],
-      );
-      total += rows.length;
-      if (rows.length < batch) return total;
-    }
+  /**
+   * Erases the positions a worker reported while on call, when they withdraw their consent to precise location
+   * (product-decisions §19): those were kept under it. Positions from submissions are proof of work done and follow
+   * the ordinary erasure.
+   */
+  static async eraseOnCallPositions(db: SqlRunner, workerId: string): Promise<void> {
+    await sqlExec(db, `DELETE FROM position_reports WHERE worker_id = $1 AND source = 'availability'`, [
+      workerId,
+    ]);
   }
 }

@@ -72,7 +72,8 @@ export class WithdrawalSettlement {
         withdrawalId: w.id,
         amountCents: w.amount_cents,
         provider: w.provider,
-        description: `Withdrawal ${w.id} paid to Alipay account ${w.payee_account}`,
+        // The payee stays out of the append-only ledger: it may be a phone number, and deletion erases it.
+        description: `Withdrawal ${w.id} paid to Alipay`,
       });
       return true;
     });

@@ -88,7 +88,8 @@ export class WithdrawalService {
       workerId,
       withdrawalId: created.id,
       amountCents: created.amount_cents,
-      description: `Withdrawal ${created.id} to Alipay account ${created.payee_account}`,
+      // The payee stays out of the append-only ledger: it may be a phone number, and deletion erases it.
+      description: `Withdrawal ${created.id} to Alipay`,
     });
     return created;
   }

@@ -9,6 +9,8 @@ import type { LatLng } from '../../common/geo';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { AvailabilityService } from '../../matching/services/availability.service';
+import { currentConsentVersion } from '../../matching/services/location-consent';
+import { WorkerConsents } from '../../matching/services/worker-consents';
 import { AssignmentService } from '../../task/services/assignment.service';
 import { TaskOffers } from '../../task/services/task-offers';
 import { TaskRepository } from '../../task/task.repository';
@@ -70,6 +72,9 @@ export class SandboxWorkersService {
          VALUES ($1, $2, $3, $4, $5, $6, $6)`,
         [id, actor.id, name, dto.persona ?? null, JSON.stringify(behavior), now],
       );
+      // Created with its consent to precise location (product-decisions §19): it goes on call at once below.
+      const version = await currentConsentVersion(em, 'precise_location');
+      await WorkerConsents.record(em, id, 'precise_location', version, now);
     });
     await this.availability.update(workerActor(id), { online: true, ...position });
     await this.offerWaitingTasks(actor.id);

@@ -39,6 +39,19 @@ export const en: Record<MessageKey, string> = {
   'avail.loading': 'Checking whether you are available…',
   'avail.stale': 'Online, but your position is over 30 minutes old: no offers until it is sent again',
   'avail.until': 'Available until {time}',
+  'consent.title': 'Your precise location',
+  'consent.why':
+    'To go on call, Legwork needs your separate consent to use your precise location. Please read:',
+  'consent.version': 'Version {version} of this text',
+  'consent.agree': 'I agree: go on call',
+  'consent.decline': 'Not now',
+  'consent.profile_title': 'Location consent',
+  'consent.profile_given': 'You consented to the use of your precise location (version {version}, {time}).',
+  'consent.profile_none':
+    'You have not consented to the use of your precise location: you are asked when you go on call.',
+  'consent.withdraw': 'Withdraw consent',
+  'consent.withdrawn':
+    'Consent withdrawn: you are off call and your positions reported while on call are erased.',
   'tasks.title': 'Tasks nearby',
   'tasks.sort': 'Sort',
   'tasks.sort.payment_desc': 'Highest pay',

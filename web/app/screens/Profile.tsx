@@ -8,6 +8,7 @@ import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { availability } from '../availability';
+import { LocationConsent } from '../components/LocationConsent';
 import { NotificationSettings } from '../components/NotificationSettings';
 import { type Skill, SkillChecks } from '../components/SkillChecks';
 import { forgetOfferPush } from '../push';
@@ -15,7 +16,7 @@ import { api, session } from '../session';
 
 /**
  * The worker's profile: name and skills (editable), reputation and what it is made of, how offers reach a closed app,
- * language, logout.
+ * the consent to precise location, language, logout.
  */
 export function Profile() {
   const { t } = useWords();
@@ -39,6 +40,7 @@ export function Profile() {
       {p && <Reputation profile={p} />}
       {p && <EditProfile profile={p} onSaved={() => void profile.reload()} />}
       <NotificationSettings />
+      <LocationConsent />
       <p className="muted">{t('profile.install')}</p>
       <div className="actions one">
         <button type="button" className="secondary" onClick={() => void logout()}>

@@ -145,6 +145,11 @@ export const dashboardStatsResponseLimits = {
     success_rate: { minimum: 0, maximum: 1 },
 } as const;
 
+/** components["schemas"]["DeleteAccountRequest"] */
+export const deleteAccountRequestLimits = {
+    password: { minLength: 1, maxLength: 128 },
+} as const;
+
 /** components["schemas"]["DeviceLocationInput"] */
 export const deviceLocationInputLimits = {
     accuracy_m: { minimum: 0, maximum: 100000 },
@@ -155,6 +160,11 @@ export const deviceLocationInputLimits = {
 /** components["schemas"]["FlaggedMessageView"] */
 export const flaggedMessageViewLimits = {
     body: { maxLength: 2000 },
+} as const;
+
+/** components["schemas"]["GiveConsentRequest"] */
+export const giveConsentRequestLimits = {
+    version: { minimum: 1, maximum: 1000000 },
 } as const;
 
 /** components["schemas"]["MessageCreatedData"] */

@@ -1724,7 +1724,7 @@ export interface paths {
         get: operations["Availability_get"];
         /**
          * Go on call (or off) and report your position
-         * @description online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most 30 minutes old: keep reporting it while the app is open.
+         * @description online: true puts you on call until you send online: false, or for ON_CALL_HOURS (8 by default) after the last such report; going on call offers you the best open task nearby if you have no offer waiting. Offers reach workers on call within a task's radius whose position is at most 30 minutes old: keep reporting it while the app is open. Going on call and reporting a position need your current consent to precise location (403 consent_required otherwise: see GET /v1/worker/consents); going off call without a position never does.
          */
         put: operations["Availability_update"];
         post?: never;
@@ -1754,6 +1754,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What you are asked to consent to, its text in English and Chinese, and whether you have
+         * @description Each consent with its current version and text. `given` is true only for a live consent to the current version: when a newer text is published, you are asked again.
+         */
+        get: operations["Consent_list"];
+        put?: never;
+        /**
+         * Give consent (precise_location: needed to go on call and report your position)
+         * @description Consents to the current version of the text (or to `version`, which must be the current one). Giving it again changes nothing.
+         */
+        post: operations["Consent_give"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/consents/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw consent: you go off call at once and your last position is erased
+         * @description Withdrawing precise_location takes you off call, erases your last position and the positions you reported while on call. Going on call again answers 403 consent_required until you consent again. Withdrawing what you have not given answers the same.
+         */
+        delete: operations["Consent_withdraw"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/data-export": {
         parameters: {
             query?: never;
@@ -1768,6 +1812,26 @@ export interface paths {
         get: operations["WorkerPrivacy_export"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/delete-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete your account: your personal data is erased, you can no longer sign in
+         * @description Needs your login password (a wrong one counts toward the login lock-out). Refused while you have open offers, tasks or submissions under review (409 open_assignments) or withdrawals under review or being paid (409 open_withdrawals). Erases your phone number, name, skills, positions, your photos’ locations, your messages’ text and your consents; keeps the ledger and the tasks you delivered under an id nothing links to you, and holds your withdrawals’ payee hidden for the statutory period (docs/workers-rights.md). Money left on your balance is not paid out: withdraw it first.
+         */
+        post: operations["WorkerPrivacy_deleteAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3219,6 +3283,9 @@ export interface components {
             /** @description Where the console sends the browser: the client's redirect URI with the code or the error. */
             redirect_to: string;
         };
+        ConsentListResponse: {
+            consents: components["schemas"]["ConsentView"][];
+        };
         ConsentRequestView: {
             /** @description The host to recognise: the metadata document's for a client known by one, else the redirect URI's. */
             client_host: string;
@@ -3234,6 +3301,31 @@ export interface components {
             redirect_uri: string;
             /** @enum {string} */
             verified_by: "metadata_document" | "registration";
+        };
+        ConsentText: {
+            /** @example Your precise location */
+            en: string;
+            /** @example 您的精确位置 */
+            zh: string;
+        };
+        ConsentView: {
+            /** @description You have given consent to the current version and not withdrawn it. */
+            given: boolean;
+            /** Format: date-time */
+            given_at: string | null;
+            /** @description The version of your live consent (lower than `version` when a newer text asks again). */
+            given_version: number | null;
+            /** @enum {string} */
+            kind: "precise_location";
+            /** @description What you agree to, in English and Chinese. */
+            text: components["schemas"]["ConsentText"];
+            /** @description The heading, in English and Chinese. */
+            title: components["schemas"]["ConsentText"];
+            /**
+             * @description The version asked now; a higher one asks again.
+             * @example 1
+             */
+            version: number;
         };
         CostBreakdown: {
             /** @example 500 */
@@ -3496,6 +3588,19 @@ export interface components {
             success_rate: number;
             tasks: components["schemas"]["TaskCounts"];
         };
+        DeleteAccountRequest: {
+            /**
+             * Format: password
+             * @description Your login password (the one you sign in with beside your phone number).
+             */
+            password: string;
+        };
+        DeleteAccountResponse: {
+            /** Format: date-time */
+            deleted_at: string;
+            /** @enum {string} */
+            status: "deleted";
+        };
         DeletedSandboxWorker: {
             /** @example true */
             deleted: boolean;
@@ -3618,7 +3723,11 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "consent_required" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "open_assignments" | "open_withdrawals" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            /** @description The consent that is missing (`precise_location`). Carried by: consent_required. */
+            consent_kind?: string;
+            /** @description The version of that consent asked now. Carried by: consent_required. */
+            consent_version?: number;
             /** @description What counts against the cap so far in the period (task totals less later refunds), in cents. Carried by: spend_cap_exceeded. */
             counted_cents?: number;
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
@@ -3790,6 +3899,12 @@ export interface components {
             task_id: string;
             /** Format: uuid */
             worker_id: string;
+        };
+        GiveConsentRequest: {
+            /** @enum {string} */
+            kind: "precise_location";
+            /** @description The version you were shown. Without it, the current one. Any other than the current answers 400 validation_error (a newer text was published since: read it and consent to it). */
+            version?: number;
         };
         GpsView: {
             /** @example 31.2304 */
@@ -15387,6 +15502,7 @@ export interface operations {
             /**
              * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             *     - [`consent_required`](../docs/errors.md#consent_required): Going on call and reporting a position need your consent to the use of your precise location.
              */
             403: {
                 headers: {
@@ -15435,6 +15551,248 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkerBalanceResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Consent_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentListResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Consent_give: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiveConsentRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentView"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Consent_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: "precise_location";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentView"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /**
@@ -15541,6 +15899,113 @@ export interface operations {
                 };
             };
             /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerPrivacy_deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteAccountResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             *     - [`invalid_credentials`](../docs/errors.md#invalid_credentials): Wrong login credentials, or a missing or wrong `X-API-Secret` on `/api/v1/payment/*`.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`open_assignments`](../docs/errors.md#open_assignments): The account cannot be deleted while it holds tasks that are not finished.
+             *     - [`open_withdrawals`](../docs/errors.md#open_withdrawals): The account cannot be deleted while a withdrawal is under review or being paid.
+             */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds.
+             *     - [`account_locked`](../docs/errors.md#account_locked): Too many failed logins: the account is locked for `retry_after` seconds.
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -17194,6 +17659,7 @@ export const pathsV1PaymentQueryOrder_idGetParametersQueryPayment_methodValues: 
 export const pathsV1TasksGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/tasks"]["get"]["parameters"]["query"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const pathsV1TasksAnswersExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/tasks/answers/export"]["get"]["parameters"]["query"]["format"]> = ["csv", "xlsx", "excel", "jsonl"];
 export const pathsV1TasksAnswersExportGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/tasks/answers/export"]["get"]["parameters"]["query"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
+export const pathsV1WorkerConsentsKindDeleteParametersPathKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/consents/{kind}"]["delete"]["parameters"]["path"]["kind"]> = ["precise_location"];
 export const pathsV1WorkerSendSmsPostParametersQueryPurposeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/send-sms"]["post"]["parameters"]["query"]["purpose"]> = ["register", "login", "reset_password"];
 export const pathsV1WorkerTasksAvailableGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/tasks/available"]["get"]["parameters"]["query"]["sort_by"]> = ["payment_desc", "distance_asc", "deadline_asc"];
 export const pathsV1WorkerTasksMyTasksGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/worker/tasks/my-tasks"]["get"]["parameters"]["query"]["status"]> = ["offered", "accepted", "in_progress", "submitted", "completed", "failed"];
@@ -17242,6 +17708,7 @@ export const cancelTaskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired
 export const consentDecisionRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentDecisionRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const consentRequestViewPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const consentRequestViewVerified_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["verified_by"]> = ["metadata_document", "registration"];
+export const consentViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentView"]["kind"]> = ["precise_location"];
 export const createApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const createApiKeyResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled", "*"];
@@ -17252,14 +17719,16 @@ export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDee
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled", "*"];
+export const deleteAccountResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeleteAccountResponse"]["status"]> = ["deleted"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "consent_required", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "open_assignments", "open_withdrawals", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
 export const errorBodyPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["period"]> = ["daily", "monthly"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const flaggedMessageViewFlagsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlaggedMessageView"]["flags"]> = ["phone_number", "wechat_id"];
 export const flaggedMessageViewFromValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlaggedMessageView"]["from"]> = ["agent", "worker", "operator"];
+export const giveConsentRequestKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GiveConsentRequest"]["kind"]> = ["precise_location"];
 export const healthResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthResponse"]["mode"]> = ["sandbox", "live"];
 export const jsapiParamsViewSignTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JsapiParamsView"]["signType"]> = ["RSA"];
 export const messageCreatedDataFromValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageCreatedData"]["from"]> = ["agent", "worker", "operator"];
