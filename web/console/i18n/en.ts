@@ -394,6 +394,8 @@ export const en = {
   'persona.no_exif': 'Photo without GPS',
   'persona.wrong_answers': 'Wrong answers',
   'persona.teleports': 'Impossible travel',
+  'persona.reuses_photo': 'Reuses a photo',
+  'persona.edited_exif': 'Edited EXIF',
   'persona.custom': 'Custom',
   'clock.hour': '+1 hour',
   'clock.day': '+1 day',

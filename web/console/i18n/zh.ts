@@ -382,6 +382,8 @@ export const zh: Record<MessageKey, string> = {
   'persona.no_exif': '照片无 GPS',
   'persona.wrong_answers': '答案不合要求',
   'persona.teleports': '位置瞬移',
+  'persona.reuses_photo': '重复使用照片',
+  'persona.edited_exif': '篡改 EXIF',
   'persona.custom': '自定义',
   'clock.hour': '+1 小时',
   'clock.day': '+1 天',
