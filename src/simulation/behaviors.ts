@@ -13,6 +13,8 @@ export const PERSONAS = [
   'no_exif',
   'wrong_answers',
   'teleports',
+  'reuses_photo',
+  'edited_exif',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -87,7 +89,15 @@ export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
   // Reports a position 1,000 km from the task when it starts, then submits from the task five minutes later: the
   // submission is flagged impossible_travel, high risk, and held for a person (product-decisions §18).
   teleports: { ...RELIABLE, submit_after_s: 300 },
+  // Sends a stock picture every reuses_photo worker sends (another worker's photo, as far as the platform can tell):
+  // flagged reused_photo, high risk when an earlier copy was another worker's, and held for a person (§18).
+  reuses_photo: { ...RELIABLE },
+  // Sends a photo whose EXIF says an editor saved it: flagged exif_edited, medium risk (§18).
+  edited_exif: { ...RELIABLE },
 };
+
+/** The EXIF Software tag of the `edited_exif` persona's photos: an editor's name, as a re-saved photo carries. */
+export const EDITED_EXIF_SOFTWARE = 'Adobe Photoshop 25.0 (Windows)';
 
 /** How far from the task the `teleports` persona reports itself when it starts, metres. */
 export const TELEPORT_DISTANCE_METERS = 1_000_000;

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { EARTH_RADIUS_METERS, type LatLng } from '../common/geo';
 import type { ExifKind } from './behaviors';
 
@@ -14,6 +15,34 @@ const PIXELS = Buffer.from(
     'DAMBAAIRAxEAPwCgFIF//9k=',
   'base64',
 );
+
+let stock: Promise<Buffer> | null = null;
+
+/**
+ * The `reuses_photo` persona's picture: one fixed scene (a checkerboard over a gradient, so its perceptual hash is
+ * defined, unlike the flat 16x16 one), the same for every such worker, so each copy after the first on the platform
+ * is a near-duplicate of an earlier photo (product-decisions §18). Made once per process with sharp.
+ */
+export function stockPicture(): Promise<Buffer> {
+  stock ??= (() => {
+    const width = 96;
+    const height = 72;
+    const raw = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const square = ((x >> 3) ^ (y >> 4)) & 1 ? 150 : 0;
+        const i = 3 * (y * width + x);
+        raw[i] = square + Math.round((x / width) * 100);
+        raw[i + 1] = square + Math.round((y / height) * 100);
+        raw[i + 2] = 60;
+      }
+    }
+    return sharp(raw, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+  })();
+  return stock;
+}
 
 /** How old a `stale` photo is: taken two days before it is submitted. */
 export const STALE_PHOTO_AGE_MS = 2 * 86_400_000;
@@ -33,21 +62,26 @@ export interface SandboxPhotoOptions {
   exif: ExifKind;
   /** The moment of submission; the capture time is this (or two days before, for `stale`). */
   now: Date;
+  /** IFD0 Software: an editor's name marks the photo as edited (the `edited_exif` persona). */
+  software?: string;
+  /** A baseline JPEG to carry the EXIF instead of the fixed 16x16 one (the `reuses_photo` persona's stock picture). */
+  pixels?: Buffer;
 }
 
 export function sandboxPhoto(opts: SandboxPhotoOptions): Buffer {
   const takenAt = new Date(opts.now.getTime() - (opts.exif === 'stale' ? STALE_PHOTO_AGE_MS : 0));
-  const tiff = tiffBlock(opts.exif === 'missing' ? null : opts.at, takenAt);
+  const tiff = tiffBlock(opts.exif === 'missing' ? null : opts.at, takenAt, opts.software ?? null);
+  const pixels = opts.pixels ?? PIXELS;
   const header = Buffer.alloc(4);
   header.writeUInt16BE(0xffe1, 0);
   header.writeUInt16BE(2 + 6 + tiff.length, 2);
   // SOI, then APP1 "Exif\0\0" + TIFF, then the rest of the JPEG.
   return Buffer.concat([
-    PIXELS.subarray(0, 2),
+    pixels.subarray(0, 2),
     header,
     Buffer.from('Exif\0\0', 'latin1'),
     tiff,
-    PIXELS.subarray(2),
+    pixels.subarray(2),
   ]);
 }
 
@@ -112,13 +146,18 @@ function exifTime(at: Date): string {
   return `${at.getUTCFullYear()}:${p(at.getUTCMonth() + 1)}:${p(at.getUTCDate())} ${p(at.getUTCHours())}:${p(at.getUTCMinutes())}:${p(at.getUTCSeconds())}`;
 }
 
-function tiffBlock(gps: LatLng | null, takenAt: Date): Buffer {
+function tiffBlock(gps: LatLng | null, takenAt: Date, software: string | null): Buffer {
   const header = Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00]);
-  const ifd0Size = 2 + 12 * (gps ? 2 : 1) + 4;
+  // IFD0: Software (0x0131) first when present, as entries go in tag order; its text follows the IFD.
+  const tag = software ? ascii(0x0131, software) : null;
+  const softwareBytes = tag ? tag.data.length + (tag.data.length % 2) : 0;
+  const ifd0Size =
+    2 + 12 * ((gps ? 2 : 1) + (tag ? 1 : 0)) + 4 + (tag && tag.data.length > 4 ? softwareBytes : 0);
   const exifOffset = 8 + ifd0Size;
   const exif = ifd([ascii(0x9003, exifTime(takenAt)), ascii(0x9011, '+00:00')], exifOffset);
   const gpsOffset = exifOffset + exif.length;
-  const ifd0 = ifd(gps ? [long(0x8769, exifOffset), long(0x8825, gpsOffset)] : [long(0x8769, exifOffset)], 8);
+  const pointers = gps ? [long(0x8769, exifOffset), long(0x8825, gpsOffset)] : [long(0x8769, exifOffset)];
+  const ifd0 = ifd(tag ? [tag, ...pointers] : pointers, 8);
   if (!gps) return Buffer.concat([header, ifd0, exif]);
   const version: Entry = { tag: 0x0000, type: 1, count: 4, data: Buffer.from([2, 3, 0, 0]) };
   const gpsIfd = ifd(

@@ -195,4 +195,37 @@ describe('personas', () => {
       'impossible_travel',
     );
   });
+  it('edited_exif: its photo says an editor saved it, so it is flagged exif_edited (medium, not held)', async () => {
+    const r = await run('edited_exif');
+    expect(r.steps.map((s) => `${s.step}:${s.outcome}`)).toEqual(['accept:ok', 'start:ok', 'submit:ok']);
+    const result = await r.t.http
+      .get(`/v1/tasks/${r.taskId}/result`)
+      .set('Authorization', r.agent.key)
+      .expect(200);
+    const mine = result.body.submissions.find((x: { worker_id: string }) => x.worker_id === r.personaId);
+    expect(mine).toMatchObject({ risk: 'medium', review_required: false });
+    const edited = mine.photos[0].verification.signals.find(
+      (x: { code: string }) => x.code === 'exif_edited',
+    );
+    expect(edited.detail).toMatch(/Photoshop/);
+  });
+
+  it('reuses_photo: every reuses_photo worker sends one stock picture, so a later copy is another worker’s photo: high, held', async () => {
+    await run('reuses_photo');
+    const r = await run('reuses_photo');
+    const [submitted]: { data: { risk: string; review_required: boolean } }[] = await r.t.db.query(
+      `SELECT data FROM events WHERE task_id = $1 AND name = 'task.submitted' ORDER BY seq LIMIT 1`,
+      [r.taskId],
+    );
+    expect(submitted.data).toMatchObject({ risk: 'high', review_required: true });
+    const result = await r.t.http
+      .get(`/v1/tasks/${r.taskId}/result`)
+      .set('Authorization', r.agent.key)
+      .expect(200);
+    const mine = result.body.submissions.find((x: { worker_id: string }) => x.worker_id === r.personaId);
+    const reused = mine.photos[0].verification.signals.find(
+      (x: { code: string }) => x.code === 'reused_photo',
+    );
+    expect(reused).toMatchObject({ scope: 'other' });
+  });
 });

@@ -21,6 +21,7 @@ import { UploadService } from '../../upload/services/upload.service';
 import {
   type AssignmentState,
   type Behavior,
+  EDITED_EXIF_SOFTWARE,
   nextStep,
   personaData,
   type Step,
@@ -28,7 +29,7 @@ import {
 } from '../behaviors';
 import { PositionTrail } from '../../matching/services/position-trail';
 import { sandboxAnswers } from '../sandbox-answers';
-import { pointAtDistance, sandboxPhoto } from '../sandbox-photo';
+import { pointAtDistance, sandboxPhoto, stockPicture } from '../sandbox-photo';
 import type { SandboxActionRow, SandboxWorkerRow } from '../simulation.rows';
 import { SimulationQueue } from './simulation-queue';
 
@@ -184,7 +185,11 @@ export class WorkerSimulator implements OnModuleInit {
     }
   }
 
-  private async act(actor: WorkerActor, action: SandboxActionRow, b: Behavior): Promise<void> {
+  private async act(
+    actor: WorkerActor,
+    action: SandboxActionRow & Pick<SandboxWorkerRow, 'persona'>,
+    b: Behavior,
+  ): Promise<void> {
     switch (action.step) {
       case 'accept':
         await this.accepts.accept(actor, action.task_id);
@@ -222,7 +227,11 @@ export class WorkerSimulator implements OnModuleInit {
     });
   }
 
-  private async submit(actor: WorkerActor, action: SandboxActionRow, b: Behavior): Promise<void> {
+  private async submit(
+    actor: WorkerActor,
+    action: SandboxActionRow & Pick<SandboxWorkerRow, 'persona'>,
+    b: Behavior,
+  ): Promise<void> {
     const notes = 'Submitted by a simulated worker (Legwork sandbox).';
     const task = await TaskRepository.findById(this.ds.manager, action.task_id);
     if (!task) return;
@@ -231,10 +240,13 @@ export class WorkerSimulator implements OnModuleInit {
       await this.assignments.submit(actor, action.assignment_id, { result_data: data, worker_notes: notes });
       return;
     }
+    // The cheating personas of product-decisions §18: a picture others sent too, or EXIF an editor saved.
     const photo = sandboxPhoto({
       at: pointAtDistance(task, b.photo.distance_m),
       exif: b.photo.exif,
       now: this.clock.now(),
+      ...(action.persona === 'edited_exif' ? { software: EDITED_EXIF_SOFTWARE } : {}),
+      ...(action.persona === 'reuses_photo' ? { pixels: await stockPicture() } : {}),
     });
     await this.uploads.withStaged(photo, 'sandbox-photo.jpg', (staged) =>
       this.photos.submit(actor, action.assignment_id, staged, {
