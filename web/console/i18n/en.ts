@@ -271,6 +271,26 @@ export const en = {
   'verify.fresh': 'first use of this photo',
   'verify.reused': 'reused: submitted {n} times before, first {at}',
   'verify.none': 'No location check for this file.',
+  'verify.risk': 'Risk',
+  'verify.signals': 'Why this photo is suspect',
+  'risk.low': 'Low risk',
+  'risk.medium': 'Medium risk',
+  'risk.high': 'High risk',
+  'signal.reused_photo': 'This photo closely matches an earlier photo on the platform',
+  'signal.reused_photo_own': 'This photo closely matches an earlier photo the same worker sent',
+  'signal.reused_photo_other':
+    'This photo closely matches an earlier photo another worker sent on the platform',
+  'signal.exif_edited': 'The photo’s details show it was edited (an editing app, or times that disagree)',
+  'signal.capture_outside_window': 'The photo was taken outside the time the worker held this task',
+  'signal.exif_device_disagree': 'The place recorded in the photo and the phone’s own position are far apart',
+  'signal.impossible_travel':
+    'The worker would have had to travel faster than 200 km/h from where they were shortly before',
+  'signal.no_camera_metadata':
+    'The photo carries no camera details (browsers often remove them; not suspect alone)',
+  'signal.detail': 'Details: {detail}',
+  'hold.title': 'Held for your decision: high risk',
+  'hold.banner':
+    'Waiting for your decision until {at}; after that it is approved and an operator reviews it. The reasons are under each photo.',
   'review.title': 'Your verdict',
   'review.approve': 'Approve and pay',
   'review.reject': 'Reject',
