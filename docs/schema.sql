@@ -359,6 +359,7 @@ CREATE TABLE public.assignments (
     review_note text,
     outcome text DEFAULT 'done'::text NOT NULL,
     unable_reason text,
+    hold_cleared_at timestamp with time zone,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
@@ -824,6 +825,26 @@ ALTER TABLE public.position_reports ALTER COLUMN id ADD GENERATED ALWAYS AS IDEN
 );
 
 --
+-- Name: proof_reviews; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.proof_reviews (
+    assignment_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    worker_id uuid NOT NULL,
+    outcome text NOT NULL,
+    decided_by text NOT NULL,
+    admin_id uuid,
+    note text,
+    suspension_id uuid,
+    decided_at timestamp with time zone NOT NULL,
+    reversed_at timestamp with time zone,
+    CONSTRAINT proof_reviews_check CHECK (((decided_by = 'operator'::text) = (admin_id IS NOT NULL))),
+    CONSTRAINT proof_reviews_decided_by_check CHECK ((decided_by = ANY (ARRAY['operator'::text, 'agent'::text]))),
+    CONSTRAINT proof_reviews_outcome_check CHECK ((outcome = ANY (ARRAY['confirmed_fraud'::text, 'cleared'::text, 'agent_approved'::text, 'agent_rejected'::text])))
+);
+
+--
 -- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1248,6 +1269,45 @@ CREATE TABLE public.worker_availability (
 );
 
 --
+-- Name: worker_review_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_review_requests (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    subject text NOT NULL,
+    subject_id uuid NOT NULL,
+    statement text NOT NULL,
+    status text DEFAULT 'open'::text NOT NULL,
+    outcome text,
+    admin_id uuid,
+    note text,
+    created_at timestamp with time zone NOT NULL,
+    decided_at timestamp with time zone,
+    CONSTRAINT worker_review_requests_check CHECK (((status = 'open'::text) = (outcome IS NULL))),
+    CONSTRAINT worker_review_requests_outcome_check CHECK ((outcome = ANY (ARRAY['upheld'::text, 'reversed'::text]))),
+    CONSTRAINT worker_review_requests_status_check CHECK ((status = ANY (ARRAY['open'::text, 'decided'::text]))),
+    CONSTRAINT worker_review_requests_subject_check CHECK ((subject = ANY (ARRAY['fraud_hold'::text, 'suspension'::text])))
+);
+
+--
+-- Name: worker_suspensions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_suspensions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    worker_id uuid NOT NULL,
+    suspended boolean NOT NULL,
+    withdrawals_paused boolean NOT NULL,
+    reason text NOT NULL,
+    created_by_admin_id uuid,
+    created_at timestamp with time zone NOT NULL,
+    lifted_at timestamp with time zone,
+    lift_note text,
+    CONSTRAINT worker_suspensions_check CHECK ((suspended OR withdrawals_paused))
+);
+
+--
 -- Name: workers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1587,6 +1647,13 @@ ALTER TABLE ONLY public.position_reports
     ADD CONSTRAINT position_reports_pkey PRIMARY KEY (id);
 
 --
+-- Name: proof_reviews proof_reviews_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.proof_reviews
+    ADD CONSTRAINT proof_reviews_pkey PRIMARY KEY (assignment_id);
+
+--
 -- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1732,6 +1799,20 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_pkey PRIMARY KEY (worker_id);
+
+--
+-- Name: worker_review_requests worker_review_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_review_requests
+    ADD CONSTRAINT worker_review_requests_pkey PRIMARY KEY (id);
+
+--
+-- Name: worker_suspensions worker_suspensions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_suspensions
+    ADD CONSTRAINT worker_suspensions_pkey PRIMARY KEY (id);
 
 --
 -- Name: workers workers_phone_number_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2054,6 +2135,18 @@ CREATE INDEX position_reports_time ON public.position_reports USING btree (repor
 CREATE INDEX position_reports_worker_time ON public.position_reports USING btree (worker_id, reported_at DESC);
 
 --
+-- Name: proof_reviews_decided; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX proof_reviews_decided ON public.proof_reviews USING btree (decided_at DESC);
+
+--
+-- Name: proof_reviews_fraud; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX proof_reviews_fraud ON public.proof_reviews USING btree (worker_id) WHERE (outcome = 'confirmed_fraud'::text);
+
+--
 -- Name: push_subscriptions_worker; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2256,6 +2349,30 @@ CREATE INDEX withdrawals_worker_idx ON public.withdrawals USING btree (worker_id
 --
 
 CREATE INDEX worker_availability_online_gist ON public.worker_availability USING gist (public.ll_to_earth(latitude, longitude)) WHERE online;
+
+--
+-- Name: worker_review_requests_one_open; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX worker_review_requests_one_open ON public.worker_review_requests USING btree (subject, subject_id) WHERE (status = 'open'::text);
+
+--
+-- Name: worker_review_requests_status; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_review_requests_status ON public.worker_review_requests USING btree (status, created_at);
+
+--
+-- Name: worker_review_requests_worker; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_review_requests_worker ON public.worker_review_requests USING btree (worker_id);
+
+--
+-- Name: worker_suspensions_live; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_suspensions_live ON public.worker_suspensions USING btree (worker_id) WHERE (lifted_at IS NULL);
 
 --
 -- Name: workers_simulated_by_agent; Type: INDEX; Schema: public; Owner: -
@@ -2611,6 +2728,41 @@ ALTER TABLE ONLY public.position_reports
     ADD CONSTRAINT position_reports_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
 
 --
+-- Name: proof_reviews proof_reviews_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.proof_reviews
+    ADD CONSTRAINT proof_reviews_admin_id_fkey FOREIGN KEY (admin_id) REFERENCES public.admins(id);
+
+--
+-- Name: proof_reviews proof_reviews_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.proof_reviews
+    ADD CONSTRAINT proof_reviews_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: proof_reviews proof_reviews_suspension_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.proof_reviews
+    ADD CONSTRAINT proof_reviews_suspension_id_fkey FOREIGN KEY (suspension_id) REFERENCES public.worker_suspensions(id);
+
+--
+-- Name: proof_reviews proof_reviews_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.proof_reviews
+    ADD CONSTRAINT proof_reviews_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: proof_reviews proof_reviews_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.proof_reviews
+    ADD CONSTRAINT proof_reviews_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
 -- Name: push_subscriptions push_subscriptions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2770,6 +2922,34 @@ ALTER TABLE ONLY public.withdrawals
 
 ALTER TABLE ONLY public.worker_availability
     ADD CONSTRAINT worker_availability_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id) ON DELETE CASCADE;
+
+--
+-- Name: worker_review_requests worker_review_requests_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_review_requests
+    ADD CONSTRAINT worker_review_requests_admin_id_fkey FOREIGN KEY (admin_id) REFERENCES public.admins(id);
+
+--
+-- Name: worker_review_requests worker_review_requests_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_review_requests
+    ADD CONSTRAINT worker_review_requests_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: worker_suspensions worker_suspensions_created_by_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_suspensions
+    ADD CONSTRAINT worker_suspensions_created_by_admin_id_fkey FOREIGN KEY (created_by_admin_id) REFERENCES public.admins(id);
+
+--
+-- Name: worker_suspensions worker_suspensions_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_suspensions
+    ADD CONSTRAINT worker_suspensions_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: workers workers_simulated_by_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

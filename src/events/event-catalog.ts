@@ -12,6 +12,8 @@ import {
   TaskSubmittedData,
   WebhookDisabledData,
   WorkerAvailabilityData,
+  WorkerProofReviewDecidedData,
+  WorkerReviewDecidedData,
   WebhookTestData,
 } from './event-data';
 
@@ -69,10 +71,16 @@ export const ASSIGNMENT_EVENTS = [
 ] as const;
 
 /**
- * Events about the worker's own on-call state: sent to that worker over WebSocket, so every open app shows the
- * server's state, and read by the job that offers a worker going on call the best open task nearby.
+ * Events about the worker's own account: the on-call state (so every open app shows the server's state; the job
+ * that offers a worker going on call the best open task nearby reads it) and what a person decided about them
+ * (product-decisions §18: the worker is told why). Sent to that worker over WebSocket.
  */
-export const WORKER_EVENTS = ['worker.on_call', 'worker.off_call'] as const;
+export const WORKER_EVENTS = [
+  'worker.on_call',
+  'worker.off_call',
+  'worker.proof_review_decided',
+  'worker.review_decided',
+] as const;
 
 /** Assignment events after which the worker no longer holds the task: it stops watching the task's events. */
 export const ASSIGNMENT_ENDING_EVENTS: readonly AssignmentEventName[] = [
@@ -168,7 +176,18 @@ export const EVENT_CATALOG = {
     data: WorkerAvailabilityData,
     when: 'The worker went on call, or reported a fresh position while on call after the last one had grown too old to match on: offers can reach them again.',
   },
-  'worker.off_call': { data: WorkerAvailabilityData, when: 'The worker turned being on call off.' },
+  'worker.off_call': {
+    data: WorkerAvailabilityData,
+    when: 'The worker turned being on call off, or was taken off call by a suspension.',
+  },
+  'worker.proof_review_decided': {
+    data: WorkerProofReviewDecidedData,
+    when: 'A person decided one of the worker’s held submissions (confirmed fraud or cleared), saying why.',
+  },
+  'worker.review_decided': {
+    data: WorkerReviewDecidedData,
+    when: 'An operator answered the worker’s request to look again (upheld or reversed).',
+  },
 } as const satisfies Record<OutboxEventName | TestEventName, CatalogEntry>;
 
 export type CatalogEventName = keyof typeof EVENT_CATALOG;

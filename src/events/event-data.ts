@@ -146,6 +146,62 @@ export class WorkerAvailabilityData {
   on_call_until: string | null;
 }
 
+/**
+ * A person decided a held submission of the worker (product-decisions §18): confirmed fraud (the result is rejected,
+ * reputation lowered, maybe the account suspended or withdrawals paused) or cleared. Sent to the worker only.
+ */
+export class WorkerProofReviewDecidedData {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The review (the assignment it is about); subject_id of `fraud_hold`.',
+  })
+  review_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  task_id: string;
+
+  @ApiProperty({ enum: ['confirmed_fraud', 'cleared'] })
+  outcome: 'confirmed_fraud' | 'cleared';
+
+  @ApiProperty({ description: 'Why, in words the worker app shows.' })
+  reason: string;
+
+  @ApiProperty({ description: 'The worker’s reputation after the decision.' })
+  reputation: number;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The suspension or withdrawal pause it started (subject_id of `suspension`), if any.',
+  })
+  suspension_id: string | null;
+
+  @ApiProperty({ description: 'Whether the account is now suspended (no going on call, no taking tasks).' })
+  suspended: boolean;
+
+  @ApiProperty({ description: 'Whether withdrawals are now paused.' })
+  withdrawals_paused: boolean;
+}
+
+/** An operator answered the worker's request to look again (POST /v1/worker/reviews). Sent to the worker only. */
+export class WorkerReviewDecidedData {
+  @ApiProperty({ format: 'uuid' })
+  review_request_id: string;
+
+  @ApiProperty({ enum: ['fraud_hold', 'suspension'] })
+  subject: string;
+
+  @ApiProperty({ format: 'uuid' })
+  subject_id: string;
+
+  @ApiProperty({ enum: ['upheld', 'reversed'] })
+  outcome: 'upheld' | 'reversed';
+
+  @ApiProperty({ description: 'The operator’s words to the worker.' })
+  note: string;
+}
+
 /** A payment order changed status. */
 export class OrderEventData {
   @ApiProperty({ example: 'pay_3kTj0bW9qL2m' })

@@ -13,6 +13,11 @@
  * - response: 1 when the median time from accept to submit is at most 30 minutes, falling linearly to 0 at 4 hours;
  *   n = number of submitted assignments.
  *
+ * - confirmed fraud (product-decisions §18): each fraud an operator confirmed (and nobody reversed) takes
+ *   FRAUD_PENALTY off the score, floored at 0. One confirmation takes a new worker (4.0) to 3.0, under the 3.5 line
+ *   that caps unfinished assignments and under most agents' min_reputation; the completion ratio alone would barely
+ *   move (one rejection among many approvals), which would make cheating cheap.
+ *
  * Stored rounded to 2 decimals, and every rule (the 3.5 cap, min_reputation) compares the stored value, so what a
  * worker or agent sees is exactly what was decided on.
  */
@@ -21,6 +26,8 @@ export const REPUTATION_PRIOR_WEIGHT = 3;
 export const NEW_WORKER_REPUTATION = 4.0;
 export const RESPONSE_FULL_SECONDS = 30 * 60;
 export const RESPONSE_ZERO_SECONDS = 4 * 3600;
+/** Points off the score per confirmed fraud (see above). */
+export const FRAUD_PENALTY = 1;
 
 export interface ReputationStats {
   approved: number;
@@ -33,6 +40,8 @@ export interface ReputationStats {
   responseCount: number;
   /** Median of submitted_at - accepted_at over them; null when there are none. */
   medianResponseSeconds: number | null;
+  /** Frauds an operator confirmed and nobody reversed (product-decisions §18); absent is none. */
+  confirmedFrauds?: number;
 }
 
 export interface Reputation {
@@ -63,7 +72,8 @@ export function computeReputation(s: ReputationStats): Reputation {
     s.medianResponseSeconds === null || s.responseCount === 0
       ? REPUTATION_PRIOR
       : smooth(responseScore(s.medianResponseSeconds), s.responseCount);
-  const raw = 5 * (0.6 * completion + 0.3 * rating + 0.1 * response);
+  const raw =
+    5 * (0.6 * completion + 0.3 * rating + 0.1 * response) - FRAUD_PENALTY * (s.confirmedFrauds ?? 0);
   return { score: roundTo2(Math.min(5, Math.max(0, raw))), completion, rating, response };
 }
 

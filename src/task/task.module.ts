@@ -6,6 +6,9 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EscrowModule } from '../escrow/escrow.module';
 import { MatchingModule } from '../matching/matching.module';
 import { UploadModule } from '../upload/upload.module';
+import { AdminProofReviewsController } from './controllers/admin-proof-reviews.controller';
+import { AdminWorkerReviewsController } from './controllers/admin-worker-reviews.controller';
+import { WorkerReviewsController } from './controllers/worker-reviews.controller';
 import { AgentTasksApiController } from './controllers/agent-tasks-api.controller';
 import { AgentTasksV1Controller } from './controllers/agent-tasks-v1.controller';
 import { AgentTasksController } from './controllers/agent-tasks.controller';
@@ -27,6 +30,8 @@ import { TaskQuoteService } from './services/task-quote.service';
 import { TaskReviewService } from './services/task-review.service';
 import { TaskSettlement } from './services/task-settlement';
 import { TaskOffers } from './services/task-offers';
+import { ProofReviewService } from './services/proof-review.service';
+import { WorkerReviewService } from './services/worker-review.service';
 import { TaskTimers } from './services/task-timers';
 import { WorkerTaskQueryService } from './services/worker-task-query.service';
 import { WorkerOffersService } from './services/worker-offers.service';
@@ -44,6 +49,9 @@ import { WorkerOffersService } from './services/worker-offers.service';
     AgentTasksController,
     WorkerTasksController,
     SpendApprovalsController,
+    AdminProofReviewsController,
+    AdminWorkerReviewsController,
+    WorkerReviewsController,
   ],
   providers: [
     TaskEvents,
@@ -64,6 +72,8 @@ import { WorkerOffersService } from './services/worker-offers.service';
     TaskTimers,
     TaskOffers,
     SpendApprovals,
+    ProofReviewService,
+    WorkerReviewService,
     {
       provide: WorkerPseudonyms,
       inject: [APP_CONFIG],

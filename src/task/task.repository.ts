@@ -101,6 +101,8 @@ export interface AssignmentRow {
   review_required: boolean;
   /** For the operators: what happened to a held submission without them (approved after 14 days). */
   review_note: string | null;
+  /** An operator cleared the hold: auto-approval counts its hours from then (product-decisions §18). */
+  hold_cleared_at: Date | null;
   created_at: Date;
 }
 

@@ -46,6 +46,11 @@ const EXPECTED = [
   'PATCH /v1/admin/agents/:id',
   // ledger: credits, balances, transactions, statistics
   'POST /v1/admin/agents/:id/credit',
+  'GET /v1/admin/proof-reviews',
+  'GET /v1/admin/proof-reviews/:id',
+  'POST /v1/admin/proof-reviews/:id/decision',
+  'GET /v1/admin/worker-reviews',
+  'POST /v1/admin/worker-reviews/:id/decision',
   'GET /v1/admin/ledger/check',
   'GET /v1/payment/balance',
   'GET /api/v1/payment/balance',
@@ -65,6 +70,8 @@ const EXPECTED = [
   ...both('POST', '/worker/logout'),
   ...both('GET', '/worker/profile'),
   ...both('PATCH', '/worker/profile'),
+  ...both('GET', '/worker/reviews'),
+  ...both('POST', '/worker/reviews'),
   ...both('GET', '/worker/data-export'),
   // tasks: agent side (creation and cancellation differ per surface)
   'POST /v1/tasks/create',

@@ -205,6 +205,22 @@ export const ERRORS = {
     summary: 'The account is suspended or closed.',
     fields: [],
   },
+  worker_suspended: {
+    status: 403,
+    summary: 'The worker account is suspended after a confirmed fraud: no going on call and no taking tasks.',
+    detail:
+      'Signing in, reading your state and asking for a review (`POST /v1/worker/reviews`, subject `suspension`) ' +
+      'still work. `suspension_id` names the suspension.',
+    fields: ['suspension_id'],
+  },
+  withdrawals_paused: {
+    status: 403,
+    summary: "The worker's withdrawals are paused for review after a confirmed fraud.",
+    detail:
+      'The balance stays yours; ask for a review (`POST /v1/worker/reviews`, subject `suspension`). ' +
+      '`suspension_id` names the pause.',
+    fields: ['suspension_id'],
+  },
   two_factor_required: {
     status: 403,
     summary: 'This operator action needs an operator who signs in with two-factor.',
@@ -272,6 +288,12 @@ export const ERRORS = {
       'The agent already has the most webhook endpoints allowed, or a bank reference already confirmed another ' +
       'order.',
     fields: [],
+  },
+  review_already_open: {
+    status: 409,
+    summary: 'A review request for this subject is already open.',
+    detail: '`review_id` names it; an operator answers it once.',
+    fields: ['review_id'],
   },
   email_taken: {
     status: 409,

@@ -102,6 +102,8 @@ export const ERROR_FIELDS = {
   },
   max_workers: { schema: integer, description: 'The number of slots of the task.' },
   assignment_id: { schema: uuid, description: 'Your assignment on this task.' },
+  suspension_id: { schema: uuid, description: 'The suspension or withdrawal pause that refused the action.' },
+  review_id: { schema: uuid, description: 'The review request already open for this subject.' },
   limit: { schema: integer, description: 'How many unfinished assignments the worker may hold.' },
   live_assignments: { schema: integer, description: 'How many the worker holds now.' },
   max_bytes: { schema: integer, description: 'The size limit per file, in bytes.' },

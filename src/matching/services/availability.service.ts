@@ -13,6 +13,7 @@ import type { AvailabilityResponse, UpdateAvailabilityRequest } from '../dtos/av
 import type { WorkerAvailabilityRow } from '../matching.rows';
 import { POSITION_FRESH_MINUTES } from '../offer-policy';
 import { PositionTrail } from './position-trail';
+import { assertMayWork } from '../worker-standing';
 
 type AvailabilityRow = Omit<WorkerAvailabilityRow, 'worker_id'>;
 
@@ -61,6 +62,8 @@ export class AvailabilityService {
     if (dto.online && !hasLat) {
       throw ApiError.field('latitude', 'a position is required to go online');
     }
+    // A suspended worker may report a position and go off call, never on (product-decisions §18).
+    if (dto.online) await assertMayWork(this.ds, actor.id);
     const now = this.clock.now();
     const onCallUntil = dto.online ? new Date(now.getTime() + this.config.onCallHours * 3_600_000) : null;
     const row = await inTransaction(this.ds, async (em) => {

@@ -21,7 +21,8 @@ export interface ReputationDetails {
 /**
  * What counts toward reputation, from the worker's assignments (formula in reputation.ts). Expired work counts
  * only if the worker had accepted it (a lapsed offer is not a failed task). An accepted "could not do it" report
- * (product-decisions §19) counts neither way in the completion ratio; a rejected one is a rejection.
+ * (product-decisions §19) counts neither way in the completion ratio; a rejected one is a rejection. Confirmed frauds
+ * (product-decisions §18) are counted from proof_reviews.
  */
 const STATS_SQL = `
   SELECT count(*) FILTER (WHERE status = 'approved' AND outcome = 'done')::int AS approved,
@@ -31,7 +32,9 @@ const STATS_SQL = `
          COALESCE(sum(rating), 0)::int AS rating_sum,
          count(*) FILTER (WHERE submitted_at IS NOT NULL AND accepted_at IS NOT NULL)::int AS response_count,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM submitted_at - accepted_at))
-           FILTER (WHERE submitted_at IS NOT NULL AND accepted_at IS NOT NULL) AS median_response_seconds
+           FILTER (WHERE submitted_at IS NOT NULL AND accepted_at IS NOT NULL) AS median_response_seconds,
+         (SELECT count(*) FROM proof_reviews p
+           WHERE p.worker_id = $1 AND p.outcome = 'confirmed_fraud' AND p.reversed_at IS NULL)::int AS frauds
     FROM assignments WHERE worker_id = $1`;
 
 /**
@@ -94,6 +97,7 @@ export class WorkerReputation {
       responseCount: Number(row.response_count),
       medianResponseSeconds:
         row.median_response_seconds === null ? null : Number(row.median_response_seconds),
+      confirmedFrauds: Number(row.frauds),
     };
     const { score } = computeReputation(stats);
     await sqlExec(

@@ -7,6 +7,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { Ledger } from '../../escrow/services/ledger';
+import { assertMayWithdraw } from '../../matching/worker-standing';
 import type {
   AdminWithdrawalListResponse,
   AdminWithdrawalResponse,
@@ -47,7 +48,12 @@ export class WithdrawalService {
     if (!ALIPAY_USER_ID.test(dto.alipay_account) && !dto.real_name) {
       throw ApiError.field('real_name', 'is required unless alipay_account is an Alipay user id (2088...)');
     }
-    const w = await inTransaction(this.ds, (em) => this.record(em, workerId, dto));
+    const w = await inTransaction(this.ds, async (em) => {
+      // Under the worker's row lock, which a pause takes too: no withdrawal is recorded after a pause commits.
+      await sqlRows(em, `SELECT 1 FROM workers WHERE id = $1 FOR NO KEY UPDATE`, [workerId]);
+      await assertMayWithdraw(em, workerId);
+      return this.record(em, workerId, dto);
+    });
     if (w.status === 'processing') await this.settlement.transfer(w);
     return withdrawalView((await findWithdrawal(this.ds, w.id))!);
   }

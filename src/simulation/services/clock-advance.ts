@@ -70,7 +70,8 @@ export class ClockAdvance {
          SELECT min(deadline_at) FROM tasks
           WHERE test_clock_id = $1 AND deadline_processed_at IS NULL AND status = ANY($2)
          UNION ALL
-         SELECT min(a.submitted_at) + make_interval(hours => $3) FROM assignments a JOIN tasks k ON k.id = a.task_id
+         SELECT min(GREATEST(a.submitted_at, a.hold_cleared_at)) + make_interval(hours => $3)
+           FROM assignments a JOIN tasks k ON k.id = a.task_id
           WHERE k.test_clock_id = $1 AND a.status = 'submitted' AND NOT a.review_required
          UNION ALL
          SELECT min(a.submitted_at) + make_interval(days => $5) FROM assignments a JOIN tasks k ON k.id = a.task_id

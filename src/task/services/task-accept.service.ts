@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
+import { assertMayWork } from '../../matching/worker-standing';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
@@ -37,6 +38,8 @@ export class TaskAcceptService {
       const now = this.clock.now();
       assertTakingWorkers(task, now);
       const { skills, reputation } = await this.lockWorker(em, actor.id);
+      // Under the worker row lock, which a suspension takes too: no task is taken after it commits.
+      await assertMayWork(em, actor.id);
       assertEligible(task, skills, reputation);
 
       const { assignments, live } = await TaskRepository.assignmentsAndLive(em, task.id, actor.id);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SUSPENDED_SQL } from '../../matching/worker-standing';
 import type { EntityManager } from 'typeorm';
 import { sqlRows } from '../../database/sql';
 import { OFFER_WINDOW_SECONDS, OfferCandidate, responsiveness } from '../../matching/offer-policy';
@@ -90,7 +91,7 @@ export class TaskDispatch {
               (SELECT count(*)::int FROM assignments a WHERE a.worker_id = w.id
                   AND a.status IN ('accepted', 'in_progress')) AS live,
               (SELECT count(*)::int FROM assignments a WHERE a.worker_id = w.id AND a.status = 'pending') AS pending
-         FROM workers w WHERE w.id = $1 AND w.account_status = 'active'
+         FROM workers w WHERE w.id = $1 AND w.account_status = 'active' AND NOT ${SUSPENDED_SQL('w.id')}
           FOR NO KEY UPDATE OF w SKIP LOCKED`,
       [c.workerId],
     );

@@ -10,6 +10,7 @@ import { idempotentTransaction } from '../../idempotency/idempotent-transaction'
 import type { TaskFeedbackRequest } from '../dtos/task-requests.dto';
 import type { CancelTaskResponse, FeedbackResponse } from '../dtos/task-response.dto';
 import { AssignmentRow, TaskFeedbackRow, TaskRepository, TaskRow } from '../task.repository';
+import { ProofReviewService } from './proof-review.service';
 import { TaskEvents } from './task-events';
 import { taskNotFound } from './task-query.service';
 import { Review, TaskSettlement } from './task-settlement';
@@ -53,6 +54,8 @@ export class TaskReviewService {
       for (const a of targets) {
         if (dto.accept_result) await this.settlement.approve(em, task, a, now, review);
         else await this.settlement.refund(em, task, a, now, 'rejected', review);
+        // The agent's verdict on a held result ends its review (product-decisions §18).
+        await ProofReviewService.recordAgentVerdict(em, a, dto.accept_result, now);
       }
       const outcome = await this.settlement.reconcileTask(em, task, now, { closeIntake: dto.accept_result });
       const ids = targets.map((a) => a.id);

@@ -119,7 +119,12 @@ export class TaskTimers {
       'submitted_at',
       cutoff,
       async (em, task, due) => {
-        const free = due.filter((a) => !a.review_required || a.submitted_at! <= holdCutoff);
+        // A hold an operator cleared gives the agent AUTO_APPROVE_HOURS again from the clearing (docs/decisions.md).
+        const free = due.filter((a) =>
+          a.review_required
+            ? a.submitted_at! <= holdCutoff
+            : a.hold_cleared_at === null || a.hold_cleared_at <= cutoff,
+        );
         for (const a of free) {
           if (a.review_required) {
             await sqlExec(em, `UPDATE assignments SET review_note = $2 WHERE id = $1`, [
@@ -133,7 +138,10 @@ export class TaskTimers {
         return free.length > 0;
       },
       // Held results only once their hold has lapsed.
-      { sql: '(NOT a.review_required OR a.submitted_at <= $N)', param: holdCutoff },
+      {
+        sql: '(CASE WHEN a.review_required THEN a.submitted_at <= $N ELSE COALESCE(a.hold_cleared_at <= $1, true) END)',
+        param: holdCutoff,
+      },
     );
   }
 

@@ -28,6 +28,8 @@ const ACTION_SET: Record<Action, true> = {
   'withdrawal.approved': true,
   'withdrawal.rejected': true,
   'payment_order.bank_transfer_confirmed': true,
+  'proof_review.decided': true,
+  'worker_review.decided': true,
 };
 const ACTIONS = Object.keys(ACTION_SET) as Action[];
 const TARGET_SET: Record<TargetType, true> = {
@@ -35,6 +37,8 @@ const TARGET_SET: Record<TargetType, true> = {
   agent: true,
   withdrawal: true,
   payment_order: true,
+  assignment: true,
+  worker_review: true,
 };
 const TARGETS = Object.keys(TARGET_SET) as TargetType[];
 const PAGE = 50;

@@ -140,6 +140,11 @@ export const createWebhookRequestLimits = {
     url: { maxLength: 2048 },
 } as const;
 
+/** components["schemas"]["CreateWorkerReviewRequest"] */
+export const createWorkerReviewRequestLimits = {
+    statement: { maxLength: 2000 },
+} as const;
+
 /** components["schemas"]["DashboardStatsResponse"] */
 export const dashboardStatsResponseLimits = {
     success_rate: { minimum: 0, maximum: 1 },
@@ -175,6 +180,11 @@ export const nearTaskLimits = {
 /** components["schemas"]["PhotoBehaviorInput"] */
 export const photoBehaviorInputLimits = {
     distance_m: { minimum: 0, maximum: 100000 },
+} as const;
+
+/** components["schemas"]["ProofReviewDecisionRequest"] */
+export const proofReviewDecisionRequestLimits = {
+    note: { maxLength: 2000 },
 } as const;
 
 /** components["schemas"]["PushSubscriptionKeys"] */
@@ -384,6 +394,11 @@ export const workerResponseLimits = {
     reputation: { minimum: 0, maximum: 5 },
 } as const;
 
+/** components["schemas"]["WorkerReviewDecisionRequest"] */
+export const workerReviewDecisionRequestLimits = {
+    note: { maxLength: 2000 },
+} as const;
+
 /** GET /v1/admin/agents query */
 export const pathsV1AdminAgentsGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
@@ -397,8 +412,20 @@ export const pathsV1AdminAuditLogGetParametersQueryLimits = {
     target_id: { maxLength: 100 },
 } as const;
 
+/** GET /v1/admin/proof-reviews query */
+export const pathsV1AdminProofReviewsGetParametersQueryLimits = {
+    limit: { minimum: 1, maximum: 100 },
+    skip: { minimum: 0 },
+} as const;
+
 /** GET /v1/admin/withdrawals query */
 export const pathsV1AdminWithdrawalsGetParametersQueryLimits = {
+    limit: { minimum: 1, maximum: 100 },
+    skip: { minimum: 0 },
+} as const;
+
+/** GET /v1/admin/worker-reviews query */
+export const pathsV1AdminWorkerReviewsGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
     skip: { minimum: 0 },
 } as const;

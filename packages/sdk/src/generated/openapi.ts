@@ -342,6 +342,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/proof-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Flagged submissions: held high-risk results and what was decided (product-decisions §18)
+         * @description open (default): held high-risk submissions nobody decided, oldest first, and those approved after 14 days with a note; decided: newest decision first. Each with the evidence: photos and verification, the matched earlier photos of reused_photo, the worker, the task and its location, the position trail. Operator JWT.
+         */
+        get: operations["AdminProofReviews_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/proof-reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One flagged submission with its evidence
+         * @description Operator JWT.
+         */
+        get: operations["AdminProofReviews_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/proof-reviews/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a flagged submission: confirmed_fraud or cleared
+         * @description confirmed_fraud rejects a held result (its slot refunded as a rejection would; one approved after 14 days keeps its money), lowers the worker’s reputation by 1 and may suspend the worker and pause their withdrawals; cleared lifts the hold (auto-approval 72 hours from now). The worker is told why; the audit log records it. A review decides once: then 409 invalid_state. Operator JWT.
+         */
+        post: operations["AdminProofReviews_decide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/refresh": {
         parameters: {
             query?: never;
@@ -416,6 +476,46 @@ export interface paths {
          * @description Rejects a withdrawal in review with a reason; the amount returns to the worker’s withdrawable balance. Operator JWT.
          */
         post: operations["AdminPayments_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/worker-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Workers’ requests to look again (open: oldest first; decided: newest first)
+         * @description Operator JWT.
+         */
+        get: operations["AdminWorkerReviews_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/worker-reviews/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a worker’s request: upheld or reversed
+         * @description reversed undoes the subject: a confirmed fraud loses its reputation penalty and the suspension it started; a suspension is lifted with its withdrawal pause. The worker is told with the note; audited. Answered once: then 409 invalid_state. Operator JWT.
+         */
+        post: operations["AdminWorkerReviews_decide"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2006,6 +2106,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/worker/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your standing: suspensions, confirmed frauds and your review requests
+         * @description Works while suspended, so you can read why and ask for a review. subject_id values for POST come from here.
+         */
+        get: operations["WorkerReviews_mine"];
+        put?: never;
+        /**
+         * Ask a person to look again at a confirmed fraud or a suspension (product-decisions §18)
+         * @description An operator answers (upheld or reversed) and you are told (worker.review_decided). One open request per subject: 409 review_already_open.
+         */
+        post: operations["WorkerReviews_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/worker/send-sms": {
         parameters: {
             query?: never;
@@ -2356,6 +2480,38 @@ export interface components {
              */
             status: "pending_review" | "processing" | "completed" | "failed" | "rejected";
             withdrawal_id: string;
+            /** Format: uuid */
+            worker_id: string;
+        };
+        AdminWorkerReviewListResponse: {
+            has_more: boolean;
+            items: components["schemas"]["AdminWorkerReviewResponse"][];
+            limit: number;
+            skip: number;
+            total: number;
+        };
+        AdminWorkerReviewResponse: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** @description The operator’s words, once decided. */
+            note: string | null;
+            /** Format: uuid */
+            operator_id: string | null;
+            /** @enum {string|null} */
+            outcome: "upheld" | "reversed" | null;
+            /** Format: uuid */
+            review_id: string;
+            statement: string;
+            /** @enum {string} */
+            status: "open" | "decided";
+            /** @enum {string} */
+            subject: "fraud_hold" | "suspension";
+            /** Format: uuid */
+            subject_id: string;
+            /** @description Whether the subject still has something to reverse (a confirmed fraud not reversed, a live suspension). */
+            subject_live: boolean;
             /** Format: uuid */
             worker_id: string;
         };
@@ -2981,7 +3137,7 @@ export interface components {
         };
         AuditLogEntryResponse: {
             /** @enum {string} */
-            action: "operator.created" | "operator.updated" | "operator.signed_in" | "operator.sign_in_failed" | "operator.signed_out" | "operator.totp_enrolled" | "operator.totp_reset" | "operator.recovery_codes_regenerated" | "agent.updated" | "agent.credited" | "withdrawal.approved" | "withdrawal.rejected" | "payment_order.bank_transfer_confirmed";
+            action: "operator.created" | "operator.updated" | "operator.signed_in" | "operator.sign_in_failed" | "operator.signed_out" | "operator.totp_enrolled" | "operator.totp_reset" | "operator.recovery_codes_regenerated" | "agent.updated" | "agent.credited" | "withdrawal.approved" | "withdrawal.rejected" | "payment_order.bank_transfer_confirmed" | "proof_review.decided" | "worker_review.decided";
             /** @description The same fields after the action, and what was given with it (a reason, an amount). */
             after: {
                 [key: string]: unknown;
@@ -3012,7 +3168,7 @@ export interface components {
             source: "api" | "cli";
             target_id: string;
             /** @enum {string} */
-            target_type: "operator" | "agent" | "withdrawal" | "payment_order";
+            target_type: "operator" | "agent" | "withdrawal" | "payment_order" | "assignment" | "worker_review";
         };
         AuditLogPageResponse: {
             /** @description Newest first. */
@@ -3469,6 +3625,17 @@ export interface components {
              */
             url: string;
         };
+        CreateWorkerReviewRequest: {
+            /** @description What you want the person to know. */
+            statement: string;
+            /**
+             * @description fraud_hold: a confirmed fraud on one of your submissions (subject_id: its review_id); suspension: a suspension or withdrawal pause of your account (subject_id: its suspension_id).
+             * @enum {string}
+             */
+            subject: "fraud_hold" | "suspension";
+            /** Format: uuid */
+            subject_id: string;
+        };
         DashboardStatsResponse: {
             /**
              * @description Authenticated API requests of the agent today (UTC), API key and console together; counts land within seconds.
@@ -3618,7 +3785,7 @@ export interface components {
              * @description Machine-readable error code (lower case); docs/errors.md describes each.
              * @enum {string}
              */
-            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
+            code: "validation_error" | "invalid_json" | "invalid_body" | "amount_mismatch" | "refund_not_allowed" | "already_refunded" | "payment_method_unavailable" | "daily_limit_exceeded" | "invalid_sms_code" | "photo_gps_missing" | "photo_location_mismatch" | "device_location_stale" | "device_location_inaccurate" | "photo_required" | "answer_invalid" | "invalid_photo" | "authentication_required" | "invalid_api_key" | "invalid_token" | "invalid_credentials" | "session_expired" | "invalid_totp_code" | "insufficient_balance" | "spend_cap_exceeded" | "spend_approval_over_ceiling" | "insufficient_permissions" | "forbidden" | "account_disabled" | "worker_suspended" | "withdrawals_paused" | "two_factor_required" | "not_eligible" | "not_found" | "oauth_request_not_found" | "oauth_grant_not_found" | "task_not_found" | "test_clock_not_found" | "sandbox_worker_not_found" | "result_not_available" | "order_not_found" | "assignment_not_found" | "conflict" | "review_already_open" | "email_taken" | "phone_taken" | "duplicate_order" | "invalid_state" | "idempotency_conflict" | "task_full" | "already_assigned" | "assignment_limit_reached" | "already_rated" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limit_exceeded" | "concurrent_task_limit" | "too_many_concurrent_uploads" | "upload_quota_exceeded" | "account_locked" | "internal_error" | "provider_error" | "service_unavailable";
             /** @description What counts against the cap so far in the period (task totals less later refunds), in cents. Carried by: spend_cap_exceeded. */
             counted_cents?: number;
             /** @description The currency of both amounts. Carried by: amount_mismatch. */
@@ -3724,6 +3891,16 @@ export interface components {
             retry_after?: number;
             /** @description Whether retrying can succeed. Carried by: provider_error. */
             retry_allowed?: boolean;
+            /**
+             * Format: uuid
+             * @description The review request already open for this subject. Carried by: review_already_open.
+             */
+            review_id?: string;
+            /**
+             * Format: uuid
+             * @description The suspension or withdrawal pause that refused the action. Carried by: worker_suspended, withdrawals_paused.
+             */
+            suspension_id?: string;
             /**
              * Format: uuid
              * @description The task created earlier with this idempotency_key. Carried by: idempotency_conflict.
@@ -4320,6 +4497,172 @@ export interface components {
             daily_cents: number | null;
             /** @description null: no monthly cap. */
             monthly_cents: number | null;
+        };
+        ProofReviewDecisionRequest: {
+            /** @description Why, for the audit log and the operators (never sent to the worker). */
+            note: string;
+            /**
+             * @description confirmed_fraud: a held result is rejected (its slot refunded as a rejection would) and the worker loses 1 reputation point; cleared: the hold is lifted (the agent may still decide; auto-approval 72 hours from now).
+             * @enum {string}
+             */
+            outcome: "confirmed_fraud" | "cleared";
+            /**
+             * @description confirmed_fraud only: pause the worker's withdrawals until reviewed.
+             * @default false
+             */
+            pause_withdrawals?: boolean;
+            /**
+             * @description confirmed_fraud only: suspend the worker (no going on call, no taking tasks) until reviewed.
+             * @default false
+             */
+            suspend_worker?: boolean;
+        };
+        ProofReviewDecisionView: {
+            /** Format: date-time */
+            decided_at: string;
+            /** @enum {string} */
+            decided_by: "operator" | "agent";
+            note: string | null;
+            /** Format: uuid */
+            operator_id: string | null;
+            /** @enum {string} */
+            outcome: "confirmed_fraud" | "cleared" | "agent_approved" | "agent_rejected";
+            /**
+             * Format: date-time
+             * @description When a confirmed fraud was reversed after the worker asked for a review.
+             */
+            reversed_at: string | null;
+            /**
+             * Format: uuid
+             * @description The suspension or withdrawal pause the decision started.
+             */
+            suspension_id: string | null;
+        };
+        ProofReviewListResponse: {
+            has_more: boolean;
+            items: components["schemas"]["ProofReviewResponse"][];
+            limit: number;
+            skip: number;
+            total: number;
+        };
+        ProofReviewLocation: {
+            address: string | null;
+            latitude: number;
+            longitude: number;
+            max_distance_meters: number;
+        };
+        ProofReviewMatch: {
+            /** Format: uuid */
+            agent_id: string;
+            /** Format: uuid */
+            assignment_id: string;
+            /** @description Hamming distance between the perceptual hashes, in bits (0: the same picture). */
+            distance_bits: number;
+            /** @description The earlier submission’s photo links. */
+            photo_urls: string[];
+            /** Format: date-time */
+            recorded_at: string;
+            /** @description The same worker as this submission’s. */
+            same_worker: boolean;
+            /** Format: uuid */
+            task_id: string;
+            /** Format: uuid */
+            worker_id: string;
+        };
+        ProofReviewResponse: {
+            decision: components["schemas"]["ProofReviewDecisionView"] | null;
+            /**
+             * @description held: waiting for a decision; approved_after_hold: nobody decided within 14 days, so it was approved (see note); otherwise what became of the result.
+             * @enum {string}
+             */
+            hold: "held" | "approved_after_hold" | "rejected" | "approved";
+            /** @description What happened without the operators (the 14-day note). */
+            note: string | null;
+            /** @description For reused_photo: the earlier photos on the platform this submission’s photos are near-duplicates of. */
+            reused_matches: components["schemas"]["ProofReviewMatch"][];
+            /** Format: date-time */
+            review_deadline_at: string | null;
+            /**
+             * Format: uuid
+             * @description The review’s id: the held assignment’s id.
+             */
+            review_id: string;
+            /** @enum {string} */
+            status: "open" | "decided";
+            submission: components["schemas"]["ProofReviewSubmission"];
+            task: components["schemas"]["ProofReviewTaskView"];
+            /** @description For impossible_travel: the worker’s positions from 24 hours before the submission to the submission (kept 30 days). */
+            travel_trail: components["schemas"]["ProofReviewTrailPoint"][];
+            worker: components["schemas"]["ProofReviewWorkerView"];
+        };
+        ProofReviewSubmission: {
+            /** Format: uuid */
+            assignment_id: string;
+            /** @description The answers: following the task’s answer_schema when it has one (typed), else free-form JSON. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The device location the worker sent with the submission, if any. */
+            device_location: components["schemas"]["DeviceLocation"] | null;
+            photos: components["schemas"]["ResultPhoto"][];
+            /**
+             * Format: date-time
+             * @description While a held result waits for a decision: when it is approved if nobody decides (14 days after submission). null otherwise.
+             */
+            review_deadline_at: string | null;
+            /** @description true when the risk was high at submission: the result is held from the 72-hour auto-approval until you (or an operator) decide; see review_deadline_at. */
+            review_required: boolean;
+            /**
+             * @description The submission’s risk (product-decisions §18): the highest of its photos’ verification.risk; low without checked photos. Signals never reject by themselves.
+             * @example low
+             * @enum {string}
+             */
+            risk: "low" | "medium" | "high";
+            status: string;
+            /** Format: date-time */
+            submitted_at: string;
+            /**
+             * @description Present when this is a "could not do it" report (product-decisions §19) instead of a result: why (worker_notes says what happened, photos show it). Accepting it pays the task’s unable_payout_percent, not the whole payout.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
+            worker_notes: string | null;
+        };
+        ProofReviewTaskView: {
+            /** Format: uuid */
+            agent_id: string;
+            location: components["schemas"]["ProofReviewLocation"];
+            status: string;
+            /** Format: uuid */
+            task_id: string;
+            task_type: string;
+            title: string;
+        };
+        ProofReviewTrailPoint: {
+            accuracy_m: number | null;
+            latitude: number;
+            longitude: number;
+            /** Format: date-time */
+            reported_at: string;
+            /** @enum {string} */
+            source: "availability" | "submission_device" | "submission_photo";
+        };
+        ProofReviewWorkerView: {
+            /** @enum {string} */
+            account_status: "active" | "suspended" | "closed";
+            /** @description Confirmed frauds not reversed. */
+            confirmed_frauds: number;
+            reputation: number;
+            /** @description A live suspension after a confirmed fraud. */
+            suspended: boolean;
+            /** Format: uuid */
+            suspension_id: string | null;
+            withdrawals_paused: boolean;
+            /**
+             * Format: uuid
+             * @description The worker’s id (no name or phone number is shown).
+             */
+            worker_id: string;
         };
         ProofSignalView: {
             /**
@@ -6162,7 +6505,23 @@ export interface components {
             withdrawn_cents: number;
         };
         /** @description An event about one of the worker’s assignments or its on-call state, sent to its socket room; `event` tells which. */
-        WorkerEvent: components["schemas"]["AssignmentOfferedEvent"] | components["schemas"]["AssignmentDeclinedEvent"] | components["schemas"]["AssignmentAcceptedEvent"] | components["schemas"]["AssignmentStartedEvent"] | components["schemas"]["AssignmentSubmittedEvent"] | components["schemas"]["AssignmentApprovedEvent"] | components["schemas"]["AssignmentRejectedEvent"] | components["schemas"]["AssignmentAbandonedEvent"] | components["schemas"]["AssignmentExpiredEvent"] | components["schemas"]["AssignmentCancelledEvent"] | components["schemas"]["WorkerOnCallEvent"] | components["schemas"]["WorkerOffCallEvent"];
+        WorkerEvent: components["schemas"]["AssignmentOfferedEvent"] | components["schemas"]["AssignmentDeclinedEvent"] | components["schemas"]["AssignmentAcceptedEvent"] | components["schemas"]["AssignmentStartedEvent"] | components["schemas"]["AssignmentSubmittedEvent"] | components["schemas"]["AssignmentApprovedEvent"] | components["schemas"]["AssignmentRejectedEvent"] | components["schemas"]["AssignmentAbandonedEvent"] | components["schemas"]["AssignmentExpiredEvent"] | components["schemas"]["AssignmentCancelledEvent"] | components["schemas"]["WorkerOnCallEvent"] | components["schemas"]["WorkerOffCallEvent"] | components["schemas"]["WorkerProofReviewDecidedEvent"] | components["schemas"]["WorkerReviewDecidedEvent"];
+        WorkerFraudHoldView: {
+            /** Format: date-time */
+            decided_at: string;
+            /**
+             * Format: date-time
+             * @description Reversed after a review.
+             */
+            reversed_at: string | null;
+            /**
+             * Format: uuid
+             * @description subject_id for a review of subject `fraud_hold`.
+             */
+            review_id: string;
+            /** Format: uuid */
+            task_id: string;
+        };
         WorkerLogin: {
             /** Format: password */
             password: string;
@@ -6175,7 +6534,7 @@ export interface components {
             /** @description Oldest first (the latest 500); reading them marks them read. */
             messages: components["schemas"]["MessageView"][];
         };
-        /** @description The worker turned being on call off. */
+        /** @description The worker turned being on call off, or was taken off call by a suspension. */
         WorkerOffCallEvent: {
             data: components["schemas"]["WorkerAvailabilityData"];
             /**
@@ -6222,6 +6581,49 @@ export interface components {
              * @enum {string}
              */
             event: "worker.on_call";
+            /**
+             * Format: uuid
+             * @description Unique per event, the same on every delivery of it: de-duplicate by it.
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+        };
+        WorkerProofReviewDecidedData: {
+            /** @enum {string} */
+            outcome: "confirmed_fraud" | "cleared";
+            /** @description Why, in words the worker app shows. */
+            reason: string;
+            /** @description The worker’s reputation after the decision. */
+            reputation: number;
+            /**
+             * Format: uuid
+             * @description The review (the assignment it is about); subject_id of `fraud_hold`.
+             */
+            review_id: string;
+            /** @description Whether the account is now suspended (no going on call, no taking tasks). */
+            suspended: boolean;
+            /**
+             * Format: uuid
+             * @description The suspension or withdrawal pause it started (subject_id of `suspension`), if any.
+             */
+            suspension_id: string | null;
+            /** Format: uuid */
+            task_id: string;
+            /** @description Whether withdrawals are now paused. */
+            withdrawals_paused: boolean;
+        };
+        /** @description A person decided one of the worker’s held submissions (confirmed fraud or cleared), saying why. */
+        WorkerProofReviewDecidedEvent: {
+            data: components["schemas"]["WorkerProofReviewDecidedData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "worker.proof_review_decided";
             /**
              * Format: uuid
              * @description Unique per event, the same on every delivery of it: de-duplicate by it.
@@ -6288,6 +6690,75 @@ export interface components {
             /** Format: uuid */
             worker_id: string;
         };
+        WorkerReviewDecidedData: {
+            /** @description The operator’s words to the worker. */
+            note: string;
+            /** @enum {string} */
+            outcome: "upheld" | "reversed";
+            /** Format: uuid */
+            review_request_id: string;
+            /** @enum {string} */
+            subject: "fraud_hold" | "suspension";
+            /** Format: uuid */
+            subject_id: string;
+        };
+        /** @description An operator answered the worker’s request to look again (upheld or reversed). */
+        WorkerReviewDecidedEvent: {
+            data: components["schemas"]["WorkerReviewDecidedData"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "worker.review_decided";
+            /**
+             * Format: uuid
+             * @description Unique per event, the same on every delivery of it: de-duplicate by it.
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+        };
+        WorkerReviewDecisionRequest: {
+            /** @description Sent to the worker with the outcome, and kept in the audit log. */
+            note: string;
+            /**
+             * @description upheld: the decision stands; reversed: a confirmed fraud loses its reputation penalty and the suspension it started, a suspension is lifted (with its withdrawal pause).
+             * @enum {string}
+             */
+            outcome: "upheld" | "reversed";
+        };
+        WorkerReviewResponse: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** @description The operator’s words, once decided. */
+            note: string | null;
+            /** @enum {string|null} */
+            outcome: "upheld" | "reversed" | null;
+            /** Format: uuid */
+            review_id: string;
+            statement: string;
+            /** @enum {string} */
+            status: "open" | "decided";
+            /** @enum {string} */
+            subject: "fraud_hold" | "suspension";
+            /** Format: uuid */
+            subject_id: string;
+        };
+        WorkerReviewsResponse: {
+            fraud_holds: components["schemas"]["WorkerFraudHoldView"][];
+            /** @description Your review requests, newest first. */
+            requests: components["schemas"]["WorkerReviewResponse"][];
+            /** @description No going on call and no taking tasks while true. */
+            suspended: boolean;
+            /** @description Live suspensions and withdrawal pauses. */
+            suspensions: components["schemas"]["WorkerSuspensionView"][];
+            withdrawals_paused: boolean;
+        };
         WorkerSubmissionView: {
             /** @description The device fix sent with the submission, if any. */
             device_location: {
@@ -6298,6 +6769,19 @@ export interface components {
                 [key: string]: unknown;
             };
             worker_notes: string | null;
+        };
+        WorkerSuspensionView: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Why, in words. */
+            reason: string;
+            suspended: boolean;
+            /**
+             * Format: uuid
+             * @description subject_id for a review of subject `suspension`.
+             */
+            suspension_id: string;
+            withdrawals_paused: boolean;
         };
         WorkerThreadsResponse: {
             /** @description Threads that hold at least one message, newest first. */
@@ -6724,7 +7208,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this kind of action. */
-                action?: "operator.created" | "operator.updated" | "operator.signed_in" | "operator.sign_in_failed" | "operator.signed_out" | "operator.totp_enrolled" | "operator.totp_reset" | "operator.recovery_codes_regenerated" | "agent.updated" | "agent.credited" | "withdrawal.approved" | "withdrawal.rejected" | "payment_order.bank_transfer_confirmed";
+                action?: "operator.created" | "operator.updated" | "operator.signed_in" | "operator.sign_in_failed" | "operator.signed_out" | "operator.totp_enrolled" | "operator.totp_reset" | "operator.recovery_codes_regenerated" | "agent.updated" | "agent.credited" | "withdrawal.approved" | "withdrawal.rejected" | "payment_order.bank_transfer_confirmed" | "proof_review.decided" | "worker_review.decided";
                 limit?: number;
                 /** @description Only what this operator did. */
                 operator_id?: string;
@@ -6733,7 +7217,7 @@ export interface operations {
                 /** @description Only actions on this target (with `target_type`). */
                 target_id?: string;
                 /** @description Only actions on this kind of target. */
-                target_type?: "operator" | "agent" | "withdrawal" | "payment_order";
+                target_type?: "operator" | "agent" | "withdrawal" | "payment_order" | "assignment" | "worker_review";
             };
             header?: never;
             path?: never;
@@ -7921,6 +8405,308 @@ export interface operations {
             };
         };
     };
+    AdminProofReviews_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                skip?: number;
+                /** @description open: held high-risk submissions nobody decided, and those approved after 14 days with a note; decided: decided by an operator or by the agent. */
+                status?: "open" | "decided";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofReviewListResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProofReviews_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review id (the held assignment’s id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofReviewResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminProofReviews_decide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProofReviewDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofReviewResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminAuth_refresh: {
         parameters: {
             query?: never;
@@ -8202,6 +8988,208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminWithdrawalResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminWorkerReviews_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                skip?: number;
+                status?: "open" | "decided";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWorkerReviewListResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminWorkerReviews_decide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkerReviewDecisionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWorkerReviewResponse"];
                 };
             };
             /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
@@ -16559,6 +17547,192 @@ export interface operations {
             };
         };
     };
+    WorkerReviews_mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerReviewsResponse"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerReviews_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkerReviewRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerReviewResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`review_already_open`](../docs/errors.md#review_already_open): A review request for this subject is already open.
+             *     - [`invalid_state`](../docs/errors.md#invalid_state): The task, assignment, order or withdrawal is in a status that does not allow this action.
+             */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerAuth_sendSms: {
         parameters: {
             query: {
@@ -17184,9 +18358,11 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsV1AdminAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-log"]["get"]["parameters"]["query"]["action"]> = ["operator.created", "operator.updated", "operator.signed_in", "operator.sign_in_failed", "operator.signed_out", "operator.totp_enrolled", "operator.totp_reset", "operator.recovery_codes_regenerated", "agent.updated", "agent.credited", "withdrawal.approved", "withdrawal.rejected", "payment_order.bank_transfer_confirmed"];
-export const pathsV1AdminAuditLogGetParametersQueryTarget_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-log"]["get"]["parameters"]["query"]["target_type"]> = ["operator", "agent", "withdrawal", "payment_order"];
+export const pathsV1AdminAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-log"]["get"]["parameters"]["query"]["action"]> = ["operator.created", "operator.updated", "operator.signed_in", "operator.sign_in_failed", "operator.signed_out", "operator.totp_enrolled", "operator.totp_reset", "operator.recovery_codes_regenerated", "agent.updated", "agent.credited", "withdrawal.approved", "withdrawal.rejected", "payment_order.bank_transfer_confirmed", "proof_review.decided", "worker_review.decided"];
+export const pathsV1AdminAuditLogGetParametersQueryTarget_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-log"]["get"]["parameters"]["query"]["target_type"]> = ["operator", "agent", "withdrawal", "payment_order", "assignment", "worker_review"];
+export const pathsV1AdminProofReviewsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/proof-reviews"]["get"]["parameters"]["query"]["status"]> = ["open", "decided"];
 export const pathsV1AdminWithdrawalsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/withdrawals"]["get"]["parameters"]["query"]["status"]> = ["pending_review", "processing", "completed", "failed", "rejected"];
+export const pathsV1AdminWorkerReviewsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/worker-reviews"]["get"]["parameters"]["query"]["status"]> = ["open", "decided"];
 export const pathsV1AgentEventsGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/agent/events"]["get"]["parameters"]["query"]["type"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled"];
 export const pathsV1AgentStatsExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/agent/stats/export"]["get"]["parameters"]["query"]["format"]> = ["csv", "excel"];
 export const pathsV1AgentWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/agent/webhooks/{id}/deliveries"]["get"]["parameters"]["query"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
@@ -17205,6 +18381,9 @@ export const adminSignedInResponseToken_typeValues: ReadonlyArray<FlattenedDeepR
 export const adminSignInChallengeResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminSignInChallengeResponse"]["status"]> = ["totp_enrolment_required", "totp_required"];
 export const adminWithdrawalResponseReview_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminWithdrawalResponse"]["review_reason"]> = ["large_amount", "first_withdrawal"];
 export const adminWithdrawalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminWithdrawalResponse"]["status"]> = ["pending_review", "processing", "completed", "failed", "rejected"];
+export const adminWorkerReviewResponseOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminWorkerReviewResponse"]["outcome"]> = ["upheld", "reversed"];
+export const adminWorkerReviewResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminWorkerReviewResponse"]["status"]> = ["open", "decided"];
+export const adminWorkerReviewResponseSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminWorkerReviewResponse"]["subject"]> = ["fraud_hold", "suspension"];
 export const agentAuthResponseToken_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgentAuthResponse"]["token_type"]> = ["bearer"];
 export const agentProfileResponseAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgentProfileResponse"]["account_status"]> = ["active", "suspended", "closed"];
 export const agentProfileResponseTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgentProfileResponse"]["tier"]> = ["standard", "verified", "enterprise"];
@@ -17229,9 +18408,9 @@ export const assignmentReviewViewDecisionValues: ReadonlyArray<FlattenedDeepRequ
 export const assignmentReviewViewReason_codeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentReviewView"]["reason_code"]> = ["wrong_location", "poor_quality", "incomplete", "not_as_described", "other"];
 export const assignmentStartedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentStartedEvent"]["event"]> = ["assignment.started"];
 export const assignmentSubmittedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AssignmentSubmittedEvent"]["event"]> = ["assignment.submitted"];
-export const auditLogEntryResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntryResponse"]["action"]> = ["operator.created", "operator.updated", "operator.signed_in", "operator.sign_in_failed", "operator.signed_out", "operator.totp_enrolled", "operator.totp_reset", "operator.recovery_codes_regenerated", "agent.updated", "agent.credited", "withdrawal.approved", "withdrawal.rejected", "payment_order.bank_transfer_confirmed"];
+export const auditLogEntryResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntryResponse"]["action"]> = ["operator.created", "operator.updated", "operator.signed_in", "operator.sign_in_failed", "operator.signed_out", "operator.totp_enrolled", "operator.totp_reset", "operator.recovery_codes_regenerated", "agent.updated", "agent.credited", "withdrawal.approved", "withdrawal.rejected", "payment_order.bank_transfer_confirmed", "proof_review.decided", "worker_review.decided"];
 export const auditLogEntryResponseSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntryResponse"]["source"]> = ["api", "cli"];
-export const auditLogEntryResponseTarget_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntryResponse"]["target_type"]> = ["operator", "agent", "withdrawal", "payment_order"];
+export const auditLogEntryResponseTarget_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntryResponse"]["target_type"]> = ["operator", "agent", "withdrawal", "payment_order", "assignment", "worker_review"];
 export const availableTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const availableTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const behaviorInputAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["answers"]> = ["plausible", "wrong"];
@@ -17252,9 +18431,10 @@ export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDee
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "webhook.disabled", "*"];
+export const createWorkerReviewRequestSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWorkerReviewRequest"]["subject"]> = ["fraud_hold", "suspension"];
 export const deliveryResponseKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["kind"]> = ["event", "redelivery", "test"];
 export const deliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryResponse"]["status"]> = ["pending", "delivered", "failed", "cancelled"];
-export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
+export const errorBodyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["code"]> = ["validation_error", "invalid_json", "invalid_body", "amount_mismatch", "refund_not_allowed", "already_refunded", "payment_method_unavailable", "daily_limit_exceeded", "invalid_sms_code", "photo_gps_missing", "photo_location_mismatch", "device_location_stale", "device_location_inaccurate", "photo_required", "answer_invalid", "invalid_photo", "authentication_required", "invalid_api_key", "invalid_token", "invalid_credentials", "session_expired", "invalid_totp_code", "insufficient_balance", "spend_cap_exceeded", "spend_approval_over_ceiling", "insufficient_permissions", "forbidden", "account_disabled", "worker_suspended", "withdrawals_paused", "two_factor_required", "not_eligible", "not_found", "oauth_request_not_found", "oauth_grant_not_found", "task_not_found", "test_clock_not_found", "sandbox_worker_not_found", "result_not_available", "order_not_found", "assignment_not_found", "conflict", "review_already_open", "email_taken", "phone_taken", "duplicate_order", "invalid_state", "idempotency_conflict", "task_full", "already_assigned", "assignment_limit_reached", "already_rated", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limit_exceeded", "concurrent_task_limit", "too_many_concurrent_uploads", "upload_quota_exceeded", "account_locked", "internal_error", "provider_error", "service_unavailable"];
 export const errorBodyLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["location_source"]> = ["exif", "device"];
 export const errorBodyPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorBody"]["period"]> = ["daily", "monthly"];
 export const feedbackResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedbackResponse"]["status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
@@ -17287,6 +18467,15 @@ export const photoBehaviorInputExifValues: ReadonlyArray<FlattenedDeepRequired<c
 export const photoBehaviorViewExifValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoBehaviorView"]["exif"]> = ["present", "missing", "stale"];
 export const photoVerificationLocation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["location_source"]> = ["exif", "device"];
 export const photoVerificationRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PhotoVerification"]["risk"]> = ["low", "medium", "high"];
+export const proofReviewDecisionRequestOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewDecisionRequest"]["outcome"]> = ["confirmed_fraud", "cleared"];
+export const proofReviewDecisionViewDecided_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewDecisionView"]["decided_by"]> = ["operator", "agent"];
+export const proofReviewDecisionViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewDecisionView"]["outcome"]> = ["confirmed_fraud", "cleared", "agent_approved", "agent_rejected"];
+export const proofReviewResponseHoldValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewResponse"]["hold"]> = ["held", "approved_after_hold", "rejected", "approved"];
+export const proofReviewResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewResponse"]["status"]> = ["open", "decided"];
+export const proofReviewSubmissionRiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewSubmission"]["risk"]> = ["low", "medium", "high"];
+export const proofReviewSubmissionUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewSubmission"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
+export const proofReviewTrailPointSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewTrailPoint"]["source"]> = ["availability", "submission_device", "submission_photo"];
+export const proofReviewWorkerViewAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofReviewWorkerView"]["account_status"]> = ["active", "suspended", "closed"];
 export const proofSignalViewCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["code"]> = ["reused_photo", "exif_edited", "capture_outside_window", "exif_device_disagree", "impossible_travel", "no_camera_metadata"];
 export const proofSignalViewScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProofSignalView"]["scope"]> = ["own", "other"];
 export const providerHealthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProviderHealthView"]["status"]> = ["available", "unavailable"];
@@ -17377,9 +18566,18 @@ export const workerAssignmentDetailTask_statusValues: ReadonlyArray<FlattenedDee
 export const workerAssignmentDetailTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const workerOffCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerOffCallEvent"]["event"]> = ["worker.off_call"];
 export const workerOnCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerOnCallEvent"]["event"]> = ["worker.on_call"];
+export const workerProofReviewDecidedDataOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerProofReviewDecidedData"]["outcome"]> = ["confirmed_fraud", "cleared"];
+export const workerProofReviewDecidedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerProofReviewDecidedEvent"]["event"]> = ["worker.proof_review_decided"];
 export const workerRegisterSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerRegister"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const workerResponseAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerResponse"]["account_status"]> = ["active", "suspended", "closed"];
 export const workerResponseSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerResponse"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
+export const workerReviewDecidedDataOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewDecidedData"]["outcome"]> = ["upheld", "reversed"];
+export const workerReviewDecidedDataSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewDecidedData"]["subject"]> = ["fraud_hold", "suspension"];
+export const workerReviewDecidedEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewDecidedEvent"]["event"]> = ["worker.review_decided"];
+export const workerReviewDecisionRequestOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewDecisionRequest"]["outcome"]> = ["upheld", "reversed"];
+export const workerReviewResponseOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewResponse"]["outcome"]> = ["upheld", "reversed"];
+export const workerReviewResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewResponse"]["status"]> = ["open", "decided"];
+export const workerReviewResponseSubjectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerReviewResponse"]["subject"]> = ["fraud_hold", "suspension"];
 export const workerWithdrawalItemReview_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerWithdrawalItem"]["review_reason"]> = ["large_amount", "first_withdrawal"];
 export const workerWithdrawalItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerWithdrawalItem"]["status"]> = ["pending_review", "processing", "completed", "failed", "rejected"];
 export const wsStatsResponseScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WsStatsResponse"]["scope"]> = ["cluster", "instance"];
