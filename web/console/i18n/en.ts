@@ -272,7 +272,7 @@ export const en = {
   'verify.reused': 'reused: submitted {n} times before, first {at}',
   'verify.none': 'No location check for this file.',
   'verify.risk': 'Risk',
-  'verify.signals': 'Why this photo is suspect',
+  'verify.signals': 'What the checks noticed',
   'risk.low': 'Low risk',
   'risk.medium': 'Medium risk',
   'risk.high': 'High risk',

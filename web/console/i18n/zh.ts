@@ -263,7 +263,7 @@ export const zh: Record<MessageKey, string> = {
   'verify.reused': '重复使用：此前已提交 {n} 次，首次于 {at}',
   'verify.none': '该文件没有位置校验。',
   'verify.risk': '风险',
-  'verify.signals': '可疑原因',
+  'verify.signals': '检查发现',
   'risk.low': '低风险',
   'risk.medium': '中风险',
   'risk.high': '高风险',
