@@ -15,6 +15,7 @@ import { OpsAgents } from './screens/OpsAgents';
 import { OpsHealth, OpsLedger } from './screens/OpsChecks';
 import { OpsWithdrawals } from './screens/OpsWithdrawals';
 import { OpsAuditLog } from './screens/OpsAuditLog';
+import { OpsProofReview, OpsProofReviews, OpsWorkerReviews } from './screens/OpsProofReviews';
 import { OpsSecurity } from './screens/OpsSecurity';
 import { Sandbox } from './screens/Sandbox';
 import { TaskCreate } from './screens/TaskCreate';
@@ -43,6 +44,9 @@ const router = createBrowserRouter(
             { index: true, element: <Navigate to="withdrawals" replace /> },
             { path: 'agents', element: <OpsAgents /> },
             { path: 'withdrawals', element: <OpsWithdrawals /> },
+            { path: 'proof-reviews', element: <OpsProofReviews /> },
+            { path: 'proof-reviews/:reviewId', element: <OpsProofReview /> },
+            { path: 'worker-reviews', element: <OpsWorkerReviews /> },
             { path: 'health', element: <OpsHealth /> },
             { path: 'ledger', element: <OpsLedger /> },
             { path: 'audit', element: <OpsAuditLog /> },

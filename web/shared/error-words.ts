@@ -44,6 +44,11 @@ export const ERROR_WORDS: Record<Locale, Catalog> = {
     'error.consent_required': 'Going on call needs your consent to the use of your precise location.',
     'error.not_eligible': 'You are not eligible for this task.',
     'error.not_found': 'Not found.',
+    'error.worker_suspended':
+      'Your account is suspended after a fraud finding. See why under Me, where you can ask a person to look again.',
+    'error.withdrawals_paused':
+      'Your withdrawals are paused after a fraud finding. See why under Me, where you can ask a person to look again.',
+    'error.review_already_open': 'You already asked for a review of this; a person will answer it.',
     'error.task_not_found': 'The task was not found.',
     'error.test_clock_not_found': 'The test clock was not found.',
     'error.sandbox_worker_not_found': 'The simulated worker was not found.',
@@ -113,6 +118,9 @@ export const ERROR_WORDS: Record<Locale, Catalog> = {
     'error.consent_required': '开始接单需要您同意使用您的精确位置。',
     'error.not_eligible': '您不符合此任务的要求。',
     'error.not_found': '未找到。',
+    'error.worker_suspended': '您的账户因作弊认定已被停用。可在“我的”页面查看原因，并请人重新查看。',
+    'error.withdrawals_paused': '您的提现因作弊认定已暂停。可在“我的”页面查看原因，并请人重新查看。',
+    'error.review_already_open': '您已就此申请复核，将由人工答复。',
     'error.task_not_found': '未找到该任务。',
     'error.test_clock_not_found': '未找到该测试时钟。',
     'error.sandbox_worker_not_found': '未找到该模拟工作者。',

@@ -239,4 +239,38 @@ export const en: Record<MessageKey, string> = {
     "Notifications are blocked on this phone; turn them on in the browser's site settings.",
   'notify.push_failed': 'This browser cannot receive notifications.',
   'notify.push_unsupported': 'This browser does not support notifications.',
+  'held.title': 'A person will check this submission',
+  'held.why':
+    'Your photos raised the questions below. The agent or an operator looks before it is paid; you hear within 14 days at most. No machine rejects your work by itself.',
+  'signal.reused_photo': 'This photo closely matches an earlier photo on the platform',
+  'signal.exif_edited': 'The photo’s details show it was edited (an editing app, or times that disagree)',
+  'signal.capture_outside_window': 'The photo was taken outside the time you held this task',
+  'signal.exif_device_disagree': 'The place recorded in the photo is far from where your phone was',
+  'signal.impossible_travel': 'Getting here from where you were shortly before would take over 200 km/h',
+  'signal.no_camera_metadata': 'The photo carries no camera details',
+  'standing.suspended': 'Your account is suspended',
+  'standing.suspended_why':
+    'An operator checked the evidence and found one of your submissions was fraud, so your account is suspended: until it is reviewed you cannot go on call or take tasks.',
+  'standing.suspended_and_paused': 'Your withdrawals are paused until then too.',
+  'standing.paused': 'Your withdrawals are paused',
+  'standing.paused_why':
+    'An operator checked the evidence and found one of your submissions was fraud, so your withdrawals are paused until it is reviewed. Your balance is unchanged.',
+  'standing.fraud': 'A submission was found to be fraud',
+  'standing.fraud_why':
+    'An operator compared the evidence (for example, the photo matching an earlier photo on the platform) and found this submission was fraud: it was not accepted and your reputation went down.',
+  'standing.fraud_reversed': 'The fraud finding was reversed',
+  'standing.fraud_reversed_why':
+    'After a review the fraud finding was reversed and your reputation restored.',
+  'standing.see_task': 'See the task',
+  'standing.ask': 'Ask a person to look again',
+  'standing.statement': 'What should the person know?',
+  'standing.statement_hint':
+    'Say what happened, for example when and where you took the photo. Up to 2,000 characters.',
+  'standing.send': 'Send the request',
+  'standing.cancel': 'Cancel',
+  'standing.request_open':
+    'Your request of {at} is open: a person will look at it, and you will be told the answer.',
+  'standing.answer_upheld': 'Answer of {at}: the decision stands.',
+  'standing.answer_reversed': 'Answer of {at}: the decision was reversed.',
+  'standing.answer_note': 'The operator says: {note}',
 };

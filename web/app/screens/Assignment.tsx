@@ -19,6 +19,7 @@ import { formatDistance, labelled } from '../format';
 import { type AssignmentDetail, concerns, loadAssignment, type MyTask } from '../my-tasks';
 import { api } from '../session';
 import { Place } from './TaskPage';
+import { Standing } from '../components/Standing';
 
 /** The assignment statuses in which the worker is still doing the task (and may keep a draft of answers). */
 const LIVE: ReadonlySet<string> = new Set(['accepted', 'in_progress']);
@@ -107,14 +108,38 @@ export function Assignment() {
               {submitted ?? t('work.submitted_plain')}
             </p>
           )}
+          {task.status === 'submitted' && <Held task={task} />}
           {task.submission && <Submission task={task} />}
           <Verdict task={task} />
+          {task.status === 'rejected' && <Standing assignmentId={task.assignment_id} />}
           {task.status === 'approved' && task.task_status === 'completed' && (
             <RateAgent taskId={task.task_id} />
           )}
         </article>
       )}
     </main>
+  );
+}
+
+/**
+ * A submission whose photos were high risk is held for a person (product-decisions §18): the worker reads why, each
+ * signal in words, and that no machine rejects it. The risk is the one recorded at submission, what held it.
+ */
+function Held({ task }: { task: AssignmentDetail }) {
+  const { t } = useWords();
+  const photos = task.submission?.photos ?? [];
+  if (!photos.some((p) => p.verification?.risk === 'high')) return null;
+  const codes = [...new Set(photos.flatMap((p) => p.verification?.signals.map((s) => s.code) ?? []))];
+  return (
+    <section className="card held" aria-labelledby="held" data-testid="held">
+      <h2 id="held">{t('held.title')}</h2>
+      <p>{t('held.why')}</p>
+      <ul>
+        {codes.map((c) => (
+          <li key={c}>{t(`signal.${c}`)}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

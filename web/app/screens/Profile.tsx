@@ -12,11 +12,13 @@ import { LocationConsent } from '../components/LocationConsent';
 import { NotificationSettings } from '../components/NotificationSettings';
 import { type Skill, SkillChecks } from '../components/SkillChecks';
 import { forgetOfferPush } from '../push';
+import { Standing } from '../components/Standing';
 import { api, session } from '../session';
 
 /**
- * The worker's profile: name and skills (editable), reputation and what it is made of, how offers reach a closed app,
- * the consent to precise location, language, logout.
+ * The worker's profile: what was decided about the account and the way to ask for a review (Standing), name and
+ * skills (editable), reputation and what it is made of, how offers reach a closed app, the consent to precise
+ * location, language, logout.
  */
 export function Profile() {
   const { t } = useWords();
@@ -37,6 +39,7 @@ export function Profile() {
       </div>
       {profile.error ? <ErrorNotice error={profile.error} onRetry={() => void profile.reload()} /> : null}
       {!p && profile.loading && <Loading />}
+      <Standing />
       {p && <Reputation profile={p} />}
       {p && <EditProfile profile={p} onSaved={() => void profile.reload()} />}
       <NotificationSettings />

@@ -140,7 +140,7 @@ export function AgentShell() {
 }
 
 /**
- * The operator's frame (product-decisions §8, §16): agents, withdrawals, provider health, the ledger check, the audit
+ * The operator's frame (product-decisions §8, §16, §18): agents, withdrawals, flagged proof and review requests, provider health, the ledger check, the audit
  * log and the account's security; the operator is named by their email.
  */
 export function OperatorShell() {
@@ -148,6 +148,8 @@ export function OperatorShell() {
   const me = useAsync(() => unwrap(adminApi.GET('/v1/admin/me')), []);
   const nav: [string, MessageKey][] = [
     ['/ops/withdrawals', 'nav.ops_withdrawals'],
+    ['/ops/proof-reviews', 'nav.ops_proof_reviews'],
+    ['/ops/worker-reviews', 'nav.ops_worker_reviews'],
     ['/ops/agents', 'nav.ops_agents'],
     ['/ops/health', 'nav.ops_health'],
     ['/ops/ledger', 'nav.ops_ledger'],

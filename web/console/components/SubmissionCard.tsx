@@ -9,6 +9,7 @@ import { StatusBadge } from '../../shared/StatusBadge';
 import { useAction } from '../../shared/use-action';
 import { useI18n } from '../i18n';
 import { agentApi } from '../session';
+import { RiskBadge, SignalList } from './ProofSignals';
 
 type Submission = Schemas['SubmissionView'];
 type Verification = Schemas['PhotoVerification'];
@@ -45,6 +46,18 @@ function VerificationList({ v }: { v: Verification }) {
           <span className="badge ok">{t('verify.fresh')}</span>
         )}
       </dd>
+      <dt>{t('verify.risk')}</dt>
+      <dd>
+        <RiskBadge risk={v.risk} />
+      </dd>
+      {v.signals.length > 0 && (
+        <>
+          <dt>{t('verify.signals')}</dt>
+          <dd>
+            <SignalList signals={v.signals} />
+          </dd>
+        </>
+      )}
     </dl>
   );
 }
@@ -69,11 +82,23 @@ export function SubmissionCard({ submission: s, onDone }: { submission: Submissi
     <article className="card submission" aria-labelledby={`sub-${s.assignment_id}`} data-testid="submission">
       <div className="row spread">
         <h3 id={`sub-${s.assignment_id}`}>
-          {t('detail.worker', { id: s.worker_id.slice(0, 8) })} <StatusBadge status={s.status} />
+          {t('detail.worker', { id: s.worker_id.slice(0, 8) })} <StatusBadge status={s.status} />{' '}
+          <RiskBadge risk={s.risk} />
         </h3>
         <span className="muted">{formatDateTime(s.submitted_at, locale)}</span>
       </div>
       {s.reason_code && <p>{t('detail.rejected_for', { reason: t(`reason.${s.reason_code}`) })}</p>}
+      {s.review_required && s.review_deadline_at && (
+        <div
+          className="hold"
+          role="note"
+          aria-labelledby={`hold-${s.assignment_id}`}
+          data-testid="hold-banner"
+        >
+          <strong id={`hold-${s.assignment_id}`}>{t('hold.title')}</strong>
+          <p>{t('hold.banner', { at: formatDateTime(s.review_deadline_at, locale) })}</p>
+        </div>
+      )}
       <div className="photos">
         {s.photos.map((p) => {
           const v = p.verification;
