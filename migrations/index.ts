@@ -37,6 +37,7 @@ import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 import { GrantSpending1732200651000 } from './1732200651000-grant-spending';
 import { Disputes1732200710000 } from './1732200710000-disputes';
+import { DisputesPersona1732200711000 } from './1732200711000-disputes-persona';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   SpendCaps1732200650000,
   GrantSpending1732200651000,
   Disputes1732200710000,
+  DisputesPersona1732200711000,
 ];

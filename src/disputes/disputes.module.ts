@@ -12,5 +12,7 @@ import { DisputesService } from './services/disputes.service';
   imports: [EscrowModule, UploadModule],
   controllers: [WorkerDisputesController, AgentDisputesController, AdminDisputesController],
   providers: [DisputesService, DisputeDecisions],
+  // For the sandbox's simulated workers, which dispute through the service real workers' requests reach.
+  exports: [DisputesService],
 })
 export class DisputesModule {}

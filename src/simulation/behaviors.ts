@@ -13,6 +13,7 @@ export const PERSONAS = [
   'no_exif',
   'wrong_answers',
   'teleports',
+  'disputes_rejection',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -87,7 +88,12 @@ export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
   // Reports a position 1,000 km from the task when it starts, then submits from the task five minutes later: the
   // submission is flagged impossible_travel, high risk, and held for a person (product-decisions §18).
   teleports: { ...RELIABLE, submit_after_s: 300 },
+  // Works like reliable, and disputes a rejection of its result DISPUTE_AFTER_SECONDS later (product-decisions §19).
+  disputes_rejection: RELIABLE,
 };
+
+/** How long the `disputes_rejection` persona takes to dispute a rejection, seconds. */
+export const DISPUTE_AFTER_SECONDS = 5;
 
 /** How far from the task the `teleports` persona reports itself when it starts, metres. */
 export const TELEPORT_DISTANCE_METERS = 1_000_000;
@@ -105,7 +111,8 @@ export function resolveBehavior(persona: Persona | null, override: Partial<Behav
   return { ...base, ...defined };
 }
 
-export type Step = 'accept' | 'decline' | 'start' | 'submit' | 'abandon';
+/** `dispute` is planned only for the disputes_rejection persona, on a rejection (never by nextStep). */
+export type Step = 'accept' | 'decline' | 'start' | 'submit' | 'abandon' | 'dispute';
 
 /** What an assignment looks like to the simulator. */
 export interface AssignmentState {

@@ -394,6 +394,7 @@ export const en = {
   'persona.no_exif': 'Photo without GPS',
   'persona.wrong_answers': 'Wrong answers',
   'persona.teleports': 'Impossible travel',
+  'persona.disputes_rejection': 'Disputes rejections',
   'persona.custom': 'Custom',
   'clock.hour': '+1 hour',
   'clock.day': '+1 day',

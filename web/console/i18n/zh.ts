@@ -382,6 +382,7 @@ export const zh: Record<MessageKey, string> = {
   'persona.no_exif': '照片无 GPS',
   'persona.wrong_answers': '答案不合要求',
   'persona.teleports': '位置瞬移',
+  'persona.disputes_rejection': '对拒绝提出申诉',
   'persona.custom': '自定义',
   'clock.hour': '+1 小时',
   'clock.day': '+1 天',
