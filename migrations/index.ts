@@ -37,6 +37,8 @@ import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 import { GrantSpending1732200651000 } from './1732200651000-grant-spending';
 import { ProofReviewDecisions1732200700000 } from './1732200700000-proof-review-decisions';
+import { Disputes1732200710000 } from './1732200710000-disputes';
+import { DisputesPersona1732200711000 } from './1732200711000-disputes-persona';
 import { WorkerConsents1732200720000 } from './1732200720000-worker-consents';
 import { WorkerDeletion1732200721000 } from './1732200721000-worker-deletion';
 
@@ -81,6 +83,8 @@ export const MIGRATIONS = [
   SpendCaps1732200650000,
   GrantSpending1732200651000,
   ProofReviewDecisions1732200700000,
+  Disputes1732200710000,
+  DisputesPersona1732200711000,
   WorkerConsents1732200720000,
   WorkerDeletion1732200721000,
 ];

@@ -20,12 +20,13 @@ export const OPERATOR_ACTIONS = [
   'payment_order.bank_transfer_confirmed',
   'proof_review.decided',
   'worker_review.decided',
+  'dispute.decided',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
 /**
  * What an action is done to: an operator account, an agent, a worker's withdrawal, a payment order, a held
- * submission (its proof review, product-decisions §18), a worker's review request.
+ * submission (its proof review, product-decisions §18), a worker's review request, a dispute (§19).
  */
 export const AUDIT_TARGET_TYPES = [
   'operator',
@@ -34,6 +35,7 @@ export const AUDIT_TARGET_TYPES = [
   'payment_order',
   'assignment',
   'worker_review',
+  'dispute',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -15,6 +15,7 @@ export const PERSONAS = [
   'teleports',
   'reuses_photo',
   'edited_exif',
+  'disputes_rejection',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
@@ -94,10 +95,15 @@ export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
   reuses_photo: { ...RELIABLE },
   // Sends a photo whose EXIF says an editor saved it: flagged exif_edited, medium risk (§18).
   edited_exif: { ...RELIABLE },
+  // Works like reliable, and disputes a rejection of its result DISPUTE_AFTER_SECONDS later (product-decisions §19).
+  disputes_rejection: RELIABLE,
 };
 
 /** The EXIF Software tag of the `edited_exif` persona's photos: an editor's name, as a re-saved photo carries. */
 export const EDITED_EXIF_SOFTWARE = 'Adobe Photoshop 25.0 (Windows)';
+
+/** How long the `disputes_rejection` persona takes to dispute a rejection, seconds. */
+export const DISPUTE_AFTER_SECONDS = 5;
 
 /** How far from the task the `teleports` persona reports itself when it starts, metres. */
 export const TELEPORT_DISTANCE_METERS = 1_000_000;
@@ -115,7 +121,8 @@ export function resolveBehavior(persona: Persona | null, override: Partial<Behav
   return { ...base, ...defined };
 }
 
-export type Step = 'accept' | 'decline' | 'start' | 'submit' | 'abandon';
+/** `dispute` is planned only for the disputes_rejection persona, on a rejection (never by nextStep). */
+export type Step = 'accept' | 'decline' | 'start' | 'submit' | 'abandon' | 'dispute';
 
 /** What an assignment looks like to the simulator. */
 export interface AssignmentState {

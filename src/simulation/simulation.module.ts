@@ -1,3 +1,4 @@
+import { DisputesModule } from '../disputes/disputes.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/config';
 import { EscrowModule } from '../escrow/escrow.module';
@@ -37,6 +38,7 @@ export class SimulationModule {
         EscrowModule,
         PaymentModule,
         TaskModule,
+        DisputesModule,
         MatchingModule,
         EventsModule,
         UploadModule,

@@ -1,7 +1,8 @@
 import { PaymentProviders } from '../../src/payment/providers/payment-providers';
 import { PaymentReconciliation } from '../../src/payment/services/payment-reconciliation';
 import { RefundSettlement } from '../../src/payment/services/refund-settlement';
-import { createAgent, type TestAgent } from '../support/actors';
+import { createAgent, createWorker, type TestAgent } from '../support/actors';
+import { createAdmin } from '../support/admins';
 import { agentBalance } from '../support/balances';
 import { expectError } from '../support/errors';
 import {
@@ -14,7 +15,7 @@ import {
   referenceAuth,
   startPaymentRig,
 } from '../support/payment-rig';
-import { createTask } from '../support/tasks';
+import { accept, createTask, feedback, submit } from '../support/tasks';
 import { waitFor, waitForOrder } from '../support/waiters';
 
 /**
@@ -162,6 +163,64 @@ describe('refunds', () => {
       .set('Authorization', agent.key);
     expect(q.body).toMatchObject({ status: 'completed', refunded_cents: 0 });
     expect(await rig.t.db.query(`SELECT 1 FROM payment_refunds WHERE order_id = $1`, [orderId])).toEqual([]);
+  });
+
+  it('a refund keeps what open and still-disputable rejections could cost (product-decisions §19)', async () => {
+    const t = rig.t;
+    const agent = await createAgent(t);
+    const orderId = await paidOrder(agent, 'wechat', 10_000);
+    const worker = await createWorker(t);
+    const taskId = await createTask(t, agent, { budget_cents: 5000 });
+    const assignmentId = await accept(t, worker, taskId);
+    await submit(t, worker, assignmentId).expect(200);
+    await feedback(t, agent, taskId, { accept_result: false, reason_code: 'incomplete' }).expect(200);
+    expect(await agentBalance(t, agent.id)).toBe(10_000);
+
+    // The rejection may be disputed for 72 hours: 5,000 of the balance stay.
+    const refused = await refundV1(agent, {
+      order_id: orderId,
+      refund_amount_cents: 6000,
+      refund_reason: 'unused',
+    });
+    expectError(refused, 402, 'insufficient_balance');
+    expect(refused.body.error).toMatchObject({
+      balance_cents: 10_000,
+      required_cents: 11_000,
+      reserved_cents: 5000,
+    });
+    expect(await rig.t.db.query(`SELECT 1 FROM payment_refunds WHERE order_id = $1`, [orderId])).toEqual([]);
+    expect(await agentBalance(t, agent.id)).toBe(10_000);
+    await refundV1(agent, { order_id: orderId, refund_amount_cents: 5000, refund_reason: 'unused' }).expect(
+      200,
+    );
+
+    // Disputed, it still counts until decided; decided (upheld), the rest may be refunded.
+    const opened = await t.http
+      .post(`/v1/worker/assignments/${assignmentId}/dispute`)
+      .set('Authorization', worker.bearer)
+      .send({ statement: 'It was complete.' })
+      .expect(201);
+    const disputeId = opened.body.dispute_id as string;
+    expectError(
+      await refundV1(agent, { order_id: orderId, refund_amount_cents: 1000, refund_reason: 'unused' }),
+      402,
+      'insufficient_balance',
+    );
+    await t.http
+      .post(`/v1/tasks/${taskId}/disputes/${disputeId}/response`)
+      .set('Authorization', agent.key)
+      .send({ statement: 'Two photos were asked for, one came.' })
+      .expect(200);
+    const admin = await createAdmin(t);
+    await t.http
+      .post(`/v1/admin/disputes/${disputeId}/decision`)
+      .set('Authorization', admin.bearer)
+      .send({ outcome: 'upheld' })
+      .expect(200);
+    await refundV1(agent, { order_id: orderId, refund_amount_cents: 5000, refund_reason: 'unused' }).expect(
+      200,
+    );
+    expect(await agentBalance(t, agent.id)).toBe(0);
   });
 
   it('wechat: the refund is processing until the provider reports it (REFUND.SUCCESS)', async () => {

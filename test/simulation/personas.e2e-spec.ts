@@ -176,6 +176,57 @@ describe('personas', () => {
       .expect(200);
     expect(result.body.submissions[0]).toMatchObject({ worker_id: r.personaId, data: { open: false } });
   });
+  it('disputes_rejection: works like reliable, and disputes a rejection of its result a few seconds later', async () => {
+    const t = rig.t;
+    const agent: TestAgent = await createAgent(t);
+    await t.http
+      .post('/v1/sandbox/balance')
+      .set('Authorization', agent.key)
+      .send({ amount_cents: 20_000 })
+      .expect(200);
+    const at = spot();
+    const personaId = await simulatedWorker(t, agent, {
+      persona: 'disputes_rejection',
+      location: offset(at, 20),
+    });
+    const taskId = await createTaskAt(t, agent, at);
+    await waitFor(
+      async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
+      'disputes_rejection: a submitted result',
+      30_000,
+    );
+    await t.http
+      .post(`/v1/tasks/${taskId}/feedback`)
+      .set('Authorization', agent.key)
+      .send({ accept_result: false, reason_code: 'incomplete' })
+      .expect(200);
+    const disputes = await waitFor(
+      async () => {
+        const res = await t.http
+          .get(`/v1/tasks/${taskId}/disputes`)
+          .set('Authorization', agent.key)
+          .expect(200);
+        return res.body.disputes.length ? (res.body.disputes as { status: string }[]) : undefined;
+      },
+      'disputes_rejection: a dispute',
+      30_000,
+    );
+    expect(disputes).toEqual([expect.objectContaining({ status: 'awaiting_response', agent: null })]);
+    const view = await t.http.get(`/v1/sandbox/workers/${personaId}`).set('Authorization', agent.key);
+    const steps = (view.body.activity as Activity[]).reverse();
+    expect(steps.map((x) => `${x.step}:${x.outcome}`)).toEqual([
+      'accept:ok',
+      'start:ok',
+      'submit:ok',
+      'dispute:ok',
+    ]);
+    const opened = await t.db.query<{ worker_id: string }[]>(
+      `SELECT worker_id FROM events WHERE task_id = $1 AND name = 'dispute.opened'`,
+      [taskId],
+    );
+    expect(opened).toEqual([{ worker_id: personaId }]);
+  });
+
   it('teleports: reports itself 1,000 km away as it starts, so its submission is impossible travel and held for a person', async () => {
     // Submitting 2 s after starting instead of 5 minutes keeps the test short; 1,000 km is as impossible in either.
     const r = await run('teleports', {}, { submit_after_s: 2 });

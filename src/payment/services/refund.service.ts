@@ -7,7 +7,9 @@ import { ApiError } from '../../common/errors/api-error';
 import type { HeldClaims } from '../../idempotency/idempotency-context';
 import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { sqlRows } from '../../database/sql';
+import { Accounts } from '../../escrow/accounts';
 import { Ledger } from '../../escrow/services/ledger';
+import { disputeReserveCents } from '../../disputes/dispute-reserve';
 import type { ReferenceRefundRequest, ReferenceRefundResponse } from '../dtos/payment-reference.dto';
 import type { RefundRequest, RefundResponse } from '../dtos/payment-v1.dto';
 import { PaymentEvents } from './payment-events';
@@ -169,8 +171,26 @@ export class RefundService {
       amountCents: providerCents,
       provider: order.provider,
     });
+    await this.keepDisputeReserve(em, order.agent_id, providerCents, now);
     await this.events.refund(em, 'refund.created', updated, refund, now);
     return { order: updated, refund };
+  }
+
+  /**
+   * A refund may not take the balance below what open and still-disputable rejections could cost
+   * (product-decisions §19): checked after the debit, under the lock on the agent's balance that the debit took, so
+   * no concurrent spend slips between the check and the refund; a refusal rolls the whole refund back.
+   */
+  private async keepDisputeReserve(em: EntityManager, agentId: string, refunded: number, now: Date) {
+    const reserved = await disputeReserveCents(em, agentId, now);
+    if (reserved === 0) return;
+    const left = await this.ledger.balance(em, Accounts.agentAvailable(agentId));
+    if (left >= reserved) return;
+    throw new ApiError(
+      'insufficient_balance',
+      `${reserved} cents of the balance are kept for rejections that may still be disputed; the refund would leave ${left}.`,
+      { balance_cents: left + refunded, required_cents: refunded + reserved, reserved_cents: reserved },
+    );
   }
 
   private async checkRefundable(em: EntityManager, order: OrderRow): Promise<void> {

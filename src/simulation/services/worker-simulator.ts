@@ -26,7 +26,13 @@ import {
   personaData,
   type Step,
   TELEPORT_DISTANCE_METERS,
+  DISPUTE_AFTER_SECONDS,
 } from '../behaviors';
+import { DisputesService } from '../../disputes/services/disputes.service';
+import { TestClocks } from '../../task/test-clocks';
+
+/** What the disputes_rejection persona says: it always thinks its work was right. */
+const DISPUTE_STATEMENT = 'I did the task as the brief asked (simulated worker disputing the rejection).';
 import { PositionTrail } from '../../matching/services/position-trail';
 import { sandboxAnswers } from '../sandbox-answers';
 import { pointAtDistance, sandboxPhoto, stockPicture } from '../sandbox-photo';
@@ -71,6 +77,7 @@ export class WorkerSimulator implements OnModuleInit {
     private readonly photos: PhotoSubmissionService,
     private readonly uploads: UploadService,
     private readonly offers: TaskOffers,
+    private readonly disputes: DisputesService,
     private readonly clock: Clock,
     private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -85,6 +92,8 @@ export class WorkerSimulator implements OnModuleInit {
   private async onPublished(em: EntityManager, events: readonly OutboxEvent[]): Promise<void> {
     for (const e of events) {
       if (e.name === 'assignment.offered' && e.worker_id) await this.plan(em, String(e.data.assignment_id));
+      if (e.name === 'assignment.rejected' && e.worker_id)
+        await this.planDispute(em, String(e.data.assignment_id));
     }
   }
 
@@ -101,6 +110,22 @@ export class WorkerSimulator implements OnModuleInit {
     if (!a || a.deleted_at) return null;
     const next = nextStep(a.behavior, a);
     return next ? this.schedule(em, a, next.step, next.dueAt) : null;
+  }
+
+  /** The disputes_rejection persona disputes a rejection a few seconds after it (on the task's clock, if any). */
+  private async planDispute(em: EntityManager, assignmentId: string): Promise<void> {
+    const [a] = await sqlRows<Target>(
+      em,
+      `SELECT a.id, a.task_id, a.worker_id, t.test_clock_id
+         FROM assignments a JOIN sandbox_workers sw ON sw.worker_id = a.worker_id JOIN tasks t ON t.id = a.task_id
+        WHERE a.id = $1 AND sw.persona = 'disputes_rejection' AND sw.deleted_at IS NULL`,
+      [assignmentId],
+    );
+    if (!a) return;
+    const now = a.test_clock_id
+      ? ((await TestClocks.timeOfTask(em, a.task_id)) ?? this.clock.now())
+      : this.clock.now();
+    await this.schedule(em, a, 'dispute', new Date(now.getTime() + DISPUTE_AFTER_SECONDS * 1000));
   }
 
   /** Plans the next steps of the simulated workers on a test clock's tasks (its advance calls this). */
@@ -205,6 +230,9 @@ export class WorkerSimulator implements OnModuleInit {
         return;
       case 'submit':
         await this.submit(actor, action, b);
+        return;
+      case 'dispute':
+        await this.disputes.open(actor, action.assignment_id, { statement: DISPUTE_STATEMENT });
     }
   }
 

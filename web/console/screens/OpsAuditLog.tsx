@@ -30,6 +30,7 @@ const ACTION_SET: Record<Action, true> = {
   'payment_order.bank_transfer_confirmed': true,
   'proof_review.decided': true,
   'worker_review.decided': true,
+  'dispute.decided': true,
 };
 const ACTIONS = Object.keys(ACTION_SET) as Action[];
 const TARGET_SET: Record<TargetType, true> = {
@@ -39,6 +40,7 @@ const TARGET_SET: Record<TargetType, true> = {
   payment_order: true,
   assignment: true,
   worker_review: true,
+  dispute: true,
 };
 const TARGETS = Object.keys(TARGET_SET) as TargetType[];
 const PAGE = 50;
