@@ -6297,6 +6297,11 @@ export interface components {
             result_data: {
                 [key: string]: unknown;
             };
+            /**
+             * @description Present when you reported that you could not do it (POST /v1/worker/assignments/{id}/unable): the reason you gave; worker_notes holds your note.
+             * @enum {string}
+             */
+            unable_reason?: "closed" | "not_found" | "no_access" | "unsafe" | "other";
             worker_notes: string | null;
         };
         WorkerThreadsResponse: {
@@ -17380,6 +17385,7 @@ export const workerOnCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<c
 export const workerRegisterSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerRegister"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const workerResponseAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerResponse"]["account_status"]> = ["active", "suspended", "closed"];
 export const workerResponseSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerResponse"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
+export const workerSubmissionViewUnable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerSubmissionView"]["unable_reason"]> = ["closed", "not_found", "no_access", "unsafe", "other"];
 export const workerWithdrawalItemReview_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerWithdrawalItem"]["review_reason"]> = ["large_amount", "first_withdrawal"];
 export const workerWithdrawalItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerWithdrawalItem"]["status"]> = ["pending_review", "processing", "completed", "failed", "rejected"];
 export const wsStatsResponseScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WsStatsResponse"]["scope"]> = ["cluster", "instance"];
