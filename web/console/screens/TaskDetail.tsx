@@ -11,6 +11,7 @@ import { agentApi } from '../session';
 import { CancelTask } from '../components/CancelTask';
 import { SubmissionCard } from '../components/SubmissionCard';
 import { AnswersTable } from '../components/AnswersTable';
+import { TaskMessages } from '../components/TaskMessages';
 import { isSkill } from '../task-draft';
 import { StatusBadge } from '../../shared/StatusBadge';
 
@@ -175,6 +176,7 @@ export function TaskDetail() {
           <SubmissionCard key={s.assignment_id} submission={s} onDone={() => void state.reload()} />
         ))}
       </section>
+      <TaskMessages taskId={taskId} />
     </>
   );
 }
