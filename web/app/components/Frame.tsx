@@ -103,8 +103,9 @@ export function Frame() {
           <NavLink key={to} to={to}>
             {t(key)}
             {to === '/mine' && messages.total > 0 && (
-              <span className="badge" aria-label={t('msg.unread', { count: messages.total })}>
-                {messages.total}
+              <span className="badge">
+                <span aria-hidden="true">{messages.total}</span>
+                <span className="visually-hidden">{t('msg.unread', { count: messages.total })}</span>
               </span>
             )}
           </NavLink>

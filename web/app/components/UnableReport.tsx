@@ -123,7 +123,7 @@ export function UnableReport(props: { assignmentId: string; onReported: (outcome
             <textarea
               id="unable-note"
               maxLength={2000}
-              required
+              aria-required="true"
               aria-describedby="unable-note-hint"
               value={note}
               onChange={(e) => setNote(e.target.value)}

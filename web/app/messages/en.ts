@@ -145,6 +145,7 @@ export const en: Record<MessageKey, string> = {
   'unable.confirm': 'Report “{reason}”? You cannot submit a result for this task afterwards.',
   'unable.send': 'Send the report',
   'unable.sent': 'Report sent. If the agent accepts it, you are paid {amount}.',
+  'unable.accepted': 'The agent accepted your report; its share of the pay is in your balance.',
   'unable.your_report': 'You reported that you could not do it: {reason}',
   'work.submit_title': 'Submit the result',
   'work.take_photo': 'Take photo',

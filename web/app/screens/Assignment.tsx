@@ -179,7 +179,7 @@ function SentAnswers({ task }: { task: AssignmentDetail }) {
   );
 }
 
-function Verdict({ task }: { task: MyTask }) {
+function Verdict({ task }: { task: MyTask | AssignmentDetail }) {
   const { t, locale } = useWords();
   const review = task.review;
   if (!review) return null;
@@ -189,6 +189,9 @@ function Verdict({ task }: { task: MyTask }) {
         {labelled(t('work.verdict'), locale)}
         <StatusBadge status={review.decision} />
       </h2>
+      {'submission' in task && task.submission?.unable_reason && review.decision === 'approved' && (
+        <p>{t('unable.accepted')}</p>
+      )}
       {review.reason_code && <p>{t('work.rejection', { reason: t(`reason.${review.reason_code}`) })}</p>}
       {review.feedback_text && <p>{t('work.feedback', { text: review.feedback_text })}</p>}
       {review.rating != null && <p>{t('work.rating_received', { rating: review.rating })}</p>}
