@@ -176,7 +176,8 @@ export function TaskDetail() {
           <SubmissionCard key={s.assignment_id} submission={s} onDone={() => void state.reload()} />
         ))}
       </section>
-      <TaskMessages taskId={taskId} />
+      {/* A thread opens when a worker accepts (until then the API names the offer's worker by a pseudonym). */}
+      {task.assignments.some((a) => !a.worker_id.startsWith('anon_')) && <TaskMessages taskId={taskId} />}
     </>
   );
 }
