@@ -36,6 +36,7 @@ import { AssignmentMessages1732200550000 } from './1732200550000-assignment-mess
 import { OAuth1732200600000 } from './1732200600000-oauth';
 import { SpendCaps1732200650000 } from './1732200650000-spend-caps';
 import { GrantSpending1732200651000 } from './1732200651000-grant-spending';
+import { Disputes1732200710000 } from './1732200710000-disputes';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   OAuth1732200600000,
   SpendCaps1732200650000,
   GrantSpending1732200651000,
+  Disputes1732200710000,
 ];

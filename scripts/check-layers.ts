@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['observability'],
   ['audit', 'auth', 'escrow', 'events', 'idempotency', 'sms', 'upload'],
   ['agent', 'matching', 'oauth', 'worker'],
-  ['messages', 'payment', 'task'],
+  ['disputes', 'messages', 'payment', 'task'],
   ['admin', 'apps', 'health', 'jobs', 'mcp', 'notifications', 'openapi', 'simulation', 'stats'],
   [APP],
 ];

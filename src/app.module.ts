@@ -29,6 +29,7 @@ import { PaymentModule } from './payment/payment.module';
 import { MatchingModule } from './matching/matching.module';
 import { McpModule } from './mcp/mcp.module';
 import { MessagesModule } from './messages/messages.module';
+import { DisputesModule } from './disputes/disputes.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { UploadModule } from './upload/upload.module';
@@ -60,6 +61,7 @@ export class AppModule {
       UploadModule,
       TaskModule,
       MessagesModule,
+      DisputesModule,
       PaymentModule,
       JobsModule,
       NotificationsModule,

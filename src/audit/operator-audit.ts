@@ -18,11 +18,12 @@ export const OPERATOR_ACTIONS = [
   'withdrawal.approved',
   'withdrawal.rejected',
   'payment_order.bank_transfer_confirmed',
+  'dispute.decided',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
-/** What an action is done to: an operator account, an agent, a worker's withdrawal, a payment order. */
-export const AUDIT_TARGET_TYPES = ['operator', 'agent', 'withdrawal', 'payment_order'] as const;
+/** What an action is done to: an operator account, an agent, a worker's withdrawal, a payment order, a dispute. */
+export const AUDIT_TARGET_TYPES = ['operator', 'agent', 'withdrawal', 'payment_order', 'dispute'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** `api`: an operator's request; `cli`: `npm run admin:create`, run by whoever holds the server. */

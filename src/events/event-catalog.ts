@@ -4,6 +4,7 @@ import {
   AssignmentOfferedData,
   AssignmentPaidData,
   AssignmentRejectedData,
+  DisputeEventData,
   MessageCreatedData,
   OrderEventData,
   RefundEventData,
@@ -45,11 +46,18 @@ export const PAYMENT_EVENTS = [
  */
 export const MESSAGE_EVENTS = ['message.created'] as const;
 
+/**
+ * A worker's dispute of a rejection (product-decisions §19): like messages, to the agent (webhooks, events list,
+ * socket) and to that worker's socket room only.
+ */
+export const DISPUTE_EVENTS = ['dispute.opened', 'dispute.answered', 'dispute.decided'] as const;
+
 /** The closed list an agent may subscribe a webhook endpoint to (plus "*" for all of them). */
 export const WEBHOOK_EVENTS = [
   ...TASK_EVENTS,
   ...PAYMENT_EVENTS,
   ...MESSAGE_EVENTS,
+  ...DISPUTE_EVENTS,
   'webhook.disabled',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
@@ -147,6 +155,18 @@ export const EVENT_CATALOG = {
     data: MessageCreatedData,
     when: 'The agent, the worker or an operator wrote in the thread of one of your assignments (GET /v1/tasks/{id}/messages); the worker hears it on their socket too.',
   },
+  'dispute.opened': {
+    data: DisputeEventData,
+    when: 'The worker disputed a rejection of yours; answer within 48 hours (POST /v1/tasks/{id}/disputes/{dispute_id}/response). The worker hears it on their socket too.',
+  },
+  'dispute.answered': {
+    data: DisputeEventData,
+    when: 'You answered a dispute; an operator decides next. The worker hears it on their socket too.',
+  },
+  'dispute.decided': {
+    data: DisputeEventData,
+    when: 'An operator decided a dispute: upheld (nothing moves), overturned (paid from your balance as approval would have) or split. The task’s status does not change. The worker hears it on their socket too.',
+  },
   'webhook.test': { data: WebhookTestData, when: 'Only from POST /v1/agent/webhooks/{id}/test.' },
   'assignment.offered': assignmentEntry('A slot was offered to the worker.', AssignmentOfferedData),
   'assignment.declined': assignmentEntry('The worker declined the offer.', AssignmentEventData),
@@ -179,7 +199,12 @@ export function audienceOf(name: CatalogEventName): EventAudience {
 
 /** Whether the payload carries `task_id` at the top level (see toPayload). */
 export function isTaskLevel(name: string): boolean {
-  return name.startsWith('task.') || name.startsWith('assignment.') || name.startsWith('message.');
+  return (
+    name.startsWith('task.') ||
+    name.startsWith('assignment.') ||
+    name.startsWith('message.') ||
+    name.startsWith('dispute.')
+  );
 }
 
 /** Outbox data fields that steer delivery and are stripped from the public payload (see toPayload). */

@@ -493,3 +493,63 @@ export class MessageCreatedData {
   @ApiProperty({ format: 'date-time' })
   created_at: string;
 }
+
+/** Where a dispute stands (product-decisions §19): derived from its times, so a window closes at its instant. */
+export const DISPUTE_STATUSES = ['awaiting_response', 'awaiting_decision', 'decided'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+/** An operator's decision: the rejection stands, is overturned (paid as approval would have), or split. */
+export const DISPUTE_OUTCOMES = ['upheld', 'overturned', 'split'] as const;
+export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+/**
+ * A worker's dispute of a rejection (product-decisions §19), for its agent (webhooks, socket) and its worker (socket):
+ * `dispute.opened`, `dispute.answered`, `dispute.decided`. The words themselves are read with GET
+ * /v1/tasks/{id}/disputes; the event says what changed.
+ */
+export class DisputeEventData {
+  @ApiProperty({ format: 'uuid' })
+  dispute_id: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The rejected assignment disputed.' })
+  assignment_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  task_id: string;
+
+  @ApiProperty({ enum: DISPUTE_STATUSES })
+  status: DisputeStatus;
+
+  @ApiProperty({ format: 'date-time', description: 'Until when the agent may answer, on the task’s time.' })
+  response_due_at: string;
+
+  @ApiProperty({
+    type: String,
+    enum: DISPUTE_OUTCOMES,
+    nullable: true,
+    description: 'The operator’s decision (dispute.decided); null before.',
+  })
+  outcome: DisputeOutcome | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'For a split: the percentage of the slot’s budget the worker’s share was.',
+  })
+  worker_percent: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      'What the decision paid the worker, from the agent’s balance (0 when upheld); null before the decision.',
+  })
+  worker_cents: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'What the agent was charged in all (worker’s pay and the platform fee); null before.',
+  })
+  charged_cents: number | null;
+}

@@ -21,6 +21,10 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
         'messages',
         'Write to the worker of an assignment and read their questions: one thread per assignment, with unread counts.',
       ],
+      [
+        'disputes',
+        'A worker’s dispute of your rejection: read it, answer within 48 hours; an operator decides.',
+      ],
       ['agent account', 'Register, log in, refresh the session, read your profile.'],
       [
         'agent api keys',
@@ -55,6 +59,7 @@ const GROUPS: { name: string; tags: [string, string][] }[] = [
       ['worker', 'Sign up by SMS code, log in, profile, earnings and balance.'],
       ['worker tasks', 'Find tasks, accept, start, submit results with photo proof, decline or abandon.'],
       ['worker messages', 'Ask the agent about an assignment and read their answers.'],
+      ['worker disputes', 'Dispute a rejection within 72 hours and follow the decision.'],
       ['worker matching', 'Availability and position for push offers; rating agents.'],
       ['uploads', 'Proof files for submissions.'],
     ],

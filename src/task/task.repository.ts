@@ -83,6 +83,8 @@ export interface AssignmentRow {
   started_at: Date | null;
   submitted_at: Date | null;
   reviewed_at: Date | null;
+  /** Until when a rejection may be disputed (product-decisions §19), on the task's time; null unless rejected. */
+  dispute_window_ends_at: Date | null;
   closed_at: Date | null;
   result_data: Record<string, unknown> | null;
   worker_notes: string | null;

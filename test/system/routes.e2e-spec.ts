@@ -93,6 +93,13 @@ const EXPECTED = [
   ...both('GET', '/worker/assignments/:assignment_id/messages'),
   ...both('POST', '/worker/assignments/:assignment_id/messages'),
   'GET /v1/admin/flagged-messages',
+  // disputes of rejections (product-decisions §19)
+  ...both('POST', '/worker/assignments/:assignment_id/dispute'),
+  ...both('GET', '/worker/assignments/:assignment_id/dispute'),
+  ...both('GET', '/tasks/:task_id/disputes'),
+  ...both('POST', '/tasks/:task_id/disputes/:dispute_id/response'),
+  'GET /v1/admin/disputes',
+  'POST /v1/admin/disputes/:id/decision',
   // payments: machine-readable surface
   'POST /v1/payment/recharge',
   'POST /v1/payment/create',

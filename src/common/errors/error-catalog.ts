@@ -166,8 +166,9 @@ export const ERRORS = {
     status: 402,
     summary: 'The available balance does not cover the amount.',
     detail:
-      'An agent funds its balance through `/v1/payment/create`; a worker withdraws at most what is available.',
-    fields: ['balance_cents', 'required_cents'],
+      'An agent funds its balance through `/v1/payment/create`; a worker withdraws at most what is available. A ' +
+      'refund to the payer keeps back `reserved_cents`, what open and still-disputable rejections could cost.',
+    fields: ['balance_cents', 'required_cents', 'reserved_cents'],
   },
   spend_cap_exceeded: {
     status: 402,
@@ -240,6 +241,11 @@ export const ERRORS = {
     summary: 'No such task, or it belongs to another agent.',
     fields: [],
   },
+  dispute_not_found: {
+    status: 404,
+    summary: 'No such dispute, or it is not about your task.',
+    fields: [],
+  },
   test_clock_not_found: {
     status: 404,
     summary: 'No such test clock, it was deleted, or it belongs to another agent (sandbox mode).',
@@ -287,6 +293,27 @@ export const ERRORS = {
     status: 409,
     summary: 'The task already has an open or completed payment order.',
     fields: [],
+  },
+  dispute_window_closed: {
+    status: 409,
+    summary: 'The window for this step of a dispute has closed.',
+    detail:
+      'A rejection may be disputed for 72 hours after it, and the agent may answer a dispute for 48 hours after it ' +
+      'opened, both on the task’s time (a sandbox test clock’s for a task on one). `closed_at` says when it closed.',
+    fields: ['closed_at'],
+  },
+  already_disputed: {
+    status: 409,
+    summary: 'This rejection is disputed already; a rejection is disputed once.',
+    detail: '`dispute_id` names the dispute: follow it in the worker app or with the assignment.',
+    fields: ['dispute_id'],
+  },
+  dispute_not_decidable: {
+    status: 409,
+    summary:
+      'The agent may still answer this dispute; it can be decided once answered or when the window closes.',
+    detail: '`response_due_at` says when the agent’s window closes.',
+    fields: ['response_due_at'],
   },
   invalid_state: {
     status: 409,

@@ -130,6 +130,20 @@ export const ERROR_FIELDS = {
   database: { schema: text, description: 'Whether the database answers: `up` or `down`.' },
   redis: { schema: text, description: 'Whether Redis answers: `up`, `down` or `not_configured`.' },
   draining: { schema: { type: 'boolean' }, description: 'True while this instance is shutting down.' },
+  dispute_id: { schema: uuid, description: 'The dispute already opened on this assignment.' },
+  closed_at: {
+    schema: { type: 'string', format: 'date-time' },
+    description: 'When the window closed, on the task’s time.',
+  },
+  response_due_at: {
+    schema: { type: 'string', format: 'date-time' },
+    description: 'Until when the agent may answer the dispute; a decision may come then, or once answered.',
+  },
+  reserved_cents: {
+    schema: integer,
+    description:
+      'What open and still-disputable rejections could cost you, kept in the balance (product-decisions §19).',
+  },
 } as const satisfies Record<string, FieldSpec>;
 
 export type ErrorField = keyof typeof ERROR_FIELDS;

@@ -18,6 +18,8 @@ import { AssignmentRow, TaskRepository, TaskRow } from '../task.repository';
 import { WorkerReputation } from '../../matching/services/worker-reputation';
 import { TaskEvents } from './task-events';
 import { higherRisk, type ProofRisk } from '../domain/proof-signals';
+import { DISPUTE_WINDOW_HOURS, hoursAfter } from '../domain/dispute-windows';
+import { TestClocks } from '../test-clocks';
 
 /** An agent's verdict on one result; the scores are required to accept, the reason only on a rejection. */
 export interface Review {
@@ -98,10 +100,19 @@ export class TaskSettlement {
     review: Review | null = null,
   ) {
     const from: AssignmentStatus[] = to === 'rejected' ? ['submitted'] : ['accepted', 'in_progress'];
+    // A rejection may be disputed for 72 hours on the task's time (product-decisions §19): a sandbox test clock's
+    // for a task on one, although the review itself happens at real time.
+    const taskNow = task.test_clock_id ? ((await TestClocks.timeOfTask(em, task.id)) ?? now) : now;
     const moved = await TaskRepository.moveOrRefuse(em, a, from, to, now, {
       slot_settlement: 'refunded',
       closed_at: now,
-      ...(to === 'rejected' ? { reviewed_at: now, ...reviewColumns(review) } : {}),
+      ...(to === 'rejected'
+        ? {
+            reviewed_at: now,
+            dispute_window_ends_at: hoursAfter(taskNow, DISPUTE_WINDOW_HOURS),
+            ...reviewColumns(review),
+          }
+        : {}),
     });
     await this.ledger.refundSlot(em, { ...slotOf(task, a), amountCents: task.budget_cents, cause: to });
     if (to === 'rejected') {

@@ -28,6 +28,7 @@ const ACTION_SET: Record<Action, true> = {
   'withdrawal.approved': true,
   'withdrawal.rejected': true,
   'payment_order.bank_transfer_confirmed': true,
+  'dispute.decided': true,
 };
 const ACTIONS = Object.keys(ACTION_SET) as Action[];
 const TARGET_SET: Record<TargetType, true> = {
@@ -35,6 +36,7 @@ const TARGET_SET: Record<TargetType, true> = {
   agent: true,
   withdrawal: true,
   payment_order: true,
+  dispute: true,
 };
 const TARGETS = Object.keys(TARGET_SET) as TargetType[];
 const PAGE = 50;

@@ -136,7 +136,7 @@ export const createTestClockRequestLimits = {
 
 /** components["schemas"]["CreateWebhookRequest"] */
 export const createWebhookRequestLimits = {
-    events: { minItems: 1, maxItems: 16 },
+    events: { minItems: 1, maxItems: 19 },
     url: { maxLength: 2048 },
 } as const;
 
@@ -150,6 +150,18 @@ export const deviceLocationInputLimits = {
     accuracy_m: { minimum: 0, maximum: 100000 },
     latitude: { minimum: -90, maximum: 90 },
     longitude: { minimum: -180, maximum: 180 },
+} as const;
+
+/** components["schemas"]["DisputeDecisionRequest"] */
+export const disputeDecisionRequestLimits = {
+    note: { maxLength: 2000 },
+    worker_percent: { minimum: 1, maximum: 99 },
+} as const;
+
+/** components["schemas"]["DisputeResponseRequest"] */
+export const disputeResponseRequestLimits = {
+    photo_urls: { maxItems: 5, items: { maxLength: 2048 } },
+    statement: { minLength: 1, maxLength: 2000, pattern: "\\S" },
 } as const;
 
 /** components["schemas"]["FlaggedMessageView"] */
@@ -170,6 +182,12 @@ export const messageViewLimits = {
 /** components["schemas"]["NearTask"] */
 export const nearTaskLimits = {
     distance_m: { minimum: 0, maximum: 100000 },
+} as const;
+
+/** components["schemas"]["OpenDisputeRequest"] */
+export const openDisputeRequestLimits = {
+    photo_urls: { maxItems: 5, items: { minLength: 1, maxLength: 2048 } },
+    statement: { minLength: 1, maxLength: 2000, pattern: "\\S" },
 } as const;
 
 /** components["schemas"]["PhotoBehaviorInput"] */
