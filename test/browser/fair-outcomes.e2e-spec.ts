@@ -1,3 +1,4 @@
+import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
 import { Tokens } from '../../src/auth/tokens';
 import { createAgent, createWorker, type TestAgent, type TestWorker } from '../support/actors';
 import {
@@ -14,14 +15,16 @@ import {
 } from '../support/browser';
 import { listen } from '../support/held-upload';
 import { createUploadTestApp, jpeg, offset, spot, type UploadTestApp } from '../support/photos';
-import { accept, createTask } from '../support/tasks';
+import { accept, createTask, feedback, submit } from '../support/tasks';
 import { waitFor } from '../support/waiters';
 
 /**
  * Fair outcomes in real browsers (product-decisions §19): a worker on a phone in Chinese reports that the shop was
  * closed, with a photo, and sees what the report pays; the agent reads it in the console and accepts it; the worker
  * sees it accepted. A worker asks the agent a question in the app and the agent answers from the task page, each side
- * seeing the other's words live, as plain text, with unread counts. States are asserted through the API as well.
+ * seeing the other's words live, as plain text, with unread counts. Another worker disputes a rejection, the agent
+ * answers under the console's banner, an operator splits it in the console's queue, and both sides see the decision.
+ * States are asserted through the API as well.
  * Workers and agents are fixtures signed in by a refresh token in storage (the sign-in screens have their own tests).
  */
 describe('fair outcomes in the worker app and the console', () => {
@@ -216,5 +219,99 @@ describe('fair outcomes in the worker app and the console', () => {
       expect(console_.errors.unexpected()).toEqual([]);
       await phone.close();
       await desk.close();
+    }));
+  it('a worker disputes a rejection, the agent answers, an operator splits it in the console; both sides see it', () =>
+    withDiagnostics(pages, async () => {
+      const worker = await createWorker(t);
+      const taskId = await createTask(t, agent, {
+        title: '便利店价格核对',
+        location: { ...here, address: '南京东路 340 号' },
+        budget_cents: 5000,
+      });
+      const assignmentId = await accept(t, worker, taskId);
+      await submit(t, worker, assignmentId, { result_data: { price: '3.50' } }).expect(200);
+      await feedback(t, agent, taskId, {
+        assignment_id: assignmentId,
+        accept_result: false,
+        reason_code: 'incomplete',
+        feedback_text: 'No photo of the shelf.',
+      }).expect(200);
+      const disputes = async () =>
+        (await t.http.get(`/v1/tasks/${taskId}/disputes`).set('Authorization', agent.key).expect(200)).body
+          .disputes as { dispute_id: string; status: string }[];
+
+      // The worker reads the rejection's reason and disputes it within the window.
+      const phone = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
+      const app = await signedIn(phone, 'worker', worker.id, 'legwork.app.refresh');
+      // Before a dispute exists its read answers 404 dispute_not_found, which the browser logs; the app shows the way
+      // to open one.
+      app.errors.expect(/status of 404 .*\/dispute\)$/);
+      await app.page.goto(`/app/mine/${assignmentId}`);
+      await app.page.getByText('未通过原因：内容不完整').waitFor();
+      await app.page.getByRole('button', { name: '申诉', exact: true }).click();
+      await app.page.getByLabel('申诉理由').fill('简报没有要求拍货架照片，价格已按要求填写。');
+      await screenshot(app.page, 'worker-dispute-form');
+      await app.page.getByRole('button', { name: '提交申诉' }).click();
+      await app.page.getByText(/已申诉，等待发布方在 .* 前回应。/).waitFor();
+      expect((await disputes()).map((d) => d.status)).toEqual(['awaiting_response']);
+
+      // The agent sees the banner with its deadline and answers.
+      const desk = await desktopContext(browser, base, { locale: 'en-US' });
+      const console_ = await signedIn(desk, 'agent', agent.id, 'legwork.console.refresh');
+      await console_.page.goto(`/console/tasks/${taskId}`);
+      await console_.page
+        .getByRole('alert')
+        .getByText(/A worker disputes your rejection\. Answer by/)
+        .waitFor();
+      await console_.page.getByText('简报没有要求拍货架照片，价格已按要求填写。').waitFor();
+      await screenshot(console_.page, 'console-dispute-banner');
+      await console_.page
+        .getByRole('textbox', { name: 'Your answer to the operator' })
+        .fill('The brief asked for the shelf label.');
+      await console_.page.getByRole('button', { name: 'Send the answer' }).click();
+      await console_.page.getByText('An operator will decide.').waitFor();
+      expect((await disputes()).map((d) => d.status)).toEqual(['awaiting_decision']);
+
+      // An operator decides in the queue: split, 40 % to the worker.
+      await createOrUpdateAdmin(t.db, { email: 'disputes-op@example.com', password: 'operator password 1' });
+      const opsDesk = await desktopContext(browser, base, { locale: 'en-US' });
+      const opsPage = await opsDesk.newPage();
+      opsPage.setDefaultTimeout(15_000);
+      const ops = { page: opsPage, errors: collectPageErrors(opsPage) };
+      pages.push(ops);
+      await ops.page.goto('/console/ops/disputes');
+      await ops.page.getByRole('tab', { name: 'Operator', selected: true }).waitFor();
+      await ops.page.getByLabel('Email').fill('disputes-op@example.com');
+      await ops.page.getByLabel('Password').fill('operator password 1');
+      await ops.page.getByRole('button', { name: 'Sign in as operator' }).click();
+      const card = ops.page.getByTestId('dispute').filter({ hasText: '便利店价格核对' });
+      await card.getByText('The brief asked for the shelf label.').waitFor();
+      await card.getByRole('radio', { name: /^Split/ }).check();
+      await card.getByLabel('Worker’s percentage (1–99)').fill('40');
+      await card.getByLabel('Note to both sides (optional)').fill('The brief was unclear about the shelf.');
+      await screenshot(ops.page, 'console-ops-disputes');
+      await card.getByRole('button', { name: 'Decide' }).click();
+      await ops.page.getByText('No disputes here.').waitFor(); // gone from the queue
+
+      // Through the API: decided once, 40 % of 5,000 is 2,000 less its 200 fee to the worker.
+      const [decided] = await disputes();
+      expect(decided).toMatchObject({
+        status: 'decided',
+        decision: { outcome: 'split', worker_percent: 40, worker_cents: 1800, fee_cents: 200 },
+      });
+      const balance = await t.http.get('/v1/worker/balance').set('Authorization', worker.bearer).expect(200);
+      expect(balance.body.balance_cents).toBe(1800);
+
+      // Both sides see the outcome.
+      await app.page.reload();
+      await app.page.getByText('部分支持：按比例结算').waitFor();
+      await app.page.getByText('已付给你 ¥18.00，计入余额。').waitFor();
+      await screenshot(app.page, 'worker-dispute-decided');
+      await console_.page.reload();
+      await console_.page.getByText('Split: 40 % to the worker').waitFor();
+      for (const p of [app, console_, ops]) expect(p.errors.unexpected()).toEqual([]);
+      await phone.close();
+      await desk.close();
+      await opsDesk.close();
     }));
 });

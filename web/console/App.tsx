@@ -16,6 +16,7 @@ import { OpsHealth, OpsLedger } from './screens/OpsChecks';
 import { OpsWithdrawals } from './screens/OpsWithdrawals';
 import { OpsAuditLog } from './screens/OpsAuditLog';
 import { OpsSecurity } from './screens/OpsSecurity';
+import { OpsDisputes } from './screens/OpsDisputes';
 import { Sandbox } from './screens/Sandbox';
 import { TaskCreate } from './screens/TaskCreate';
 import { TaskDetail } from './screens/TaskDetail';
@@ -43,6 +44,7 @@ const router = createBrowserRouter(
             { index: true, element: <Navigate to="withdrawals" replace /> },
             { path: 'agents', element: <OpsAgents /> },
             { path: 'withdrawals', element: <OpsWithdrawals /> },
+            { path: 'disputes', element: <OpsDisputes /> },
             { path: 'health', element: <OpsHealth /> },
             { path: 'ledger', element: <OpsLedger /> },
             { path: 'audit', element: <OpsAuditLog /> },

@@ -14,6 +14,7 @@ import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
 import { UnableReport } from '../components/UnableReport';
 import { MessageThread } from '../components/MessageThread';
+import { DisputeSection } from '../components/DisputeSection';
 import { formFields } from '../../shared/answer-form';
 import { AnswerForm } from '../components/AnswerForm';
 import { dropDraft } from '../answer-draft';
@@ -113,6 +114,7 @@ export function Assignment() {
           )}
           {task.submission && <Submission task={task} />}
           <Verdict task={task} />
+          {task.status === 'rejected' && <DisputeSection task={task} version={item.data} />}
           {/* An offer never accepted has no thread (the API answers 409). */}
           {task.accepted_at && <MessageThread assignmentId={task.assignment_id} />}
           {task.status === 'approved' && task.task_status === 'completed' && (

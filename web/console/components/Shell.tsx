@@ -148,6 +148,7 @@ export function OperatorShell() {
   const me = useAsync(() => unwrap(adminApi.GET('/v1/admin/me')), []);
   const nav: [string, MessageKey][] = [
     ['/ops/withdrawals', 'nav.ops_withdrawals'],
+    ['/ops/disputes', 'nav.ops_disputes'],
     ['/ops/agents', 'nav.ops_agents'],
     ['/ops/health', 'nav.ops_health'],
     ['/ops/ledger', 'nav.ops_ledger'],

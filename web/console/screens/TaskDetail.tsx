@@ -12,6 +12,7 @@ import { CancelTask } from '../components/CancelTask';
 import { SubmissionCard } from '../components/SubmissionCard';
 import { AnswersTable } from '../components/AnswersTable';
 import { TaskMessages } from '../components/TaskMessages';
+import { TaskDisputes } from '../components/TaskDisputes';
 import { isSkill } from '../task-draft';
 import { StatusBadge } from '../../shared/StatusBadge';
 
@@ -116,6 +117,8 @@ export function TaskDetail() {
         <ReloadButton state={state}>{t('common.refresh')}</ReloadButton>
       </div>
       {state.error ? <ErrorNotice error={state.error} onRetry={() => void state.reload()} /> : null}
+      {/* Only a rejection can be disputed: no read for a task without one. */}
+      {task.assignments.some((a) => a.status === 'rejected') && <TaskDisputes taskId={taskId} />}
       <div className="two-col">
         <section className="card" aria-labelledby="facts-h">
           <h2 id="facts-h">{t('detail.facts')}</h2>
