@@ -156,7 +156,7 @@ function DecisionForm({ d, onDecided }: { d: Dispute; onDecided: () => void }) {
       <fieldset>
         <legend>{t('dispute.decide')}</legend>
         {OUTCOMES.map((o) => (
-          <label key={o} className="row">
+          <label key={o} className="choice">
             <input
               type="radio"
               name={`outcome-${id}`}
