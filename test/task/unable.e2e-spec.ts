@@ -65,6 +65,16 @@ describe('could not do it', () => {
       }),
     ]);
 
+    // The worker's page of the assignment shows it as their report (the app says so), not as a result.
+    const mine = await t.http
+      .get(`/v1/worker/assignments/${assignmentId}`)
+      .set('Authorization', worker.bearer)
+      .expect(200);
+    expect(mine.body.submission).toMatchObject({
+      unable_reason: 'closed',
+      worker_notes: 'Shutters down, a sign says closed for renovation',
+    });
+
     await feedback(t, agent, taskId, { accept_result: true }).expect(200);
     expect(await workerBalance(t, worker.id)).toBe(900);
     expect(await platformFees(t)).toBe(fees + 100);

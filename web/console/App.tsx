@@ -17,6 +17,7 @@ import { OpsWithdrawals } from './screens/OpsWithdrawals';
 import { OpsAuditLog } from './screens/OpsAuditLog';
 import { OpsProofReview, OpsProofReviews, OpsWorkerReviews } from './screens/OpsProofReviews';
 import { OpsSecurity } from './screens/OpsSecurity';
+import { OpsDisputes } from './screens/OpsDisputes';
 import { Sandbox } from './screens/Sandbox';
 import { TaskCreate } from './screens/TaskCreate';
 import { TaskDetail } from './screens/TaskDetail';
@@ -47,6 +48,7 @@ const router = createBrowserRouter(
             { path: 'proof-reviews', element: <OpsProofReviews /> },
             { path: 'proof-reviews/:reviewId', element: <OpsProofReview /> },
             { path: 'worker-reviews', element: <OpsWorkerReviews /> },
+            { path: 'disputes', element: <OpsDisputes /> },
             { path: 'health', element: <OpsHealth /> },
             { path: 'ledger', element: <OpsLedger /> },
             { path: 'audit', element: <OpsAuditLog /> },

@@ -442,6 +442,13 @@ export class WorkerSubmissionView {
     description: 'The device fix sent with the submission, if any.',
   })
   device_location: Record<string, unknown> | null;
+  @ApiPropertyOptional({
+    enum: UNABLE_REASONS,
+    description:
+      'Present when you reported that you could not do it (POST /v1/worker/assignments/{id}/unable): the reason you ' +
+      'gave; worker_notes holds your note.',
+  })
+  unable_reason?: UnableReason;
 }
 
 /** One of the worker's assignments with its task, submission and verdict (the page a deep link opens). */

@@ -8,6 +8,7 @@ import { loadOffers, type Offer, offerFromEvent, withOffers } from '../offers';
 import { useSignedIn } from '../../shared/session-hooks';
 import { session } from '../session';
 import { OfferBanner } from './OfferBanner';
+import { unread, useUnread } from '../threads';
 
 /** Live events other screens listen to (a verdict, a cancellation): they reload when one arrives. */
 export const liveEvents = new EventTarget();
@@ -46,10 +47,14 @@ export function Frame() {
       );
     };
     const onVisible = () => {
-      if (document.visibilityState === 'visible') refresh();
+      if (document.visibilityState === 'visible') {
+        refresh();
+        void unread.load().catch(() => undefined);
+      }
     };
     void availability.load();
     refresh();
+    void unread.load().catch(() => undefined); // the badge is read again with the next message or visit
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, []);
@@ -62,11 +67,13 @@ export function Frame() {
       setOffers((list) => list.filter((o) => o.assignmentId !== id));
     }
     if (name === 'worker.on_call' || name === 'worker.off_call') void availability.load();
+    if (name === 'message.created') void unread.load().catch(() => undefined);
     liveEvents.dispatchEvent(new CustomEvent('event', { detail: { name, payload } }));
   });
   // The offer whose own page is open is answered there (OfferPage), not twice.
   const page = useMatch('/offers/:assignmentId')?.params.assignmentId;
   const banner = offers.find((o) => o.assignmentId !== page);
+  const messages = useUnread();
   const tabs = [
     ['/tasks', 'nav.tasks'],
     ['/mine', 'nav.mine'],
@@ -95,6 +102,12 @@ export function Frame() {
         {tabs.map(([to, key]) => (
           <NavLink key={to} to={to}>
             {t(key)}
+            {to === '/mine' && messages.total > 0 && (
+              <span className="badge">
+                <span aria-hidden="true">{messages.total}</span>
+                <span className="visually-hidden">{t('msg.unread', { count: messages.total })}</span>
+              </span>
+            )}
           </NavLink>
         ))}
       </nav>

@@ -12,6 +12,9 @@ import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
 import { StatusBadge } from '../../shared/StatusBadge';
 import { SubmitForm } from '../components/SubmitForm';
+import { UnableReport } from '../components/UnableReport';
+import { MessageThread } from '../components/MessageThread';
+import { DisputeSection } from '../components/DisputeSection';
 import { formFields } from '../../shared/answer-form';
 import { AnswerForm } from '../components/AnswerForm';
 import { dropDraft } from '../answer-draft';
@@ -26,7 +29,8 @@ const LIVE: ReadonlySet<string> = new Set(['accepted', 'in_progress']);
 
 /**
  * One assignment: where and by when, then what can be done in its state: start, submit (from accepted or in
- * progress) and, at the end and asking first, abandon; the verdict with the rejection's reason, and rating the agent
+ * progress), report that it could not be done (beside submitting, asking first) and, at the end and asking first,
+ * abandon; the verdict with the rejection's reason, and rating the agent
  * once the task is completed. Live events about it (an approval, a rejection, a cancellation) reload it.
  */
 export function Assignment() {
@@ -100,6 +104,7 @@ export function Assignment() {
               ) : (
                 <SubmitForm task={task} onSubmitted={onSubmitted} />
               )}
+              <UnableReport assignmentId={task.assignment_id} onReported={onSubmitted} />
               <AbandonTask assignmentId={task.assignment_id} onAbandoned={reload} />
             </>
           )}
@@ -112,6 +117,9 @@ export function Assignment() {
           {task.submission && <Submission task={task} />}
           <Verdict task={task} />
           {task.status === 'rejected' && <Standing assignmentId={task.assignment_id} />}
+          {task.status === 'rejected' && <DisputeSection task={task} version={item.data} />}
+          {/* An offer never accepted has no thread (the API answers 409). */}
+          {task.accepted_at && <MessageThread assignmentId={task.assignment_id} />}
           {task.status === 'approved' && task.task_status === 'completed' && (
             <RateAgent taskId={task.task_id} />
           )}
@@ -152,7 +160,10 @@ function Submission({ task }: { task: AssignmentDetail }) {
     <section className="card" aria-labelledby="submission">
       <h2 id="submission">{t('work.your_submission')}</h2>
       <p className="muted">{formatDateTime(task.submitted_at, locale)}</p>
-      {task.answer_schema && <SentAnswers task={task} />}
+      {sent.unable_reason && (
+        <p>{t('unable.your_report', { reason: t(`unable.reason.${sent.unable_reason}`) })}</p>
+      )}
+      {task.answer_schema && !sent.unable_reason && <SentAnswers task={task} />}
       {sent.worker_notes && <p>{t('work.your_notes', { text: sent.worker_notes })}</p>}
       {sent.photos.map((photo) => (
         <p key={photo.url}>
@@ -195,7 +206,7 @@ function SentAnswers({ task }: { task: AssignmentDetail }) {
   );
 }
 
-function Verdict({ task }: { task: MyTask }) {
+function Verdict({ task }: { task: MyTask | AssignmentDetail }) {
   const { t, locale } = useWords();
   const review = task.review;
   if (!review) return null;
@@ -205,6 +216,9 @@ function Verdict({ task }: { task: MyTask }) {
         {labelled(t('work.verdict'), locale)}
         <StatusBadge status={review.decision} />
       </h2>
+      {'submission' in task && task.submission?.unable_reason && review.decision === 'approved' && (
+        <p>{t('unable.accepted')}</p>
+      )}
       {review.reason_code && <p>{t('work.rejection', { reason: t(`reason.${review.reason_code}`) })}</p>}
       {review.feedback_text && <p>{t('work.feedback', { text: review.feedback_text })}</p>}
       {review.rating != null && <p>{t('work.rating_received', { rating: review.rating })}</p>}

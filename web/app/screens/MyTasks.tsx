@@ -7,12 +7,17 @@ import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { liveEvents } from '../components/Frame';
 import { StatusBadge } from '../../shared/StatusBadge';
 import { loadMyTasks, MY_FILTERS, type MyFilter } from '../my-tasks';
+import { useUnread } from '../threads';
 
-/** The worker's tasks by status, with the agent's verdict and a rejection's reason; live events reload the list. */
+/**
+ * The worker's tasks by status, with the agent's verdict, a rejection's reason and unread messages; live events
+ * reload the list.
+ */
 export function MyTasks() {
   const { t, locale } = useWords();
   const [filter, setFilter] = useState<MyFilter | null>(null);
   const list = useAsync(() => loadMyTasks(filter), [filter]);
+  const messages = useUnread();
   useEffect(() => {
     const onEvent = () => void list.reload();
     liveEvents.addEventListener('event', onEvent);
@@ -51,6 +56,11 @@ export function MyTasks() {
                     {formatCents(task.payment_cents, locale)}
                   </span>
                   <span>{t('tasks.deadline', { time: formatDateTime(task.deadline_at, locale) })}</span>
+                  {(messages.byAssignment.get(task.assignment_id) ?? 0) > 0 && (
+                    <span className="badge">
+                      {t('msg.unread', { count: messages.byAssignment.get(task.assignment_id) ?? 0 })}
+                    </span>
+                  )}
                 </div>
                 {task.review?.reason_code && (
                   <p className="meta" style={{ color: 'var(--danger)' }}>

@@ -150,6 +150,7 @@ export function OperatorShell() {
     ['/ops/withdrawals', 'nav.ops_withdrawals'],
     ['/ops/proof-reviews', 'nav.ops_proof_reviews'],
     ['/ops/worker-reviews', 'nav.ops_worker_reviews'],
+    ['/ops/disputes', 'nav.ops_disputes'],
     ['/ops/agents', 'nav.ops_agents'],
     ['/ops/health', 'nav.ops_health'],
     ['/ops/ledger', 'nav.ops_ledger'],

@@ -87,6 +87,11 @@ export function SubmissionCard({ submission: s, onDone }: { submission: Submissi
         </h3>
         <span className="muted">{formatDateTime(s.submitted_at, locale)}</span>
       </div>
+      {s.unable_reason && (
+        <p>
+          <strong>{t('detail.unable', { reason: t(`unable.reason.${s.unable_reason}`) })}</strong>
+        </p>
+      )}
       {s.reason_code && <p>{t('detail.rejected_for', { reason: t(`reason.${s.reason_code}`) })}</p>}
       {s.review_required && s.review_deadline_at && (
         <div

@@ -11,6 +11,8 @@ import { agentApi } from '../session';
 import { CancelTask } from '../components/CancelTask';
 import { SubmissionCard } from '../components/SubmissionCard';
 import { AnswersTable } from '../components/AnswersTable';
+import { TaskMessages } from '../components/TaskMessages';
+import { TaskDisputes } from '../components/TaskDisputes';
 import { isSkill } from '../task-draft';
 import { StatusBadge } from '../../shared/StatusBadge';
 
@@ -115,6 +117,8 @@ export function TaskDetail() {
         <ReloadButton state={state}>{t('common.refresh')}</ReloadButton>
       </div>
       {state.error ? <ErrorNotice error={state.error} onRetry={() => void state.reload()} /> : null}
+      {/* Only a rejection can be disputed: no read for a task without one. */}
+      {task.assignments.some((a) => a.status === 'rejected') && <TaskDisputes taskId={taskId} />}
       <div className="two-col">
         <section className="card" aria-labelledby="facts-h">
           <h2 id="facts-h">{t('detail.facts')}</h2>
@@ -175,6 +179,8 @@ export function TaskDetail() {
           <SubmissionCard key={s.assignment_id} submission={s} onDone={() => void state.reload()} />
         ))}
       </section>
+      {/* A thread opens when a worker accepts (until then the API names the offer's worker by a pseudonym). */}
+      {task.assignments.some((a) => !a.worker_id.startsWith('anon_')) && <TaskMessages taskId={taskId} />}
     </>
   );
 }

@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { unwrap, type Schemas } from '../../shared/api';
+import { ApiError } from '../../shared/errors';
+import { formatCents, formatDateTime } from '../../shared/i18n';
+import { useAction } from '../../shared/use-action';
+import { useAsync } from '../../shared/use-async';
+import { ErrorNotice } from '../../shared/ui';
+import { useWords } from '../messages';
+import type { AssignmentDetail } from '../my-tasks';
+import { api } from '../session';
+import { CameraButton } from './CameraButton';
+
+type Dispute = Schemas['DisputeView'];
+
+/** How long after a rejection a worker may dispute it (product-decisions §19). */
+const WINDOW_MS = 72 * 3_600_000;
+
+async function loadDispute(assignmentId: string): Promise<Dispute | null> {
+  try {
+    return await unwrap(
+      api.GET('/v1/worker/assignments/{assignment_id}/dispute', {
+        params: { path: { assignment_id: assignmentId } },
+      }),
+    );
+  } catch (err) {
+    // No dispute yet: nothing to show but the way to open one.
+    if (err instanceof ApiError && err.code === 'dispute_not_found') return null;
+    throw err;
+  }
+}
+
+/**
+ * A rejected assignment's dispute (product-decisions §19): within 72 hours of the rejection, "Dispute" opens a form
+ * for the worker's statement and an optional photo; then where the dispute stands (the agent may answer until its
+ * deadline, then an operator decides) and the decision with what it paid. The API, on the task's own clock, has the
+ * last word on the window: a late dispute is refused in words (dispute_window_closed).
+ */
+export function DisputeSection({ task, version }: { task: AssignmentDetail; version: unknown }) {
+  const { t, locale } = useWords();
+  const dispute = useAsync(() => loadDispute(task.assignment_id), [task.assignment_id, version]);
+  const [writing, setWriting] = useState(false);
+  const [statement, setStatement] = useState('');
+  const [photo, setPhoto] = useState<File | null>(null);
+  const sending = useAction();
+  const open = sending.onSubmit(async () => {
+    const urls: string[] = [];
+    if (photo) {
+      const upload = await unwrap(
+        api.POST('/v1/upload/task-proof', {
+          body: { file: '' },
+          // multipart/form-data: the picture itself in place of the typed placeholder.
+          bodySerializer: () => {
+            const form = new FormData();
+            form.append('file', photo, photo.name || 'dispute.jpg');
+            return form;
+          },
+        }),
+      );
+      urls.push(upload.url);
+    }
+    await unwrap(
+      api.POST('/v1/worker/assignments/{assignment_id}/dispute', {
+        params: { path: { assignment_id: task.assignment_id } },
+        body: { statement: statement.trim(), ...(urls.length ? { photo_urls: urls } : {}) },
+      }),
+    );
+    setWriting(false);
+    await dispute.reload();
+  });
+  if (dispute.error) return <ErrorNotice error={dispute.error} onRetry={() => void dispute.reload()} />;
+  if (dispute.data === undefined) return null;
+  const d = dispute.data;
+  const closesAt = task.reviewed_at ? Date.parse(task.reviewed_at) + WINDOW_MS : 0;
+  return (
+    <section className="card" aria-labelledby="dispute-title">
+      <h2 id="dispute-title">{t('dispute.title')}</h2>
+      {!d && !writing && Date.now() < closesAt && (
+        <>
+          <p className="muted">
+            {t('dispute.intro', { time: formatDateTime(new Date(closesAt).toISOString(), locale) })}
+          </p>
+          <button type="button" className="secondary" onClick={() => setWriting(true)}>
+            {t('dispute.open')}
+          </button>
+        </>
+      )}
+      {!d && !writing && Date.now() >= closesAt && <p className="muted">{t('dispute.closed')}</p>}
+      {!d && writing && (
+        <form onSubmit={open}>
+          <label htmlFor="dispute-statement">{t('dispute.statement')}</label>
+          <textarea
+            id="dispute-statement"
+            maxLength={2000}
+            aria-describedby="dispute-hint"
+            value={statement}
+            onChange={(e) => setStatement(e.target.value)}
+          />
+          <small id="dispute-hint" className="muted">
+            {t('dispute.statement_hint')}
+          </small>
+          <CameraButton
+            id="dispute-photo"
+            photo={photo}
+            onChoose={setPhoto}
+            takeLabel={t('dispute.photo')}
+            retakeLabel={t('work.retake_photo')}
+            previewLabel={t('work.photo_preview')}
+          />
+          {sending.error ? <ErrorNotice error={sending.error} /> : null}
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => setWriting(false)}>
+              {t('unable.back')}
+            </button>
+            <button type="submit" disabled={sending.busy || !statement.trim()}>
+              {t('dispute.send')}
+            </button>
+          </div>
+        </form>
+      )}
+      {d && (
+        <>
+          <p role="status">
+            {d.status === 'awaiting_response'
+              ? t('dispute.state.awaiting_response', { time: formatDateTime(d.response_due_at, locale) })
+              : t(`dispute.state.${d.status}`)}
+          </p>
+          <p className="muted">{t('dispute.you_said')}</p>
+          <p className="body-text">{d.worker.statement}</p>
+          {d.agent && (
+            <>
+              <p className="muted">{t('dispute.agent_said')}</p>
+              <p className="body-text">{d.agent.statement}</p>
+            </>
+          )}
+          {d.decision && (
+            <div className="notice">
+              <p>
+                <strong>{t(`dispute.outcome.${d.decision.outcome}`)}</strong>
+              </p>
+              {d.decision.worker_cents > 0 && (
+                <p>{t('dispute.paid', { amount: formatCents(d.decision.worker_cents, locale) })}</p>
+              )}
+              {d.decision.note && <p className="body-text">{t('dispute.note', { text: d.decision.note })}</p>}
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
