@@ -360,6 +360,7 @@ CREATE TABLE public.assignments (
     outcome text DEFAULT 'done'::text NOT NULL,
     unable_reason text,
     hold_cleared_at timestamp with time zone,
+    dispute_window_ends_at timestamp with time zone,
     CONSTRAINT assignments_device_location_object CHECK ((jsonb_typeof(device_location) = 'object'::text)),
     CONSTRAINT assignments_feedback_text_check CHECK ((char_length(feedback_text) <= 500)),
     CONSTRAINT assignments_offer_distance_meters_check CHECK ((offer_distance_meters >= 0)),
@@ -391,6 +392,45 @@ CREATE TABLE public.consent_versions (
     published_at timestamp with time zone NOT NULL,
     CONSTRAINT consent_versions_kind_check CHECK ((kind = 'precise_location'::text)),
     CONSTRAINT consent_versions_version_check CHECK ((version >= 1))
+);
+
+--
+-- Name: disputes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.disputes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    assignment_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    worker_id uuid NOT NULL,
+    statement text NOT NULL,
+    photo_urls text[] DEFAULT '{}'::text[] NOT NULL,
+    opened_at timestamp with time zone NOT NULL,
+    response_due_at timestamp with time zone NOT NULL,
+    response_statement text,
+    response_photo_urls text[],
+    answered_at timestamp with time zone,
+    outcome text,
+    worker_percent smallint,
+    decision_note text,
+    decided_by uuid,
+    decided_at timestamp with time zone,
+    worker_cents integer,
+    fee_cents integer,
+    owed_cents integer,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT disputes_check CHECK (((answered_at IS NULL) = (response_statement IS NULL))),
+    CONSTRAINT disputes_check1 CHECK (((decided_at IS NULL) = (outcome IS NULL))),
+    CONSTRAINT disputes_check2 CHECK (((outcome = 'split'::text) = (worker_percent IS NOT NULL))),
+    CONSTRAINT disputes_decision_note_check CHECK ((char_length(decision_note) <= 2000)),
+    CONSTRAINT disputes_fee_cents_check CHECK ((fee_cents >= 0)),
+    CONSTRAINT disputes_outcome_check CHECK ((outcome = ANY (ARRAY['upheld'::text, 'overturned'::text, 'split'::text]))),
+    CONSTRAINT disputes_owed_cents_check CHECK ((owed_cents >= 0)),
+    CONSTRAINT disputes_response_statement_check CHECK (((char_length(response_statement) >= 1) AND (char_length(response_statement) <= 2000))),
+    CONSTRAINT disputes_statement_check CHECK (((char_length(statement) >= 1) AND (char_length(statement) <= 2000))),
+    CONSTRAINT disputes_worker_cents_check CHECK ((worker_cents >= 0)),
+    CONSTRAINT disputes_worker_percent_check CHECK (((worker_percent >= 1) AND (worker_percent <= 99)))
 );
 
 --
@@ -914,7 +954,7 @@ CREATE TABLE public.sandbox_actions (
     detail jsonb,
     created_at timestamp with time zone NOT NULL,
     CONSTRAINT sandbox_actions_check CHECK (((done_at IS NULL) = (outcome IS NULL))),
-    CONSTRAINT sandbox_actions_step_check CHECK ((step = ANY (ARRAY['accept'::text, 'decline'::text, 'start'::text, 'submit'::text, 'abandon'::text])))
+    CONSTRAINT sandbox_actions_step_check CHECK ((step = ANY (ARRAY['accept'::text, 'decline'::text, 'start'::text, 'submit'::text, 'abandon'::text, 'dispute'::text])))
 );
 
 --
@@ -945,7 +985,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text, 'disputes_rejection'::text])))
 );
 
 --
@@ -1551,6 +1591,20 @@ ALTER TABLE ONLY public.consent_versions
     ADD CONSTRAINT consent_versions_pkey PRIMARY KEY (kind, version);
 
 --
+-- Name: disputes disputes_assignment_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_assignment_id_key UNIQUE (assignment_id);
+
+--
+-- Name: disputes disputes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_pkey PRIMARY KEY (id);
+
+--
 -- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1936,6 +1990,12 @@ CREATE INDEX assignment_messages_task_idx ON public.assignment_messages USING bt
 CREATE INDEX assignment_messages_thread_idx ON public.assignment_messages USING btree (assignment_id, seq);
 
 --
+-- Name: assignments_disputable_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX assignments_disputable_idx ON public.assignments USING btree (dispute_window_ends_at) WHERE (status = 'rejected'::text);
+
+--
 -- Name: assignments_live_offer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1982,6 +2042,24 @@ CREATE INDEX assignments_worker_idx ON public.assignments USING btree (worker_id
 --
 
 CREATE INDEX assignments_worker_offers_idx ON public.assignments USING btree (worker_id, offered_at DESC) WHERE (offered_at IS NOT NULL);
+
+--
+-- Name: disputes_open_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX disputes_open_idx ON public.disputes USING btree (agent_id) WHERE (decided_at IS NULL);
+
+--
+-- Name: disputes_queue_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX disputes_queue_idx ON public.disputes USING btree (opened_at, id);
+
+--
+-- Name: disputes_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX disputes_task_idx ON public.disputes USING btree (task_id, opened_at);
 
 --
 -- Name: events_agent_idx; Type: INDEX; Schema: public; Owner: -
@@ -2669,6 +2747,41 @@ ALTER TABLE ONLY public.assignments
 
 ALTER TABLE ONLY public.assignments
     ADD CONSTRAINT assignments_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: disputes disputes_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: disputes disputes_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: disputes disputes_decided_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_decided_by_fkey FOREIGN KEY (decided_by) REFERENCES public.admins(id);
+
+--
+-- Name: disputes disputes_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: disputes disputes_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.disputes
+    ADD CONSTRAINT disputes_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: idempotency_keys idempotency_keys_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
