@@ -203,18 +203,17 @@ export class Ledger {
 
   /** Money the platform holds for an agent goes back to the payer through the provider (a payment refund). */
   refundToPayer(em: EntityManager, a: PayerRefund): Promise<PostResult> {
-    return this.postOrRefuse(em, 'refund', {
+    const head = {
       reference: JournalRefs.refundToPayer(a.refundId),
-      kind: 'payer_refund',
+      kind: 'payer_refund' as const,
       description: `Refund ${a.refundId} of order ${a.orderId} to the payer`,
-      agentId: a.agentId,
-      orderId: a.orderId,
-      postings: fromTo(
-        Accounts.agentAvailable(a.agentId),
-        Accounts.providerClearing(a.provider),
-        a.amountCents,
-      ),
-    });
+    };
+    const to = Accounts.providerClearing(a.provider);
+    return this.postOrRefuse(
+      em,
+      'refund',
+      payerRefundJournal(a, head, Accounts.agentAvailable(a.agentId), to),
+    );
   }
 
   /**
@@ -222,63 +221,35 @@ export class Ledger {
    * agent's available balance (the exact reverse of that journal; never a deposit, since nothing new came in).
    */
   reverseRefundToPayer(em: EntityManager, a: PayerRefund): Promise<PostResult> {
-    return this.post(em, {
+    const head = {
       reference: JournalRefs.refundReversal(a.refundId),
-      kind: 'payer_refund_reversal',
+      kind: 'payer_refund_reversal' as const,
       description: `Refund ${a.refundId} of order ${a.orderId} failed; returned to the balance`,
-      agentId: a.agentId,
-      orderId: a.orderId,
-      postings: fromTo(
-        Accounts.providerClearing(a.provider),
-        Accounts.agentAvailable(a.agentId),
-        a.amountCents,
-      ),
-    });
+    };
+    const from = Accounts.providerClearing(a.provider);
+    return this.post(em, payerRefundJournal(a, head, from, Accounts.agentAvailable(a.agentId)));
   }
 
   /** A withdrawal request: funds leave the worker's available balance at once and wait in `withdrawing`. */
   startWithdrawal(em: EntityManager, a: WithdrawalMove): Promise<PostResult> {
-    return this.postOrRefuse(em, 'withdrawal', {
-      reference: JournalRefs.withdrawalStart(a.withdrawalId),
-      kind: 'withdrawal_start',
-      description: a.description,
-      workerId: a.workerId,
-      postings: fromTo(
-        Accounts.workerAvailable(a.workerId),
-        Accounts.workerWithdrawing(a.workerId),
-        a.amountCents,
-      ),
-    });
+    const to = Accounts.workerWithdrawing(a.workerId);
+    const journal = withdrawalJournal(a, 'withdrawal_start', Accounts.workerAvailable(a.workerId), to);
+    return this.postOrRefuse(em, 'withdrawal', journal);
   }
 
   /** The provider confirmed the payout: the money has left the platform. */
   completeWithdrawal(em: EntityManager, a: WithdrawalMove & { provider: Provider }): Promise<PostResult> {
-    return this.post(em, {
-      reference: JournalRefs.withdrawalComplete(a.withdrawalId),
-      kind: 'withdrawal_complete',
-      description: a.description,
-      workerId: a.workerId,
-      postings: fromTo(
-        Accounts.workerWithdrawing(a.workerId),
-        Accounts.providerClearing(a.provider),
-        a.amountCents,
-      ),
-    });
+    const to = Accounts.providerClearing(a.provider);
+    return this.post(
+      em,
+      withdrawalJournal(a, 'withdrawal_complete', Accounts.workerWithdrawing(a.workerId), to),
+    );
   }
 
   /** The payout failed or was rejected in review: the funds return to the worker's available balance. */
   failWithdrawal(em: EntityManager, a: WithdrawalMove): Promise<PostResult> {
-    return this.post(em, {
-      reference: JournalRefs.withdrawalReturn(a.withdrawalId),
-      kind: 'withdrawal_fail',
-      description: a.description,
-      workerId: a.workerId,
-      postings: fromTo(
-        Accounts.workerWithdrawing(a.workerId),
-        Accounts.workerAvailable(a.workerId),
-        a.amountCents,
-      ),
-    });
+    const to = Accounts.workerAvailable(a.workerId);
+    return this.post(em, withdrawalJournal(a, 'withdrawal_fail', Accounts.workerWithdrawing(a.workerId), to));
   }
 
   /**
@@ -472,6 +443,39 @@ function fromTo(from: AccountRef, to: AccountRef, amountCents: number): Posting[
     { account: from, amount: -amountCents },
     { account: to, amount: amountCents },
   ];
+}
+
+/** A payer refund's journal (or its reversal's): the refund's amount between the agent's balance and the provider. */
+function payerRefundJournal(
+  a: PayerRefund,
+  head: Pick<JournalInput, 'reference' | 'kind' | 'description'>,
+  from: AccountRef,
+  to: AccountRef,
+): JournalInput {
+  return { ...head, agentId: a.agentId, orderId: a.orderId, postings: fromTo(from, to, a.amountCents) };
+}
+
+/** Each step of a withdrawal posts once, under its own reference. */
+const WITHDRAWAL_REFS = {
+  withdrawal_start: JournalRefs.withdrawalStart,
+  withdrawal_complete: JournalRefs.withdrawalComplete,
+  withdrawal_fail: JournalRefs.withdrawalReturn,
+};
+
+/** A withdrawal step's journal: its amount from one of the worker's accounts to the next (or out to the provider). */
+function withdrawalJournal(
+  a: WithdrawalMove,
+  kind: keyof typeof WITHDRAWAL_REFS,
+  from: AccountRef,
+  to: AccountRef,
+): JournalInput {
+  return {
+    reference: WITHDRAWAL_REFS[kind](a.withdrawalId),
+    kind,
+    description: a.description,
+    workerId: a.workerId,
+    postings: fromTo(from, to, a.amountCents),
+  };
 }
 
 /** An assignment's slot leaves escrow once, whichever way: one reference for release, refund and split. */

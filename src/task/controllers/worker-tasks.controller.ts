@@ -27,6 +27,15 @@ import { MultipartUpload } from '../../upload/multipart';
 import type { IncomingFile } from '../../upload/services/upload.service';
 import { UuidParam } from '../../common/http/uuid-param';
 
+/** The 400s of every route that takes proof photos (submit, unable, submit-with-photo): bad input, the location check. */
+const PROOF_PHOTO_ERRORS = [
+  'validation_error',
+  'photo_gps_missing',
+  'photo_location_mismatch',
+  'device_location_stale',
+  'device_location_inaccurate',
+] as const;
+
 /** The worker's side of a task (worker JWT), on both prefixes like the other worker routes. */
 @ApiTags('worker tasks')
 @Auth({ actors: ['worker'] })
@@ -137,15 +146,7 @@ export class WorkerTasksController {
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
   @ApiErrors({
-    400: [
-      'validation_error',
-      'photo_gps_missing',
-      'photo_location_mismatch',
-      'device_location_stale',
-      'device_location_inaccurate',
-      'photo_required',
-      'answer_invalid',
-    ],
+    400: [...PROOF_PHOTO_ERRORS, 'photo_required', 'answer_invalid'],
     404: ['assignment_not_found'],
     409: ['invalid_state'],
   })
@@ -166,13 +167,7 @@ export class WorkerTasksController {
   })
   @ApiOkResponse({ type: UnableReportResponse })
   @ApiErrors({
-    400: [
-      'validation_error',
-      'photo_gps_missing',
-      'photo_location_mismatch',
-      'device_location_stale',
-      'device_location_inaccurate',
-    ],
+    400: [...PROOF_PHOTO_ERRORS],
     404: ['assignment_not_found'],
     409: ['invalid_state'],
   })
@@ -211,16 +206,7 @@ export class WorkerTasksController {
   })
   @ApiOkResponse({ type: TaskSubmissionResponse })
   @ApiErrors({
-    400: [
-      'validation_error',
-      'photo_gps_missing',
-      'photo_location_mismatch',
-      'device_location_stale',
-      'device_location_inaccurate',
-      'invalid_photo',
-      'answer_invalid',
-      'photo_required',
-    ],
+    400: [...PROOF_PHOTO_ERRORS, 'invalid_photo', 'answer_invalid', 'photo_required'],
     404: ['assignment_not_found'],
     409: ['invalid_state'],
     413: ['payload_too_large'],
