@@ -176,6 +176,51 @@ describe('account deletion', () => {
     );
   });
 
+  it('refuses while a dispute of the worker is undecided, and erases its statement once decided', async () => {
+    const { worker, password } = await person();
+    const at = spot();
+    await rig.t.http
+      .put('/v1/worker/availability')
+      .set('Authorization', worker.bearer)
+      .send({ online: true, ...at })
+      .expect(200);
+    const agent = await createAgent(rig.t, { balanceCents: 100_000 });
+    const taskId = await createTask(rig.t, agent, {
+      budget_cents: 20_000,
+      location: { ...at, address: 'X' },
+    });
+    const assignmentId = await accept(rig.t, worker, taskId);
+    await act(rig.t, worker, assignmentId, 'start').expect(200);
+    await submit(rig.t, worker, assignmentId).expect(200);
+    await feedback(rig.t, agent, taskId, {
+      accept_result: false,
+      reason_code: 'wrong_location',
+      feedback_text: 'Not the shop',
+    }).expect(200);
+    const statement = 'The sign above the door reads 302, as the brief says.';
+    const opened = await rig.t.http
+      .post(`/v1/worker/assignments/${assignmentId}/dispute`)
+      .set('Authorization', worker.bearer)
+      .send({ statement })
+      .expect(201);
+
+    expectError(await del(worker, password), 409, 'open_disputes');
+    await rig.t.http
+      .post(`/v1/tasks/${taskId}/disputes/${opened.body.dispute_id}/response`)
+      .set('Authorization', agent.key)
+      .send({ statement: 'The brief says 300.' })
+      .expect(200);
+    await rig.t.http
+      .post(`/v1/admin/disputes/${opened.body.dispute_id}/decision`)
+      .set('Authorization', admin.bearer)
+      .send({ outcome: 'upheld', note: 'The photo shows 300.' })
+      .expect(200);
+
+    expect(await columnsHolding(statement)).toEqual(['disputes.statement']);
+    expect((await del(worker, password)).status).toBe(202);
+    expect(await columnsHolding(statement)).toEqual([]);
+  });
+
   it('answers only the worker, with the right password, and validates the body', async () => {
     const { worker } = await person();
     const agent = await createAgent(rig.t);

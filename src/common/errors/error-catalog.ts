@@ -332,6 +332,12 @@ export const ERRORS = {
       'lapse the offers waiting for you; then ask again.',
     fields: [],
   },
+  open_disputes: {
+    status: 409,
+    summary: 'The account cannot be deleted while one of your disputes is not decided.',
+    detail: 'Wait until an operator decides every dispute you opened, then ask again.',
+    fields: [],
+  },
   open_withdrawals: {
     status: 409,
     summary: 'The account cannot be deleted while a withdrawal is under review or being paid.',

@@ -34,14 +34,14 @@ export class WorkerPrivacyController {
   @ApiOperation({
     summary: 'Delete your account: your personal data is erased, you can no longer sign in',
     description:
-      'Needs your login password (a wrong one counts toward the login lock-out). Refused while you have open offers, tasks or submissions under review (409 open_assignments) or withdrawals under review or being paid (409 open_withdrawals). Erases your phone number, name, skills, positions, your photos’ locations, your messages’ text and your consents; keeps the ledger and the tasks you delivered under an id nothing links to you, and holds your withdrawals’ payee hidden for the statutory period (docs/workers-rights.md). Money left on your balance is not paid out: withdraw it first.',
+      'Needs your login password (a wrong one counts toward the login lock-out). Refused while you have open offers, tasks or submissions under review (409 open_assignments) disputes not yet decided (409 open_disputes) or withdrawals under review or being paid (409 open_withdrawals). Erases your phone number, name, skills, positions, your photos’ locations, your messages’ text and your consents; keeps the ledger and the tasks you delivered under an id nothing links to you, and holds your withdrawals’ payee hidden for the statutory period (docs/workers-rights.md). Money left on your balance is not paid out: withdraw it first.',
   })
   @ApiAcceptedResponse({ type: DeleteAccountResponse })
   @ApiErrors({
     400: ['validation_error'],
     401: ['invalid_credentials'],
     403: ['account_disabled'],
-    409: ['open_assignments', 'open_withdrawals'],
+    409: ['open_assignments', 'open_disputes', 'open_withdrawals'],
     429: ['account_locked'],
   })
   deleteAccount(

@@ -22,6 +22,8 @@ export const WITHDRAWAL_IDENTITY_YEARS = 30;
 /** Assignments still open: an offer waiting, a task taken, a submission not yet reviewed. */
 const OPEN_ASSIGNMENTS = `SELECT 1 FROM assignments
   WHERE worker_id = $1 AND status IN ('pending', 'accepted', 'in_progress', 'submitted') LIMIT 1`;
+/** Disputes not decided: the worker's own case is still open (product-decisions §19). */
+const OPEN_DISPUTES = `SELECT 1 FROM disputes WHERE worker_id = $1 AND decided_at IS NULL LIMIT 1`;
 /** Withdrawals not settled: under review or being paid. */
 const OPEN_WITHDRAWALS = `SELECT 1 FROM withdrawals
   WHERE worker_id = $1 AND status IN ('pending_review', 'processing') LIMIT 1`;
@@ -69,6 +71,12 @@ const ERASE: readonly Erasure[] = [
     WHERE e.name = 'message.created' AND e.task_id = a.task_id AND a.worker_id = $1
       AND e.data->>'assignment_id' = a.id::text AND e.data->>'from' = 'worker'`,
   },
+  // The worker's statements in decided disputes (an open one refuses deletion); the decision and its money stay.
+  {
+    args: ['worker'],
+    sql: `UPDATE disputes SET statement = '(deleted with the worker''s account)', photo_urls = '{}'
+    WHERE worker_id = $1`,
+  },
   {
     args: ['worker'],
     sql: `UPDATE agent_ratings SET comment = NULL WHERE worker_id = $1 AND comment IS NOT NULL`,
@@ -96,7 +104,7 @@ const ERASE: readonly Erasure[] = [
 /**
  * POST /v1/worker/delete-account (PIPL art. 47; product-decisions §19). Workers sign in with their phone number and
  * a password (registration proves the phone by SMS), so the password is the credential §19 names; a wrong one counts
- * toward the login lock-out. Refused with 409 while the account has open assignments or withdrawals.
+ * toward the login lock-out. Refused with 409 while the account has open assignments, disputes or withdrawals.
  */
 @Injectable()
 export class WorkerDeletionService {
@@ -144,13 +152,13 @@ export class WorkerDeletionService {
   }
 }
 
-/**
- * The refusals of §19. Disputes (§19) are a third: when the disputes table exists, an open dispute of the worker's
- * refuses here too, with its own code.
- */
+/** The refusals of §19: open assignments, open disputes, withdrawals not settled. */
 async function refuseWhileOpen(db: SqlRunner, workerId: string): Promise<void> {
   if ((await sqlRows(db, OPEN_ASSIGNMENTS, [workerId])).length > 0) {
     throw new ApiError('open_assignments', 'Finish or give up your open tasks and offers first.');
+  }
+  if ((await sqlRows(db, OPEN_DISPUTES, [workerId])).length > 0) {
+    throw new ApiError('open_disputes', 'Wait until your disputes are decided first.');
   }
   if ((await sqlRows(db, OPEN_WITHDRAWALS, [workerId])).length > 0) {
     throw new ApiError('open_withdrawals', 'Wait until your withdrawals are paid or refused first.');
