@@ -259,6 +259,13 @@ describe('operator proof reviews', () => {
 
   it('cleared lifts the hold: the agent may still decide, auto-approval 72 hours after the clearing', async () => {
     const { worker, taskId, id } = await held();
+    // The worker reads that a person must look, until the hold is lifted (below).
+    const mine = async () => {
+      const bearer = `Bearer ${(await t.app.get(Tokens).issuePair('worker', worker.id)).access_token}`;
+      const res = await t.http.get(`/v1/worker/assignments/${id}`).set('Authorization', bearer).expect(200);
+      return res.body.submission.review_required as boolean;
+    };
+    expect(await mine()).toBe(true);
     const timers = t.app.get(TaskTimers);
     t.clock.advance(100 * HOUR);
     await timers.autoApprove();
@@ -274,6 +281,7 @@ describe('operator proof reviews', () => {
       worker: { confirmed_frauds: 0 },
     });
     expect(res.body.submission.review_required).toBe(false);
+    expect(await mine()).toBe(false);
     t.clock.advance(71 * HOUR);
     await timers.autoApprove();
     expect(await taskStatus(t, agent, taskId)).toBe('submitted');

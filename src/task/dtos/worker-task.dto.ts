@@ -442,6 +442,12 @@ export class WorkerSubmissionView {
     description: 'The device fix sent with the submission, if any.',
   })
   device_location: Record<string, unknown> | null;
+  @ApiProperty({
+    description:
+      'True while a person must look at this submission before it can be approved (a high-risk photo, ' +
+      'product-decisions §18); false once the agent or an operator has decided, or an operator cleared it.',
+  })
+  review_required: boolean;
   @ApiPropertyOptional({
     enum: UNABLE_REASONS,
     description:

@@ -119,6 +119,7 @@ export class WorkerTaskQueryService {
               worker_notes: a.worker_notes,
               photos: a.photos.map(resultPhoto),
               device_location: (a.device_location as Record<string, unknown> | null) ?? null,
+              review_required: a.review_required,
               ...(a.outcome === 'unable' ? { unable_reason: a.unable_reason! } : {}),
             },
       deliveries: deliveries.get(a.id) ?? [],

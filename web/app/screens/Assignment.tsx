@@ -131,12 +131,12 @@ export function Assignment() {
 
 /**
  * A submission whose photos were high risk is held for a person (product-decisions §18): the worker reads why, each
- * signal in words, and that no machine rejects it. The risk is the one recorded at submission, what held it.
+ * signal in words, and that no machine rejects it, until the agent or an operator has decided or cleared it.
  */
 function Held({ task }: { task: AssignmentDetail }) {
   const { t } = useWords();
-  const photos = task.submission?.photos ?? [];
-  if (!photos.some((p) => p.verification?.risk === 'high')) return null;
+  if (!task.submission?.review_required) return null;
+  const photos = task.submission.photos;
   const codes = [...new Set(photos.flatMap((p) => p.verification?.signals.map((s) => s.code) ?? []))];
   return (
     <section className="card held" aria-labelledby="held" data-testid="held">

@@ -7219,6 +7219,8 @@ export interface components {
             result_data: {
                 [key: string]: unknown;
             };
+            /** @description True while a person must look at this submission before it can be approved (a high-risk photo, product-decisions §18); false once the agent or an operator has decided, or an operator cleared it. */
+            review_required: boolean;
             /**
              * @description Present when you reported that you could not do it (POST /v1/worker/assignments/{id}/unable): the reason you gave; worker_notes holds your note.
              * @enum {string}
