@@ -7,18 +7,19 @@
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }];
 /**
- * jose (the OAuth tokens, src/auth/grant-tokens.ts) ships ES modules only. Node 20.19 requires them natively, so the
- * service loads it as it is; Jest's CommonJS loader cannot, so tests compile the same files to CommonJS with ts-jest.
+ * jose (the OAuth tokens, src/auth/grant-tokens.ts) and @modelcontextprotocol/ext-apps (the MCP review card's
+ * server helpers) ship ES modules only. Node 20.19 requires them natively, so the service loads them as they are;
+ * Jest's CommonJS loader cannot, so tests compile the same files to CommonJS with ts-jest.
  */
 const esmOnly = {
   transform: {
     '^.+\\.ts$': tsJest,
-    '/node_modules/jose/.+\\.js$': [
+    '/node_modules/(jose|@modelcontextprotocol/ext-apps)/.+\\.js$': [
       'ts-jest',
       { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' }, diagnostics: false },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transformIgnorePatterns: ['/node_modules/(?!jose/|@modelcontextprotocol/ext-apps/)'],
 };
 /**
  * marked (the guides at /docs) ships ES modules only. Node 20.19 requires them natively, so the service loads it as

@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import {
+  RESOURCE_MIME_TYPE,
+  registerAppResource,
+  registerAppTool,
+} from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import {
   taskFeedbackRequestLimits as limits,
@@ -12,11 +17,11 @@ import {
  * buttons that call review_submission through the host (JSON-RPC `tools/call` over postMessage), so a decision in
  * the card is the same tool call, with the same idempotency key, as one the model makes.
  *
- * Written against @modelcontextprotocol/server directly (the `_meta.ui` fields the specification defines) rather
- * than @modelcontextprotocol/ext-apps's helpers, which are not a dependency yet (docs/mcp.md, "Review card").
+ * Registered with @modelcontextprotocol/ext-apps's server helpers (the resource's MIME type, and the tool's
+ * `_meta.ui.resourceUri` mirrored to the flat key hosts of early 2026 read); the page speaks the bridge itself.
  */
 export const REVIEW_CARD_URI = 'ui://legwork/review-card';
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
+export const MCP_APP_MIME_TYPE = RESOURCE_MIME_TYPE;
 
 export interface ReviewCardOptions {
   /**
@@ -67,16 +72,26 @@ export function reviewCardMeta(options: ReviewCardOptions): Record<string, unkno
   };
 }
 
-/** The `_meta` a tool carries to be rendered with the card (the deprecated flat key for hosts of early 2026). */
-export const REVIEW_CARD_TOOL_META = {
-  ui: { resourceUri: REVIEW_CARD_URI },
-  'ui/resourceUri': REVIEW_CARD_URI,
-} as const;
+/** The `_meta` a tool carries to be rendered with the card (registerAppTool adds the flat key of early 2026). */
+export const REVIEW_CARD_TOOL_META = { ui: { resourceUri: REVIEW_CARD_URI } } as const;
+
+/**
+ * ext-apps declares its helpers against @modelcontextprotocol/server's ES-module type declarations, this package
+ * compiles against the CommonJS ones: the same classes at run time (the helpers only call registerResource and
+ * registerTool on the server given), two declarations to the compiler.
+ */
+export function appServer(
+  server: McpServer,
+): Parameters<typeof registerAppResource>[0] & Parameters<typeof registerAppTool>[0] {
+  return server as unknown as Parameters<typeof registerAppResource>[0] &
+    Parameters<typeof registerAppTool>[0];
+}
 
 export function registerReviewCard(server: McpServer, options: ReviewCardOptions): void {
   const html = reviewCardHtml(options);
   const meta = reviewCardMeta(options);
-  server.registerResource(
+  registerAppResource(
+    appServer(server),
     'review_card',
     REVIEW_CARD_URI,
     {
@@ -84,7 +99,6 @@ export function registerReviewCard(server: McpServer, options: ReviewCardOptions
       description:
         'An interactive card for get_results: photos, verification and answers of each submission, with approve ' +
         'and reject (review_submission).',
-      mimeType: MCP_APP_MIME_TYPE,
       _meta: meta,
     },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: MCP_APP_MIME_TYPE, text: html, _meta: meta }] }),

@@ -1,14 +1,16 @@
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Legwork } from '@legwork/sdk';
 import * as z from 'zod';
-import { REVIEW_CARD_TOOL_META } from '../apps/review-card';
+import { appServer, REVIEW_CARD_TOOL_META } from '../apps/review-card';
 import { ok, run } from '../results';
 import { resultsOutput, uuid } from '../schemas';
 import { markUntrusted } from '../untrusted';
 import { READ_ONLY } from './tool';
 
 export function registerGetResults(server: McpServer, client: Legwork): void {
-  server.registerTool(
+  registerAppTool(
+    appServer(server),
     'get_results',
     {
       title: 'Results and submissions',
