@@ -79,8 +79,20 @@ describe('disputes', () => {
     const { worker, taskId, assignmentId } = await rejected(agent);
     expect(await agentBalance(t, agent.id)).toBe(5000);
     const statusBefore = await taskStatus(t, agent, taskId);
+    // The worker's assignment says until when it may be disputed, and names no dispute yet.
+    const assignment = async () =>
+      (
+        await t.http
+          .get(`/v1/worker/assignments/${assignmentId}`)
+          .set('Authorization', worker.bearer)
+          .expect(200)
+      ).body as { reviewed_at: string; dispute_window_ends_at: string; dispute_id: string | null };
+    const before = await assignment();
+    expect(Date.parse(before.dispute_window_ends_at) - Date.parse(before.reviewed_at)).toBe(72 * HOUR);
+    expect(before.dispute_id).toBeNull();
 
     const res = await dispute(worker, assignmentId).expect(201);
+    expect((await assignment()).dispute_id).toBe(res.body.dispute_id);
     expect(res.body).toMatchObject({
       dispute_id: expect.any(String),
       assignment_id: assignmentId,

@@ -479,4 +479,21 @@ export class WorkerAssignmentDetail extends MyTaskItem {
       'For an assignment that began as an offer: how the offer was sent to you, per channel; else [].',
   })
   deliveries: OfferDeliveryItem[];
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'A rejected result may be disputed until then (72 hours after the rejection, on the task’s time; ' +
+      'POST /v1/worker/assignments/{id}/dispute); null unless rejected.',
+  })
+  dispute_window_ends_at: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'The dispute you opened on this rejection (GET /v1/worker/assignments/{id}/dispute); null if none.',
+  })
+  dispute_id: string | null;
 }

@@ -97,7 +97,7 @@ export class WorkerTaskQueryService {
   async one(actor: WorkerActor, assignmentId: string): Promise<WorkerAssignmentDetail> {
     const rows = await sqlRows(
       this.ds,
-      `SELECT a.*, row_to_json(t.*) AS task
+      `SELECT a.*, row_to_json(t.*) AS task, (SELECT d.id FROM disputes d WHERE d.assignment_id = a.id) AS dispute_id
          FROM assignments a JOIN tasks t ON t.id = a.task_id
         WHERE a.id = $1 AND a.worker_id = $2`,
       [assignmentId, actor.id],
@@ -123,6 +123,9 @@ export class WorkerTaskQueryService {
               ...(a.outcome === 'unable' ? { unable_reason: a.unable_reason! } : {}),
             },
       deliveries: deliveries.get(a.id) ?? [],
+      dispute_window_ends_at:
+        a.status === 'rejected' ? (a.dispute_window_ends_at?.toISOString() ?? null) : null,
+      dispute_id: (rows[0].dispute_id as string | null) ?? null,
     };
   }
 

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
-import { ApiError } from '../../shared/errors';
 import { formatCents, formatDateTime } from '../../shared/i18n';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
@@ -12,21 +11,14 @@ import { CameraButton } from './CameraButton';
 
 type Dispute = Schemas['DisputeView'];
 
-/** How long after a rejection a worker may dispute it (product-decisions §19). */
-const WINDOW_MS = 72 * 3_600_000;
-
-async function loadDispute(assignmentId: string): Promise<Dispute | null> {
-  try {
-    return await unwrap(
-      api.GET('/v1/worker/assignments/{assignment_id}/dispute', {
-        params: { path: { assignment_id: assignmentId } },
-      }),
-    );
-  } catch (err) {
-    // No dispute yet: nothing to show but the way to open one.
-    if (err instanceof ApiError && err.code === 'dispute_not_found') return null;
-    throw err;
-  }
+/** The assignment's dispute, read only when the assignment names one (no dispute yet: nothing but the way to open one). */
+async function loadDispute(assignmentId: string, disputeId: string | null): Promise<Dispute | null> {
+  if (!disputeId) return null;
+  return unwrap(
+    api.GET('/v1/worker/assignments/{assignment_id}/dispute', {
+      params: { path: { assignment_id: assignmentId } },
+    }),
+  );
 }
 
 /**
@@ -35,9 +27,21 @@ async function loadDispute(assignmentId: string): Promise<Dispute | null> {
  * deadline, then an operator decides) and the decision with what it paid. The API, on the task's own clock, has the
  * last word on the window: a late dispute is refused in words (dispute_window_closed).
  */
-export function DisputeSection({ task, version }: { task: AssignmentDetail; version: unknown }) {
+export function DisputeSection({
+  task,
+  version,
+  onOpened,
+}: {
+  task: AssignmentDetail;
+  version: unknown;
+  /** Reloads the assignment, which then names the new dispute. */
+  onOpened: () => Promise<unknown>;
+}) {
   const { t, locale } = useWords();
-  const dispute = useAsync(() => loadDispute(task.assignment_id), [task.assignment_id, version]);
+  const dispute = useAsync(
+    () => loadDispute(task.assignment_id, task.dispute_id),
+    [task.assignment_id, task.dispute_id, version],
+  );
   const [writing, setWriting] = useState(false);
   const [statement, setStatement] = useState('');
   const [photo, setPhoto] = useState<File | null>(null);
@@ -65,12 +69,13 @@ export function DisputeSection({ task, version }: { task: AssignmentDetail; vers
       }),
     );
     setWriting(false);
-    await dispute.reload();
+    await onOpened();
   });
   if (dispute.error) return <ErrorNotice error={dispute.error} onRetry={() => void dispute.reload()} />;
   if (dispute.data === undefined) return null;
   const d = dispute.data;
-  const closesAt = task.reviewed_at ? Date.parse(task.reviewed_at) + WINDOW_MS : 0;
+  // The API's window, on the task's own clock (a sandbox test clock's for a task on one).
+  const closesAt = task.dispute_window_ends_at ? Date.parse(task.dispute_window_ends_at) : 0;
   return (
     <section className="card" aria-labelledby="dispute-title">
       <h2 id="dispute-title">{t('dispute.title')}</h2>

@@ -117,7 +117,7 @@ export function Assignment() {
           {task.submission && <Submission task={task} />}
           <Verdict task={task} />
           {task.status === 'rejected' && <Standing assignmentId={task.assignment_id} />}
-          {task.status === 'rejected' && <DisputeSection task={task} version={item.data} />}
+          {task.status === 'rejected' && <DisputeSection task={task} version={item.data} onOpened={reload} />}
           {/* An offer never accepted has no thread (the API answers 409). */}
           {task.accepted_at && <MessageThread assignmentId={task.assignment_id} />}
           {task.status === 'approved' && task.task_status === 'completed' && (

@@ -6837,6 +6837,16 @@ export interface components {
             /** @description For an assignment that began as an offer: how the offer was sent to you, per channel; else []. */
             deliveries: components["schemas"]["OfferDeliveryItem"][];
             description: string;
+            /**
+             * Format: uuid
+             * @description The dispute you opened on this rejection (GET /v1/worker/assignments/{id}/dispute); null if none.
+             */
+            dispute_id: string | null;
+            /**
+             * Format: date-time
+             * @description A rejected result may be disputed until then (72 hours after the rejection, on the task’s time; POST /v1/worker/assignments/{id}/dispute); null unless rejected.
+             */
+            dispute_window_ends_at: string | null;
             location: components["schemas"]["TaskLocationView"];
             /**
              * @description What proves where your photos were taken.
