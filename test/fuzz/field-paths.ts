@@ -147,6 +147,8 @@ const LEFT_OUT: Record<string, Record<string, string | null>> = {
   // Only URLs of the worker's own uploads are accepted.
   TaskSubmissionRequest: { photo_urls: null },
   UnableReportRequest: { photo_urls: null },
+  // A percentage goes with a split only; the base upholds.
+  DisputeDecisionRequest: { worker_percent: null },
   // A schema built from the reference's shapes declares no real field (its properties are a map), and agreement
   // needs a schema and several workers: the base task has neither; changes inside them still go through the check.
   CreateTaskRequest: { answer_schema: null, review_policy: null },

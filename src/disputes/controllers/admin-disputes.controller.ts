@@ -5,8 +5,6 @@ import { OperatorRequest } from '../../audit/operator-context';
 import { Auth } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
-import { Claims } from '../../idempotency/claims.decorator';
-import type { HeldClaims } from '../../idempotency/idempotency-context';
 import {
   AdminDisputeListResponse,
   DisputeDecisionRequest,
@@ -50,8 +48,7 @@ export class AdminDisputesController {
     @OperatorRequest() who: AuditActor,
     @UuidParam('id') id: string,
     @Body() dto: DisputeDecisionRequest,
-    @Claims() claims: HeldClaims,
   ): Promise<DisputeView> {
-    return this.decisions.decide(who, id, dto, claims);
+    return this.decisions.decide(who, id, dto);
   }
 }

@@ -5,12 +5,11 @@ import { type AuditActor, recordOperatorAction } from '../../audit/operator-audi
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
+import { inTransaction } from '../../database/transaction';
 import { shareSplit } from '../../escrow/fees';
 import { Ledger } from '../../escrow/services/ledger';
 import type { DisputeOutcome, DisputeStatus } from '../../events/event-data';
 import { writeEvent } from '../../events/outbox';
-import type { HeldClaims } from '../../idempotency/idempotency-context';
-import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
 import { unableSplit } from '../../task/services/task-settlement';
 import { mapAssignment, mapTask, type AssignmentRow, type TaskRow } from '../../task/task.repository';
 import { TestClocks } from '../../task/test-clocks';
@@ -54,16 +53,15 @@ export class DisputeDecisions {
     };
   }
 
-  async decide(
-    who: AuditActor,
-    disputeId: string,
-    dto: DisputeDecisionRequest,
-    claims: HeldClaims,
-  ): Promise<DisputeView> {
+  /**
+   * Exactly once by the lock on the dispute and its decided_at (a second decision is 409 invalid_state), in one
+   * inTransaction: operator requests hold no Idempotency-Key claim (docs/architecture.md, "Money routes").
+   */
+  async decide(who: AuditActor, disputeId: string, dto: DisputeDecisionRequest): Promise<DisputeView> {
     if (dto.outcome !== 'split' && dto.worker_percent !== undefined) {
       throw ApiError.field('worker_percent', 'is for a split only');
     }
-    return idempotentTransaction(this.ds, claims, async (em) => {
+    return inTransaction(this.ds, async (em) => {
       const d = await this.lockDecidable(em, disputeId);
       const [task, a] = await this.slotOf(em, d);
       const money = amounts(dto.outcome, dto.worker_percent ?? null, task, a);

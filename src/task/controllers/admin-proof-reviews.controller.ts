@@ -32,7 +32,13 @@ export class AdminProofReviewsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One flagged submission with its evidence', description: 'Operator JWT.' })
+  @ApiOperation({
+    summary: 'One flagged submission with its evidence',
+    description:
+      'The submission with its photos and verification (risk, signals with their details), the earlier photos a ' +
+      'reused_photo signal matched (with their task, agent and worker: operators only), the worker’s reputation and ' +
+      'standing, the task and its place, and the worker’s positions of the 24 hours before it. Operator JWT.',
+  })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The review id (the held assignment’s id).' })
   @ApiOkResponse({ type: ProofReviewResponse })
   @ApiErrors({ 404: ['not_found'] })

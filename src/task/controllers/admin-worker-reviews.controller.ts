@@ -23,7 +23,9 @@ export class AdminWorkerReviewsController {
   @Get()
   @ApiOperation({
     summary: 'Workers’ requests to look again (open: oldest first; decided: newest first)',
-    description: 'Operator JWT.',
+    description:
+      'What workers asked a person to look at again (POST /v1/worker/reviews): a fraud hold or a suspension, the ' +
+      'worker’s statement and what was decided. Operator JWT.',
   })
   @ApiOkResponse({ type: AdminWorkerReviewListResponse })
   list(@Query() query: ListWorkerReviewsQuery): Promise<AdminWorkerReviewListResponse> {

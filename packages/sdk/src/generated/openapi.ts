@@ -411,7 +411,7 @@ export interface paths {
         };
         /**
          * One flagged submission with its evidence
-         * @description Operator JWT.
+         * @description The submission with its photos and verification (risk, signals with their details), the earlier photos a reused_photo signal matched (with their task, agent and worker: operators only), the worker’s reputation and standing, the task and its place, and the worker’s positions of the 24 hours before it. Operator JWT.
          */
         get: operations["AdminProofReviews_get"];
         put?: never;
@@ -531,7 +531,7 @@ export interface paths {
         };
         /**
          * Workers’ requests to look again (open: oldest first; decided: newest first)
-         * @description Operator JWT.
+         * @description What workers asked a person to look at again (POST /v1/worker/reviews): a fraud hold or a suspension, the worker’s statement and what was decided. Operator JWT.
          */
         get: operations["AdminWorkerReviews_list"];
         put?: never;
