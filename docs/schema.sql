@@ -2044,6 +2044,12 @@ CREATE INDEX assignments_worker_idx ON public.assignments USING btree (worker_id
 CREATE INDEX assignments_worker_offers_idx ON public.assignments USING btree (worker_id, offered_at DESC) WHERE (offered_at IS NOT NULL);
 
 --
+-- Name: disputes_agent_lost_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX disputes_agent_lost_idx ON public.disputes USING btree (agent_id, decided_at) WHERE (outcome = ANY (ARRAY['overturned'::text, 'split'::text]));
+
+--
 -- Name: disputes_open_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -71,6 +71,8 @@ export const NEARBY_TASK_COLUMNS = [
   'open_slots',
   'location_proof',
   'answer_schema',
+  // Not shown: the page's agents are looked up once for their records (src/matching/agent-record.ts).
+  'agent_id',
 ] as const;
 
 /** One listed task as pg returns it (payout_cents is a bigint: a string), with the search's own columns. */
@@ -89,6 +91,7 @@ export interface NearbyTaskRow {
   open_slots: number;
   location_proof: string;
   answer_schema: Record<string, unknown> | null;
+  agent_id: string;
   /** Metres, or null without a position. */
   distance: number | null;
   total: string | number;

@@ -17,6 +17,8 @@ import { shownWorker, type WorkerPseudonyms } from './domain/worker-pseudonym';
 import type { AvailableTaskItem } from './dtos/worker-task.dto';
 import type { NearbyTaskRow } from '../matching/nearby-tasks.query';
 import { agentRatingView } from '../matching/services/agent-ratings.service';
+import { agentRecordView } from '../matching/agent-record';
+import type { AgentRecordView } from '../matching/dtos/agent-record.dto';
 
 /** Row-to-response mapping, so both surfaces and every service answer with identical shapes. */
 export function costBreakdown(t: TaskRow): CostBreakdown {
@@ -49,8 +51,14 @@ export function locationView(
   };
 }
 
-/** A task as the worker sees it in the available list (and in an offer): the listing's row, without its count. */
-export function availableTaskItem(t: Omit<NearbyTaskRow, 'total' | 'total_is_estimate'>): AvailableTaskItem {
+/**
+ * A task as the worker sees it in the available list (and in an offer): the listing's row, without its count, and
+ * its agent's record (looked up once for the page).
+ */
+export function availableTaskItem(
+  t: Omit<NearbyTaskRow, 'total' | 'total_is_estimate'>,
+  records: ReadonlyMap<string, AgentRecordView>,
+): AvailableTaskItem {
   return {
     task_id: t.id,
     title: t.title,
@@ -66,6 +74,7 @@ export function availableTaskItem(t: Omit<NearbyTaskRow, 'total' | 'total_is_est
     location_proof: t.location_proof,
     answer_schema: t.answer_schema,
     agent_rating: agentRatingView(t.agent_rating_count, t.agent_rating_sum),
+    agent_record: records.get(t.agent_id) ?? agentRecordView(0, 0, 0),
   };
 }
 

@@ -239,6 +239,8 @@ describe('worker app: offers reach a closed app by Web Push, then SMS', () => {
       await page.getByRole('heading', { name: '拍摄面包店门头', level: 1 }).waitFor();
       const dialog = page.getByRole('alertdialog', { name: '新任务推送' });
       await expect(dialog.getByRole('timer').textContent()).resolves.toMatch(/剩余 \d+ 秒/);
+      // The agent's record in words (product-decisions §19): nothing decided yet, so no rate.
+      await page.getByText('该发布方 90 天内审核的结果不足 5 份，暂无驳回率；没有输掉申诉').waitFor();
       await screenshot(page, 'worker-offer-page');
       await dialog.getByRole('button', { name: '接受' }).click();
       await page.waitForURL(new RegExp(`/app/mine/${offer.id}$`));

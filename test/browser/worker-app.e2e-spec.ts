@@ -289,6 +289,8 @@ describe('worker app in a real browser', () => {
     await first.getByText(/截止 /).waitFor();
     await first.getByText('拍照').waitFor();
     await first.getByText('发布方评分 5.0（1 条）').waitFor();
+    // Its record (product-decisions §19): one result decided, too few for a rejection rate.
+    await first.getByText('该发布方 90 天内审核的结果不足 5 份，暂无驳回率；没有输掉申诉').waitFor();
     await screenshot(page, 'worker-nearby');
     await page.getByLabel('排序').selectOption('distance_asc');
     await cards

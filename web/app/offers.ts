@@ -56,6 +56,15 @@ export async function loadOffers(): Promise<Offer[]> {
   return answer.offers.map(offerFromListing);
 }
 
+/**
+ * The record of the agent behind an open offer (product-decisions §19), from the offers list: the assignment's own
+ * page (GET /v1/worker/assignments/{id}) does not carry it. null once the offer is no longer open.
+ */
+export async function loadOfferRecord(assignmentId: string): Promise<Schemas['AgentRecordView'] | null> {
+  const answer = await unwrap(api.GET('/v1/worker/offers'));
+  return answer.offers.find((o) => o.assignment_id === assignmentId)?.task.agent_record ?? null;
+}
+
 /** `list` with `more` added, each offer once (one read on load and the live event may bring the same offer). */
 export function withOffers(list: Offer[], more: Offer[]): Offer[] {
   const known = new Set(list.map((o) => o.assignmentId));

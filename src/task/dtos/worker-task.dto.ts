@@ -27,6 +27,7 @@ import {
 } from '../domain/task-policy';
 import { ASSIGNMENT_STATUSES, TASK_STATUSES } from '../domain/task-status';
 import { AgentRatingView } from '../../matching/dtos/rating.dto';
+import { AgentRecordView } from '../../matching/dtos/agent-record.dto';
 import { NEARBY_SORTS } from '../../matching/nearby-tasks.query';
 import { PhotoVerification } from '../../events/event-data';
 import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
@@ -113,6 +114,12 @@ export class AvailableTaskItem {
   answer_schema: Record<string, unknown> | null;
   @ApiProperty({ type: AgentRatingView, description: "Workers' ratings of the agent who posted the task." })
   agent_rating: AgentRatingView;
+  @ApiProperty({
+    type: AgentRecordView,
+    description:
+      'How the agent who posted the task decided results in the last 90 days: its rejection rate and disputes it lost.',
+  })
+  agent_record: AgentRecordView;
 }
 
 export class AvailableTasksResponse {

@@ -8,6 +8,7 @@ import { sqlRows } from '../../database/sql';
 import { offerDeliveriesOf } from '../../events/offer-deliveries';
 import { NEARBY_TASK_COLUMNS, type NearbyTaskRow } from '../../matching/nearby-tasks.query';
 import type { WorkerOffersResponse } from '../dtos/worker-offer.dto';
+import { agentRecords } from '../../matching/agent-record';
 import { availableTaskItem } from '../task.presenter';
 
 type OfferRow = Omit<NearbyTaskRow, 'total' | 'total_is_estimate'> & {
@@ -47,6 +48,11 @@ export class WorkerOffersService {
 
   async list(actor: WorkerActor): Promise<WorkerOffersResponse> {
     const rows = await sqlRows<OfferRow>(this.ds, OFFERS_SQL, [actor.id, this.clock.now()]);
+    const records = await agentRecords(
+      this.ds,
+      rows.map((r) => r.agent_id),
+      this.clock.now(),
+    );
     const deliveries = await offerDeliveriesOf(
       this.ds,
       rows.map((r) => r.assignment_id),
@@ -54,7 +60,7 @@ export class WorkerOffersService {
     return {
       offers: rows.map((r) => ({
         assignment_id: r.assignment_id,
-        task: availableTaskItem(r),
+        task: availableTaskItem(r, records),
         offered_at: r.offered_at.toISOString(),
         expires_at: r.offer_expires_at.toISOString(),
         deliveries: deliveries.get(r.assignment_id) ?? [],

@@ -18,6 +18,8 @@ import {
 import { availableTaskItem, iso, locationView, resultPhoto } from '../task.presenter';
 import { AssignmentRow, mapAssignment, mapTask, TaskRow } from '../task.repository';
 import { NearbyTasks } from '../../matching/services/nearby-tasks';
+import { agentRecords } from '../../matching/agent-record';
+import { Clock } from '../../common/clock';
 
 /** Assignment statuses a worker's unfiltered task list shows: everything they accepted at some point. */
 const ACCEPTED_AT_SOME_POINT = [
@@ -36,6 +38,7 @@ export class WorkerTaskQueryService {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly nearby: NearbyTasks,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -66,7 +69,12 @@ export class WorkerTaskQueryService {
     };
     if (found.position) metadata.max_distance_meters = radius;
     if (found.positionSource === 'last_known') metadata.last_known_position = 1;
-    return { tasks: found.rows.map(availableTaskItem), metadata };
+    const records = await agentRecords(
+      this.ds,
+      found.rows.map((r) => r.agent_id),
+      this.clock.now(),
+    );
+    return { tasks: found.rows.map((r) => availableTaskItem(r, records)), metadata };
   }
 
   /** The worker's assignments, newest first, with offset paging. */

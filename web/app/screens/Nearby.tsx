@@ -10,6 +10,7 @@ import { liveEvents } from '../components/Frame';
 import { NotifyPrompt } from '../components/NotifyPrompt';
 import { PullToRefresh } from '../components/PullToRefresh';
 import { AgentRating } from '../components/AgentRating';
+import { AgentRecord } from '../components/AgentRecord';
 import { type Fix } from '../geo';
 import { DistanceText, SkillBadges, formatDistance } from '../format';
 import { loadNearby, positionForList, SORTS, type NearbyTask, type Sort } from '../nearby';
@@ -101,6 +102,9 @@ function TaskCard({ task, fix }: { task: NearbyTask; fix: Fix | null }) {
         <span>{t('tasks.deadline', { time: formatDateTime(task.deadline_at, locale) })}</span>
         <span>
           <AgentRating rating={task.agent_rating} />
+        </span>
+        <span>
+          <AgentRecord record={task.agent_record} />
         </span>
       </div>
       <SkillBadges skills={task.required_skills} labelShown={false} />

@@ -6,7 +6,8 @@ import { ErrorNotice, Loading } from '../../shared/ui';
 import { OfferBanner } from '../components/OfferBanner';
 import { StatusBadge } from '../../shared/StatusBadge';
 import { loadAssignment } from '../my-tasks';
-import { offerFromAssignment } from '../offers';
+import { loadOfferRecord, offerFromAssignment } from '../offers';
+import { AgentRecord } from '../components/AgentRecord';
 import { Place } from './TaskPage';
 
 /**
@@ -20,6 +21,12 @@ export function OfferPage() {
   const { assignmentId = '' } = useParams();
   const item = useAsync(() => loadAssignment(assignmentId), [assignmentId]);
   const a = item.data;
+  const waiting = a?.status === 'pending';
+  // Only while the offer waits: the record is what the worker weighs before answering.
+  const record = useAsync(
+    () => (waiting ? loadOfferRecord(assignmentId) : Promise.resolve(null)),
+    [assignmentId, waiting],
+  );
   if (a && !['pending', 'declined', 'expired', 'cancelled'].includes(a.status)) {
     return <Navigate to={`/mine/${a.assignment_id}`} replace />;
   }
@@ -45,6 +52,11 @@ export function OfferPage() {
             </p>
           )}
           {a.description && <p>{a.description}</p>}
+          {offer && record.data && (
+            <p className="muted">
+              <AgentRecord record={record.data} />
+            </p>
+          )}
           <Place location={a.location} label={a.title} />
           {offer && <OfferBanner offer={offer} onDone={() => void navigate('/tasks', { replace: true })} />}
         </article>

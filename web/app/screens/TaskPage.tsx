@@ -12,6 +12,7 @@ import { DistanceText, SkillBadges } from '../format';
 import { api } from '../session';
 import { lastNearby } from '../task-store';
 import { AgentRating } from '../components/AgentRating';
+import { AgentRecord } from '../components/AgentRecord';
 import { loadNearby } from '../nearby';
 
 /**
@@ -76,6 +77,9 @@ export function TaskPage() {
             <SkillBadges skills={data.required_skills} labelShown />
             <p className="muted">
               <AgentRating rating={data.agent_rating} />
+            </p>
+            <p className="muted">
+              <AgentRecord record={data.agent_record} />
             </p>
           </section>
           {data.location && <Place location={data.location} label={data.title} />}

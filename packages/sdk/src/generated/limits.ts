@@ -44,6 +44,11 @@ export const agentLoginRequestLimits = {
     password: { maxLength: 128 },
 } as const;
 
+/** components["schemas"]["AgentRecordView"] */
+export const agentRecordViewLimits = {
+    rejection_rate: { minimum: 0, maximum: 1 },
+} as const;
+
 /** components["schemas"]["AgentRegisterRequest"] */
 export const agentRegisterRequestLimits = {
     company_name: { maxLength: 200 },

@@ -2872,6 +2872,23 @@ export interface components {
             /** @example 12 */
             count: number;
         };
+        AgentRecordView: {
+            /**
+             * @description The agent's results decided in the last 90 days: approved (by the agent, automatically or by agreement) or rejected.
+             * @example 10
+             */
+            decided: number;
+            /**
+             * @description Disputes of the agent's rejections decided against it (overturned or split) in the last 90 days.
+             * @example 1
+             */
+            disputes_lost: number;
+            /**
+             * @description Rejected / decided over the last 90 days; null when fewer than 5 results were decided.
+             * @example 0.2
+             */
+            rejection_rate: number | null;
+        };
         AgentRegisterRequest: {
             /** @example Acme Robotics Ltd. */
             company_name?: string | null;
@@ -3429,6 +3446,8 @@ export interface components {
         AvailableTaskItem: {
             /** @description Workers' ratings of the agent who posted the task. */
             agent_rating: components["schemas"]["AgentRatingView"];
+            /** @description How the agent who posted the task decided results in the last 90 days: its rejection rate and disputes it lost. */
+            agent_record: components["schemas"]["AgentRecordView"];
             /** @description What you must answer, field by field (product-decisions §17): result_data must follow it, and a photo field holds the URL of a photo you uploaded. null: result_data is free-form. */
             answer_schema: ({
                 [key: string]: unknown;
