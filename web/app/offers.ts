@@ -62,6 +62,15 @@ export function withOffers(list: Offer[], more: Offer[]): Offer[] {
   return [...list, ...more.filter((o) => !known.has(o.assignmentId))];
 }
 
+/** Why an offer went to the worker, as the server recorded it (GET /v1/worker/offers; product-decisions §19). */
+export type OfferWhy = Schemas['OfferWhy'];
+
+/** The why of one waiting offer, or null once it no longer waits (only open offers are listed). */
+export async function loadOfferWhy(assignmentId: string): Promise<OfferWhy | null> {
+  const answer = await unwrap(api.GET('/v1/worker/offers'));
+  return answer.offers.find((o) => o.assignment_id === assignmentId)?.why ?? null;
+}
+
 /** An offer read on its own page (GET /v1/worker/assignments/{id}), while it still waits for an answer. */
 export function offerFromAssignment(a: Schemas['WorkerAssignmentDetail']): Offer | null {
   if (a.status !== 'pending' || !a.offer_expires_at) return null;

@@ -4702,6 +4702,16 @@ export interface components {
             /** @description How far your reported position was from the task when it was offered. */
             distance_meters: number | null;
             /**
+             * @description The task's radius: offers reach only workers within it; the nearer, the higher you ranked.
+             * @example 3000
+             */
+            max_distance_meters: number;
+            /**
+             * @description The task's minimum reputation, which yours met; null when it sets none.
+             * @example 4
+             */
+            min_reputation: number | null;
+            /**
              * @description Your reputation then (0 to 5).
              * @example 4.2
              */
@@ -4711,6 +4721,13 @@ export interface components {
              * @example 0.8
              */
             response: number | null;
+            /**
+             * @description The task's required skills, each of which you hold (a task is offered only to workers holding all of them); empty when it asks for none.
+             * @example [
+             *       "photography"
+             *     ]
+             */
+            skills_matched: string[];
         };
         OpenDisputeRequest: {
             /** @description Up to 5 photos that support it: URLs of files you uploaded (POST /v1/worker/uploads). */
