@@ -5,6 +5,7 @@ import { AdminCreditService } from './services/admin-credit.service';
 import { AgentTransactions } from './services/agent-transactions';
 import { Balances } from './services/balances';
 import { AdminLedgerController } from './controllers/admin-ledger.controller';
+import { AdminReportsController } from './controllers/admin-reports.controller';
 import { AgentTransactionsController } from './controllers/agent-transactions.controller';
 import { PaymentBalanceController } from './controllers/payment-balance.controller';
 import { ReferenceBalanceController } from './controllers/reference-balance.controller';
@@ -12,6 +13,7 @@ import { WorkerBalanceController } from './controllers/worker-balance.controller
 import { LedgerReportService } from './services/ledger-report.service';
 import { Ledger } from './services/ledger';
 import { SpendCapsLedger } from './services/spend-caps';
+import { WorkerIncomeReport } from './services/worker-income-report';
 
 /**
  * Owns money: the double-entry ledger, the fee policy and the invariant check, and the read side of it (balances
@@ -21,6 +23,7 @@ import { SpendCapsLedger } from './services/spend-caps';
   imports: [IdempotencyModule],
   controllers: [
     AdminLedgerController,
+    AdminReportsController,
     PaymentBalanceController,
     ReferenceBalanceController,
     AgentTransactionsController,
@@ -34,6 +37,7 @@ import { SpendCapsLedger } from './services/spend-caps';
     AdminCreditService,
     LedgerReportService,
     SpendCapsLedger,
+    WorkerIncomeReport,
   ],
   exports: [Ledger, Balances, AgentTransactions, SpendCapsLedger],
 })

@@ -127,6 +127,16 @@ describe('worker app: on call and waiting offers', () => {
       expect(left).toBeGreaterThan(0);
       expect(left).toBeLessThanOrEqual(60);
       await screenshot(page, 'worker-offer-waiting');
+
+      // The offer's own page (where its push and SMS link lead) says why it came to this worker (§19).
+      await page.goto(`/app/offers/${offer.id}`);
+      const why = page.getByRole('region', { name: '为什么推送给您' });
+      await why.getByText(/^您正在接单，距离任务 \d+ 米；这个任务推送给 1 公里 以内的人。$/).waitFor();
+      await why.getByText('它不要求特别的技能。').waitFor();
+      await why.getByText(/^您的信誉是 \d\.\d；它不设最低信誉。$/).waitFor();
+      await why.getByText('在符合条件的人中，离得近、信誉高、回应快的人先收到推送。').waitFor();
+      await page.goto('/app/');
+      await page.getByRole('alertdialog', { name: '新任务推送' }).getByText('核对门店营业时间').waitFor();
     });
   });
 

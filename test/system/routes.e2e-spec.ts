@@ -52,6 +52,7 @@ const EXPECTED = [
   'GET /v1/admin/worker-reviews',
   'POST /v1/admin/worker-reviews/:id/decision',
   'GET /v1/admin/ledger/check',
+  'GET /v1/admin/reports/worker-income',
   'GET /v1/payment/balance',
   'GET /api/v1/payment/balance',
   'GET /api/v1/payment/transactions',

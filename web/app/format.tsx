@@ -30,7 +30,7 @@ export function labelled(label: string, locale: Locale): string {
 
 type Point = { latitude: number; longitude: number };
 type Skill = (typeof SKILLS)[number];
-const isSkill = (s: string): s is Skill => (SKILLS as readonly string[]).includes(s);
+export const isSkill = (s: string): s is Skill => (SKILLS as readonly string[]).includes(s);
 
 /**
  * How far a task is, in the units of the language, with the compass point from the worker when the phone's

@@ -56,19 +56,25 @@ export async function loadOffers(): Promise<Offer[]> {
   return answer.offers.map(offerFromListing);
 }
 
-/**
- * The record of the agent behind an open offer (product-decisions §19), from the offers list: the assignment's own
- * page (GET /v1/worker/assignments/{id}) does not carry it. null once the offer is no longer open.
- */
-export async function loadOfferRecord(assignmentId: string): Promise<Schemas['AgentRecordView'] | null> {
-  const answer = await unwrap(api.GET('/v1/worker/offers'));
-  return answer.offers.find((o) => o.assignment_id === assignmentId)?.task.agent_record ?? null;
-}
-
 /** `list` with `more` added, each offer once (one read on load and the live event may bring the same offer). */
 export function withOffers(list: Offer[], more: Offer[]): Offer[] {
   const known = new Set(list.map((o) => o.assignmentId));
   return [...list, ...more.filter((o) => !known.has(o.assignmentId))];
+}
+
+/** Why an offer went to the worker, as the server recorded it (GET /v1/worker/offers; product-decisions §19). */
+export type OfferWhy = Schemas['OfferWhy'];
+
+/**
+ * What the worker weighs before answering a waiting offer, from the list of open offers (GET /v1/worker/offers):
+ * why it was made, and the agent's record (rejections and disputes lost). Null once it no longer waits.
+ */
+export async function loadOfferContext(
+  assignmentId: string,
+): Promise<{ why: OfferWhy; record: Schemas['AgentRecordView'] } | null> {
+  const answer = await unwrap(api.GET('/v1/worker/offers'));
+  const offer = answer.offers.find((o) => o.assignment_id === assignmentId);
+  return offer ? { why: offer.why, record: offer.task.agent_record } : null;
 }
 
 /** An offer read on its own page (GET /v1/worker/assignments/{id}), while it still waits for an answer. */

@@ -2,7 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
 import { AvailableTaskItem } from './worker-task.dto';
 
-/** Why the offer went to you: the ranking's inputs when it was made (product-decisions §5). */
+/**
+ * Why the offer went to you (product-decisions §5, §19 "each offer explains why it was made"): the ranking's inputs
+ * when it was made, and the task's conditions you met. Offers go only to workers on call with a fresh position.
+ */
 export class OfferWhy {
   @ApiProperty({
     type: 'integer',
@@ -22,6 +25,29 @@ export class OfferWhy {
       'Your responsiveness then, 0 to 1: 1 minus your median time to answer your recent offers over the 120 s window (0.5 before your first offer).',
   })
   response: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 3000,
+    description: "The task's radius: offers reach only workers within it; the nearer, the higher you ranked.",
+  })
+  max_distance_meters: number;
+
+  @ApiProperty({
+    type: [String],
+    example: ['photography'],
+    description:
+      "The task's required skills, each of which you hold (a task is offered only to workers holding all of them); empty when it asks for none.",
+  })
+  skills_matched: string[];
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 4,
+    description: "The task's minimum reputation, which yours met; null when it sets none.",
+  })
+  min_reputation: number | null;
 }
 
 /** An offer waiting for your answer: a slot held for you until expires_at. */

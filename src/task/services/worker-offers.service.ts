@@ -18,6 +18,7 @@ type OfferRow = Omit<NearbyTaskRow, 'total' | 'total_is_estimate'> & {
   offer_distance_meters: number | null;
   offer_reputation: string | null;
   offer_response: string | null;
+  min_reputation: string | null;
 };
 
 /**
@@ -27,7 +28,7 @@ type OfferRow = Omit<NearbyTaskRow, 'total' | 'total_is_estimate'> & {
  */
 const OFFERS_SQL = `
   SELECT a.id AS assignment_id, a.offered_at, a.offer_expires_at, a.offer_distance_meters, a.offer_reputation,
-         a.offer_response, ${NEARBY_TASK_COLUMNS.map((c) => `t.${c}`).join(', ')},
+         a.offer_response, t.min_reputation, ${NEARBY_TASK_COLUMNS.map((c) => `t.${c}`).join(', ')},
          CASE WHEN av.latitude IS NULL THEN NULL
               ELSE ${distanceSql('av.latitude', 'av.longitude', 't.latitude', 't.longitude')} END AS distance,
          s.rating_count AS agent_rating_count, s.rating_sum AS agent_rating_sum
@@ -68,6 +69,11 @@ export class WorkerOffersService {
           distance_meters: r.offer_distance_meters,
           reputation: numberOrNull(r.offer_reputation),
           response: numberOrNull(r.offer_response),
+          // The task's conditions as the matcher applied them (ELIGIBLE_FROM in worker-ranking.ts): they do not
+          // change after creation, so reading them now says what chose this worker then.
+          max_distance_meters: r.max_distance_meters,
+          skills_matched: r.required_skills,
+          min_reputation: numberOrNull(r.min_reputation),
         },
       })),
     };

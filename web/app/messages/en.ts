@@ -104,6 +104,16 @@ export const en: Record<MessageKey, string> = {
   'offer.accept': 'Accept',
   'offer.decline': 'Decline',
   'offer.expired': 'The offer has expired.',
+  'offer.why.title': 'Why you got this offer',
+  'offer.why.distance':
+    'You were on call {distance} from the task; it is offered to workers within {radius}.',
+  'offer.why.distance_unknown': 'You were on call within {radius} of the task.',
+  'offer.why.skills': 'You have the skills it asks for: {skills}.',
+  'offer.why.no_skills': 'It asks for no particular skill.',
+  'offer.why.reputation_min': 'Your reputation {reputation} meets its minimum of {min}.',
+  'offer.why.reputation': 'Your reputation is {reputation}; it sets no minimum.',
+  'offer.why.ranking':
+    'Among the workers who qualified, the nearer, the better rated and the quicker to answer are asked first.',
   'offer.ended':
     'This offer has ended: declined, expired or withdrawn. The task may still be in the nearby list.',
   'mine.title': 'My tasks',

@@ -451,6 +451,11 @@ export const pathsV1AdminProofReviewsGetParametersQueryLimits = {
     skip: { minimum: 0 },
 } as const;
 
+/** GET /v1/admin/reports/worker-income query */
+export const pathsV1AdminReportsWorkerIncomeGetParametersQueryLimits = {
+    quarter: { pattern: "^[0-9]{4}-Q[1-4]$" },
+} as const;
+
 /** GET /v1/admin/withdrawals query */
 export const pathsV1AdminWithdrawalsGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },

@@ -462,6 +462,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/reports/worker-income": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quarter's worker income as CSV, one row per worker paid
+         * @description From the ledger, per worker with money in the quarter: `gross` (what the work earned before the fee), `fees` (the platform fee taken from it), `net` (what reached the worker: approvals, accepted "could not do it" shares, disputes decided for the worker, cancellation compensation), `withdrawn` (completed withdrawals), each in integer cents and in yuan (`_rmb`, two decimals), and `tasks_paid`. The quarter is drawn in Asia/Shanghai time, and every row says so in `period_start` and `period_end` (UTC+8). `worker_id` is the id the other operator routes use. RFC 4180, CRLF; no cell holds user-written text.
+         */
+        get: operations["AdminReports_workerIncome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/withdrawals": {
         parameters: {
             query?: never;
@@ -4701,6 +4721,16 @@ export interface components {
             /** @description How far your reported position was from the task when it was offered. */
             distance_meters: number | null;
             /**
+             * @description The task's radius: offers reach only workers within it; the nearer, the higher you ranked.
+             * @example 3000
+             */
+            max_distance_meters: number;
+            /**
+             * @description The task's minimum reputation, which yours met; null when it sets none.
+             * @example 4
+             */
+            min_reputation: number | null;
+            /**
              * @description Your reputation then (0 to 5).
              * @example 4.2
              */
@@ -4710,6 +4740,13 @@ export interface components {
              * @example 0.8
              */
             response: number | null;
+            /**
+             * @description The task's required skills, each of which you hold (a task is offered only to workers holding all of them); empty when it asks for none.
+             * @example [
+             *       "photography"
+             *     ]
+             */
+            skills_matched: string[];
         };
         OpenDisputeRequest: {
             /** @description Up to 5 photos that support it: URLs of files you uploaded (POST /v1/worker/uploads). */
@@ -9452,6 +9489,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminReports_workerIncome: {
+        parameters: {
+            query: {
+                /** @description The quarter, `YYYY-Q1` to `YYYY-Q4`, bounded in Asia/Shanghai time (Q3 is 1 July 00:00 to 1 October 00:00 UTC+8). A quarter that has not begun is 400; the current one reports what has posted so far. */
+                quarter: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
