@@ -371,7 +371,7 @@ CREATE TABLE public.assignments (
     CONSTRAINT assignments_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT assignments_rejection_reason_code_check CHECK ((rejection_reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text]))),
     CONSTRAINT assignments_rejection_reason_status CHECK (((rejection_reason_code IS NULL) OR (status = 'rejected'::text))),
-    CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'compensated'::text))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
+    CONSTRAINT assignments_settlement_matches_status CHECK ((((status = 'approved'::text) AND (slot_settlement = 'released'::text)) OR ((status = 'rejected'::text) AND (slot_settlement = 'refunded'::text)) OR ((status = 'expired'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = 'refunded'::text))) OR ((status = 'cancelled'::text) AND ((slot_settlement IS NULL) OR (slot_settlement = ANY (ARRAY['compensated'::text, 'refunded'::text])))) OR ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'declined'::text, 'abandoned'::text])) AND (slot_settlement IS NULL)))),
     CONSTRAINT assignments_slot_settlement_check CHECK ((slot_settlement = ANY (ARRAY['released'::text, 'refunded'::text, 'compensated'::text]))),
     CONSTRAINT assignments_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'in_progress'::text, 'submitted'::text, 'approved'::text, 'rejected'::text, 'declined'::text, 'expired'::text, 'abandoned'::text, 'cancelled'::text]))),
     CONSTRAINT assignments_unable_has_reason CHECK (((outcome = 'unable'::text) = (unable_reason IS NOT NULL))),
@@ -1082,6 +1082,31 @@ CREATE TABLE public.task_feedback (
     CONSTRAINT task_feedback_quality_score_check CHECK (((quality_score >= (0)::numeric) AND (quality_score <= (5)::numeric))),
     CONSTRAINT task_feedback_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
     CONSTRAINT task_feedback_reason_code_check CHECK ((reason_code = ANY (ARRAY['wrong_location'::text, 'poor_quality'::text, 'incomplete'::text, 'not_as_described'::text, 'other'::text])))
+);
+
+--
+-- Name: task_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.task_reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    task_id uuid NOT NULL,
+    agent_id uuid NOT NULL,
+    worker_id uuid NOT NULL,
+    reason text NOT NULL,
+    note text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    outcome text,
+    suspend_agent boolean,
+    decision_note text,
+    decided_by uuid,
+    decided_at timestamp with time zone,
+    CONSTRAINT task_reports_check CHECK (((decided_at IS NULL) = (outcome IS NULL))),
+    CONSTRAINT task_reports_check1 CHECK (((decided_at IS NULL) = (suspend_agent IS NULL))),
+    CONSTRAINT task_reports_decision_note_check CHECK (((char_length(decision_note) >= 1) AND (char_length(decision_note) <= 2000))),
+    CONSTRAINT task_reports_note_check CHECK (((char_length(note) >= 1) AND (char_length(note) <= 2000))),
+    CONSTRAINT task_reports_outcome_check CHECK ((outcome = ANY (ARRAY['cancel_task'::text, 'dismiss'::text]))),
+    CONSTRAINT task_reports_reason_check CHECK ((reason = ANY (ARRAY['illegal'::text, 'unsafe'::text, 'misleading'::text])))
 );
 
 --
@@ -1843,6 +1868,13 @@ ALTER TABLE public.task_feedback
     ADD CONSTRAINT task_feedback_reason_on_rejection CHECK ((accept_result = (reason_code IS NULL))) NOT VALID;
 
 --
+-- Name: task_reports task_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_reports
+    ADD CONSTRAINT task_reports_pkey PRIMARY KEY (id);
+
+--
 -- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2366,6 +2398,24 @@ CREATE INDEX spend_approvals_agent_idx ON public.spend_approvals USING btree (ag
 --
 
 CREATE INDEX task_feedback_task_idx ON public.task_feedback USING btree (task_id, created_at);
+
+--
+-- Name: task_reports_open_once; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX task_reports_open_once ON public.task_reports USING btree (task_id, worker_id) WHERE (decided_at IS NULL);
+
+--
+-- Name: task_reports_queue_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX task_reports_queue_idx ON public.task_reports USING btree (created_at, id) WHERE (decided_at IS NULL);
+
+--
+-- Name: task_reports_task_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX task_reports_task_idx ON public.task_reports USING btree (task_id);
 
 --
 -- Name: tasks_agent_list_idx; Type: INDEX; Schema: public; Owner: -
@@ -3033,6 +3083,34 @@ ALTER TABLE ONLY public.task_feedback
 
 ALTER TABLE ONLY public.task_feedback
     ADD CONSTRAINT task_feedback_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: task_reports task_reports_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_reports
+    ADD CONSTRAINT task_reports_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES public.agents(id);
+
+--
+-- Name: task_reports task_reports_decided_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_reports
+    ADD CONSTRAINT task_reports_decided_by_fkey FOREIGN KEY (decided_by) REFERENCES public.admins(id);
+
+--
+-- Name: task_reports task_reports_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_reports
+    ADD CONSTRAINT task_reports_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: task_reports task_reports_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.task_reports
+    ADD CONSTRAINT task_reports_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: tasks tasks_agent_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -41,6 +41,7 @@ import { Disputes1732200710000 } from './1732200710000-disputes';
 import { DisputesPersona1732200711000 } from './1732200711000-disputes-persona';
 import { WorkerConsents1732200720000 } from './1732200720000-worker-consents';
 import { WorkerDeletion1732200721000 } from './1732200721000-worker-deletion';
+import { TaskReports1732200730000 } from './1732200730000-task-reports';
 import { AgentRecord1732200750000 } from './1732200750000-agent-record';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
@@ -88,5 +89,6 @@ export const MIGRATIONS = [
   DisputesPersona1732200711000,
   WorkerConsents1732200720000,
   WorkerDeletion1732200721000,
+  TaskReports1732200730000,
   AgentRecord1732200750000,
 ];

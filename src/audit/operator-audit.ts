@@ -21,12 +21,14 @@ export const OPERATOR_ACTIONS = [
   'proof_review.decided',
   'worker_review.decided',
   'dispute.decided',
+  'task_report.decided',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
 /**
  * What an action is done to: an operator account, an agent, a worker's withdrawal, a payment order, a held
- * submission (its proof review, product-decisions §18), a worker's review request, a dispute (§19).
+ * submission (its proof review, product-decisions §18), a worker's review request, a dispute, a
+ * worker's report of a task (§19).
  */
 export const AUDIT_TARGET_TYPES = [
   'operator',
@@ -36,6 +38,7 @@ export const AUDIT_TARGET_TYPES = [
   'assignment',
   'worker_review',
   'dispute',
+  'task_report',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -17,6 +17,10 @@ import { AnswersExportService } from './services/answers-export.service';
 import { SpendApprovalsController } from './controllers/spend-approvals.controller';
 import { SpendApprovals } from './services/spend-approvals';
 import { WorkerTasksController } from './controllers/worker-tasks.controller';
+import { WorkerTaskReportsController } from './controllers/worker-task-reports.controller';
+import { AdminTaskReportsController } from './controllers/admin-task-reports.controller';
+import { TaskReportsService } from './services/task-reports.service';
+import { TaskReportDecisions } from './services/task-report-decisions.service';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
@@ -52,6 +56,8 @@ import { WorkerOffersService } from './services/worker-offers.service';
     AdminProofReviewsController,
     AdminWorkerReviewsController,
     WorkerReviewsController,
+    WorkerTaskReportsController,
+    AdminTaskReportsController,
   ],
   providers: [
     TaskEvents,
@@ -74,6 +80,8 @@ import { WorkerOffersService } from './services/worker-offers.service';
     SpendApprovals,
     ProofReviewService,
     WorkerReviewService,
+    TaskReportsService,
+    TaskReportDecisions,
     {
       provide: WorkerPseudonyms,
       inject: [APP_CONFIG],

@@ -112,6 +112,10 @@ const EXPECTED = [
   ...both('POST', '/tasks/:task_id/disputes/:dispute_id/response'),
   'GET /v1/admin/disputes',
   'POST /v1/admin/disputes/:id/decision',
+  // workers' reports of tasks (product-decisions §19, "Also")
+  ...both('POST', '/worker/tasks/:task_id/report'),
+  'GET /v1/admin/task-reports',
+  'POST /v1/admin/task-reports/:id/decision',
   // payments: machine-readable surface
   'POST /v1/payment/recharge',
   'POST /v1/payment/create',

@@ -358,6 +358,12 @@ export const ERRORS = {
     detail: '`dispute_id` names the dispute: follow it in the worker app or with the assignment.',
     fields: ['dispute_id'],
   },
+  already_reported: {
+    status: 409,
+    summary: 'You have reported this task already and an operator has not decided yet.',
+    detail: '`report_id` names your open report; one open report per worker and task.',
+    fields: ['report_id'],
+  },
   dispute_not_decidable: {
     status: 409,
     summary:

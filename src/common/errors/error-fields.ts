@@ -135,6 +135,7 @@ export const ERROR_FIELDS = {
   redis: { schema: text, description: 'Whether Redis answers: `up`, `down` or `not_configured`.' },
   draining: { schema: { type: 'boolean' }, description: 'True while this instance is shutting down.' },
   dispute_id: { schema: uuid, description: 'The dispute already opened on this assignment.' },
+  report_id: { schema: uuid, description: 'Your open report of this task.' },
   closed_at: {
     schema: { type: 'string', format: 'date-time' },
     description: 'When the window closed, on the task’s time.',

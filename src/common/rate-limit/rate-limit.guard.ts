@@ -9,6 +9,9 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 
 export const RATE_LIMIT_BUCKET = 'legwork:rate-limit-bucket';
 
+/** A worker's reports of tasks per minute, besides their general budget. */
+export const REPORTS_PER_MINUTE = 5;
+
 /** Marks a public route as limited per client IP (register, login, SMS, refresh). */
 export const RateLimitByIp = (): MethodDecorator & ClassDecorator => SetMetadata(RATE_LIMIT_BUCKET, 'ip');
 
@@ -26,7 +29,7 @@ export type AgentRouteBudget = 'quote';
  */
 export const RateLimitWriteRoute = (route: WriteRouteBudget): MethodDecorator =>
   SetMetadata(RATE_LIMIT_BUCKET, route);
-export type WriteRouteBudget = 'message';
+export type WriteRouteBudget = 'message' | 'report';
 
 interface Limit {
   key: string;
@@ -96,6 +99,7 @@ export class RateLimitGuard implements CanActivate {
     if (actor?.kind === 'worker') {
       return [
         ...(bucket === 'message' ? this.messageLimits('worker', actor.id) : []),
+        ...(bucket === 'report' ? this.reportLimits(actor.id) : []),
         { key: `worker:${actor.id}:m`, max: this.config.rateLimits.workerPerMinute, windowSeconds: 60 },
       ];
     }
@@ -115,6 +119,21 @@ export class RateLimitGuard implements CanActivate {
   private messageLimits(kind: 'agent' | 'worker', id: string): Limit[] {
     const max = this.config.rateLimits.messagesPerMinute;
     return [{ key: `${kind}:${id}:message:m`, max, windowSeconds: 60, label: 'Message rate' }];
+  }
+
+  /**
+   * Reports of tasks (product-decisions §19, "Also") wake an operator each: a worker files a few at most, so a tight
+   * budget of its own stops a flood without touching honest use.
+   */
+  private reportLimits(workerId: string): Limit[] {
+    return [
+      {
+        key: `worker:${workerId}:report:m`,
+        max: REPORTS_PER_MINUTE,
+        windowSeconds: 60,
+        label: 'Report rate',
+      },
+    ];
   }
 
   /** Quotes count against the agent's budget too; their own comes first, so the headers report it. */

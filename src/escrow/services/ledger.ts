@@ -162,12 +162,19 @@ export class Ledger {
     });
   }
 
-  /** A held slot's budget back to the agent: its result was rejected, or its work expired at the deadline. */
+  /**
+   * A held slot's budget back to the agent: its result was rejected, its work expired at the deadline, or an
+   * operator cancelled the task on a worker's report (product-decisions §19: everything still held goes back).
+   */
   refundSlot(
     em: EntityManager,
-    a: AssignmentSlot & { amountCents: number; cause: 'rejected' | 'expired' },
+    a: AssignmentSlot & { amountCents: number; cause: 'rejected' | 'expired' | 'cancelled' },
   ): Promise<PostResult> {
-    const why = a.cause === 'rejected' ? 'Rejected result' : 'Deadline passed';
+    const why = {
+      rejected: 'Rejected result',
+      expired: 'Deadline passed',
+      cancelled: 'Cancelled by an operator',
+    }[a.cause];
     return this.escrowToAgent(em, { ...slotJournal(a), description: `${why} on task ${a.taskId}` }, a);
   }
 

@@ -147,6 +147,32 @@ export class TaskSettlement {
   }
 
   /**
+   * An operator cancelled the task on a worker's report (product-decisions §19, docs/decisions.md): work taken, under
+   * way or submitted ends `cancelled` and the whole slot goes back to the agent. The worker is paid nothing, but it
+   * is not held against them (no reputation change) and they hear `assignment.cancelled`.
+   */
+  async refundCancelled(em: EntityManager, task: TaskRow, a: AssignmentRow, now: Date) {
+    const moved = await TaskRepository.moveOrRefuse(
+      em,
+      a,
+      ['accepted', 'in_progress', 'submitted'],
+      'cancelled',
+      now,
+      {
+        slot_settlement: 'refunded',
+        closed_at: now,
+      },
+    );
+    await this.ledger.refundSlot(em, {
+      ...slotOf(task, a),
+      amountCents: task.budget_cents,
+      cause: 'cancelled',
+    });
+    await this.events.assignment(em, 'assignment.cancelled', moved, now);
+    return moved;
+  }
+
+  /**
    * Brings the task row in line with its assignments after a transition (creation, accept, a worker's action, a
    * review, cancellation, a timer): applies task-level changes, refunds open slots once the task takes no more
    * workers, and stores the derived status and open slots, with the status event when the status changed. Call it

@@ -8,6 +8,7 @@ import { useWords } from '../messages';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { AbandonTask } from '../components/AbandonTask';
+import { ReportTask } from '../components/ReportTask';
 import { liveEvents } from '../components/Frame';
 import { RateAgent } from '../components/RateAgent';
 import { StatusBadge } from '../../shared/StatusBadge';
@@ -120,6 +121,7 @@ export function Assignment() {
           {task.status === 'rejected' && <DisputeSection task={task} version={item.data} onOpened={reload} />}
           {/* An offer never accepted has no thread (the API answers 409). */}
           {task.accepted_at && <MessageThread assignmentId={task.assignment_id} />}
+          <ReportTask taskId={task.task_id} />
           {task.status === 'approved' && task.task_status === 'completed' && (
             <RateAgent taskId={task.task_id} />
           )}

@@ -31,6 +31,7 @@ const ACTION_SET: Record<Action, true> = {
   'proof_review.decided': true,
   'worker_review.decided': true,
   'dispute.decided': true,
+  'task_report.decided': true,
 };
 const ACTIONS = Object.keys(ACTION_SET) as Action[];
 const TARGET_SET: Record<TargetType, true> = {
@@ -41,6 +42,7 @@ const TARGET_SET: Record<TargetType, true> = {
   assignment: true,
   worker_review: true,
   dispute: true,
+  task_report: true,
 };
 const TARGETS = Object.keys(TARGET_SET) as TargetType[];
 const PAGE = 50;

@@ -324,6 +324,16 @@ export const taskLocationLimits = {
     max_distance_meters: { minimum: 1, maximum: 50000 },
 } as const;
 
+/** components["schemas"]["TaskReportDecisionRequest"] */
+export const taskReportDecisionRequestLimits = {
+    note: { minLength: 1, maxLength: 2000, pattern: "\\S" },
+} as const;
+
+/** components["schemas"]["TaskReportRequest"] */
+export const taskReportRequestLimits = {
+    note: { minLength: 1, maxLength: 2000, pattern: "\\S" },
+} as const;
+
 /** components["schemas"]["TaskRequirements"] */
 export const taskRequirementsLimits = {
     min_reputation: { minimum: 0, maximum: 5 },
