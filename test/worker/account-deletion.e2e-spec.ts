@@ -176,7 +176,7 @@ describe('account deletion', () => {
     );
   });
 
-  it('refuses while a dispute of the worker is undecided, and erases its statement once decided', async () => {
+  it('refuses while a dispute of the worker is undecided; erases its statement once decided, and the worker’s report of the task', async () => {
     const { worker, password } = await person();
     const at = spot();
     await rig.t.http
@@ -216,9 +216,19 @@ describe('account deletion', () => {
       .send({ outcome: 'upheld', note: 'The photo shows 300.' })
       .expect(200);
 
+    // A report of the task, in the worker's words: erased with the account too.
+    const report = 'The brief asks me to photograph people inside their homes.';
+    await rig.t.http
+      .post(`/v1/worker/tasks/${taskId}/report`)
+      .set('Authorization', worker.bearer)
+      .send({ reason: 'unsafe', note: report })
+      .expect(201);
+
     expect(await columnsHolding(statement)).toEqual(['disputes.statement']);
+    expect(await columnsHolding(report)).toEqual(['task_reports.note']);
     expect((await del(worker, password)).status).toBe(202);
     expect(await columnsHolding(statement)).toEqual([]);
+    expect(await columnsHolding(report)).toEqual([]);
   });
 
   it('answers only the worker, with the right password, and validates the body', async () => {

@@ -77,6 +77,11 @@ const ERASE: readonly Erasure[] = [
     sql: `UPDATE disputes SET statement = '(deleted with the worker''s account)', photo_urls = '{}'
     WHERE worker_id = $1`,
   },
+  // The worker's words in their reports of tasks; the reason and what operators decided stay.
+  {
+    args: ['worker'],
+    sql: `UPDATE task_reports SET note = '(deleted with the worker''s account)' WHERE worker_id = $1`,
+  },
   {
     args: ['worker'],
     sql: `UPDATE agent_ratings SET comment = NULL WHERE worker_id = $1 AND comment IS NOT NULL`,
