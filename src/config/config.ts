@@ -63,6 +63,8 @@ export interface AppConfig {
     readonly quotePerDay: number;
     /** Messages an agent or a worker may send per minute, besides their general budget (product-decisions §19). */
     readonly messagesPerMinute: number;
+    /** Reports of tasks a worker may file per minute, besides their general budget (product-decisions §19). */
+    readonly reportsPerMinute: number;
     /** socket.io handshakes on /ws per client IP per minute, refused before any credential is looked up. */
     readonly wsHandshakesPerMinutePerIp: number;
   };
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       quotePerMinute: r.int('QUOTE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
       quotePerDay: r.int('QUOTE_RATE_LIMIT_PER_DAY', 500, 1, 10_000_000),
       messagesPerMinute: r.int('MESSAGE_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
+      reportsPerMinute: r.int('REPORT_RATE_LIMIT_PER_MINUTE', 5, 1, 100000),
       wsHandshakesPerMinutePerIp: r.int('WS_HANDSHAKES_PER_MINUTE_PER_IP', 120, 1, 100000),
     },
     // Seals secrets at rest (webhook signing secrets, operators' TOTP secrets and recovery codes, each under a key

@@ -66,6 +66,8 @@ describe('deterministic pass over every field path of every request body', () =>
       // A quote route gets some 200 requests from its one agent.
       QUOTE_RATE_LIMIT_PER_MINUTE: '100000',
       QUOTE_RATE_LIMIT_PER_DAY: '10000000',
+      // A report route gets some 60 requests from its one worker.
+      REPORT_RATE_LIMIT_PER_MINUTE: '100000',
     });
     t = rig.t;
     http = request(rig.baseUrl);

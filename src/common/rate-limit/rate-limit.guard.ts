@@ -9,9 +9,6 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 
 export const RATE_LIMIT_BUCKET = 'legwork:rate-limit-bucket';
 
-/** A worker's reports of tasks per minute, besides their general budget. */
-export const REPORTS_PER_MINUTE = 5;
-
 /** Marks a public route as limited per client IP (register, login, SMS, refresh). */
 export const RateLimitByIp = (): MethodDecorator & ClassDecorator => SetMetadata(RATE_LIMIT_BUCKET, 'ip');
 
@@ -129,7 +126,7 @@ export class RateLimitGuard implements CanActivate {
     return [
       {
         key: `worker:${workerId}:report:m`,
-        max: REPORTS_PER_MINUTE,
+        max: this.config.rateLimits.reportsPerMinute,
         windowSeconds: 60,
         label: 'Report rate',
       },

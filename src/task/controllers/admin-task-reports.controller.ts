@@ -5,8 +5,6 @@ import { OperatorRequest } from '../../audit/operator-context';
 import { Auth } from '../../auth/auth.decorators';
 import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
-import { Claims } from '../../idempotency/claims.decorator';
-import type { HeldClaims } from '../../idempotency/idempotency-context';
 import {
   AdminTaskReportListResponse,
   TaskReportDecisionRequest,
@@ -46,8 +44,7 @@ export class AdminTaskReportsController {
     @OperatorRequest() who: AuditActor,
     @UuidParam('id') id: string,
     @Body() dto: TaskReportDecisionRequest,
-    @Claims() claims: HeldClaims,
   ): Promise<TaskReportDecisionResponse> {
-    return this.decisions.decide(who, id, dto, claims);
+    return this.decisions.decide(who, id, dto);
   }
 }

@@ -8,8 +8,7 @@ import { revokeSessions } from '../../auth/tokens';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
-import type { HeldClaims } from '../../idempotency/idempotency-context';
-import { idempotentTransaction } from '../../idempotency/idempotent-transaction';
+import { inTransaction } from '../../database/transaction';
 import { countOffer } from '../../observability/metrics';
 import { WorkerPseudonyms } from '../domain/worker-pseudonym';
 import { LIVE_TASK_STATUSES } from '../domain/task-status';
@@ -77,15 +76,18 @@ export class TaskReportDecisions {
     return { reports: rows.map((r) => this.view(r)) };
   }
 
+  /**
+   * Once, by the task's lock and the report's decided_at (a second decision is 409 invalid_state), in one
+   * inTransaction: operator requests hold no Idempotency-Key claim (docs/architecture.md, "Money routes").
+   */
   async decide(
     who: AuditActor,
     reportId: string,
     dto: TaskReportDecisionRequest,
-    claims: HeldClaims,
   ): Promise<TaskReportDecisionResponse> {
     let suspended = false;
     try {
-      return await idempotentTransaction(this.ds, claims, async (em) => {
+      return await inTransaction(this.ds, async (em) => {
         const [found] = await sqlRows<{ task_id: string }>(
           em,
           `SELECT task_id FROM task_reports WHERE id = $1`,
