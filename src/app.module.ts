@@ -35,6 +35,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { UploadModule } from './upload/upload.module';
 import { SimulationModule } from './simulation/simulation.module';
 import { TaskModule } from './task/task.module';
+import { TaskReportsModule } from './task/task-reports.module';
 
 /**
  * The whole application. Global pieces are registered as APP_* providers (and the Idempotency-Key interceptor on
@@ -60,6 +61,7 @@ export class AppModule {
       MatchingModule,
       UploadModule,
       TaskModule,
+      TaskReportsModule,
       MessagesModule,
       DisputesModule,
       PaymentModule,

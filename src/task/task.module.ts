@@ -17,10 +17,6 @@ import { AnswersExportService } from './services/answers-export.service';
 import { SpendApprovalsController } from './controllers/spend-approvals.controller';
 import { SpendApprovals } from './services/spend-approvals';
 import { WorkerTasksController } from './controllers/worker-tasks.controller';
-import { WorkerTaskReportsController } from './controllers/worker-task-reports.controller';
-import { AdminTaskReportsController } from './controllers/admin-task-reports.controller';
-import { TaskReportsService } from './services/task-reports.service';
-import { TaskReportDecisions } from './services/task-report-decisions.service';
 import { AssignmentService } from './services/assignment.service';
 import { TaskAcceptService } from './services/task-accept.service';
 import { TaskCreationService } from './services/task-creation.service';
@@ -56,8 +52,6 @@ import { WorkerOffersService } from './services/worker-offers.service';
     AdminProofReviewsController,
     AdminWorkerReviewsController,
     WorkerReviewsController,
-    WorkerTaskReportsController,
-    AdminTaskReportsController,
   ],
   providers: [
     TaskEvents,
@@ -80,8 +74,6 @@ import { WorkerOffersService } from './services/worker-offers.service';
     SpendApprovals,
     ProofReviewService,
     WorkerReviewService,
-    TaskReportsService,
-    TaskReportDecisions,
     {
       provide: WorkerPseudonyms,
       inject: [APP_CONFIG],
@@ -90,6 +82,16 @@ import { WorkerOffersService } from './services/worker-offers.service';
   ],
   // The timers and TaskOffers (a worker going on call) for the job runner; the worker-side services and TaskOffers
   // for the sandbox's simulated workers, which act through exactly the services real workers' requests reach.
-  exports: [TaskTimers, TaskOffers, TaskAcceptService, AssignmentService, PhotoSubmissionService],
+  exports: [
+    TaskTimers,
+    TaskOffers,
+    TaskAcceptService,
+    AssignmentService,
+    PhotoSubmissionService,
+    // For TaskReportsModule.
+    TaskSettlement,
+    TaskEvents,
+    WorkerPseudonyms,
+  ],
 })
 export class TaskModule {}

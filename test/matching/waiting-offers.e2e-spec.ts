@@ -102,6 +102,12 @@ describe('waiting offers', () => {
     expect(await delivered(connected)).toMatchObject({ channel: 'socket', status: 'sent' });
     expect(await delivered(away)).toMatchObject({ channel: 'socket', status: 'no_connection' });
 
+    // The offer ladder's push step is a job due at once (the worker has no push subscription: no_connection); wait
+    // for its record, so the two reads compared below cannot straddle it.
+    await waitFor(
+      async () => (await offers(connected))[0]?.deliveries.find((d) => d.channel === 'push'),
+      'the push delivery to be recorded',
+    );
     // Half a minute later the offer still ends when it was made to end, not 120 s from now.
     a.clock.advance(30_000);
     const [offer] = await offers(connected);

@@ -136,6 +136,13 @@ describe('task access control', () => {
           `POST ${prefix}/worker/assignments/{assignment_id}/messages`,
           // Beyond the spec: "could not do it" (product-decisions §19; test/task/unable.e2e-spec.ts).
           `POST ${prefix}/worker/assignments/{assignment_id}/unable`,
+          // Beyond the spec: disputes of a rejection (product-decisions §19; test/task/disputes.e2e-spec.ts).
+          `GET ${prefix}/tasks/{task_id}/disputes`,
+          `POST ${prefix}/tasks/{task_id}/disputes/{dispute_id}/response`,
+          `GET ${prefix}/worker/assignments/{assignment_id}/dispute`,
+          `POST ${prefix}/worker/assignments/{assignment_id}/dispute`,
+          // Beyond the spec: a worker's report of a task (§19, "Also"; test/task/task-reports.e2e-spec.ts).
+          `POST ${prefix}/worker/tasks/{task_id}/report`,
           `GET ${prefix}/worker/tasks/available`,
           `GET ${prefix}/worker/tasks/my-tasks`,
           `GET ${prefix}/worker/assignments/{assignment_id}`,
