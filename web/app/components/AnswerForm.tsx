@@ -20,6 +20,7 @@ import { formatDistance } from '../format';
 import { currentFix, type Fix } from '../geo';
 import type { AssignmentDetail } from '../my-tasks';
 import { api } from '../session';
+import { uploadProof } from '../proof-upload';
 import { CameraButton, ProofCamera } from './CameraButton';
 
 /**
@@ -111,19 +112,9 @@ export function AnswerForm(props: { task: AssignmentDetail; onSubmitted: (note: 
         if (proofField && proof instanceof Blob) photos.push([PROOF, proof]);
         for (const [name, blob] of photos) {
           if (urls[name]) continue;
-          const upload = await unwrap(
-            api.POST('/v1/upload/task-proof', {
-              body: { file: '' },
-              // multipart/form-data: the picture itself in place of the typed placeholder.
-              bodySerializer: () => {
-                const form = new FormData();
-                form.append('file', blob, blob instanceof File && blob.name ? blob.name : `${name}.jpg`);
-                return form;
-              },
-            }),
-          );
-          urls[name] = upload.url;
-          setPhotoUrls((u) => ({ ...u, [name]: upload.url }));
+          const url = await uploadProof(blob, `${name}.jpg`);
+          urls[name] = url;
+          setPhotoUrls((u) => ({ ...u, [name]: url }));
         }
         await unwrap(
           api.POST('/v1/worker/assignments/{assignment_id}/submit', {

@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../shared/ui';
 import { useWords } from '../messages';
 import type { AssignmentDetail } from '../my-tasks';
 import { api } from '../session';
+import { uploadProof } from '../proof-upload';
 import { CameraButton } from './CameraButton';
 
 type Dispute = Schemas['DisputeView'];
@@ -49,18 +50,7 @@ export function DisputeSection({
   const open = sending.onSubmit(async () => {
     const urls: string[] = [];
     if (photo) {
-      const upload = await unwrap(
-        api.POST('/v1/upload/task-proof', {
-          body: { file: '' },
-          // multipart/form-data: the picture itself in place of the typed placeholder.
-          bodySerializer: () => {
-            const form = new FormData();
-            form.append('file', photo, photo.name || 'dispute.jpg');
-            return form;
-          },
-        }),
-      );
-      urls.push(upload.url);
+      urls.push(await uploadProof(photo, 'dispute.jpg'));
     }
     await unwrap(
       api.POST('/v1/worker/assignments/{assignment_id}/dispute', {

@@ -7,6 +7,7 @@ import { useAction } from '../../shared/use-action';
 import { currentFix, type Fix } from '../geo';
 import { useWords } from '../messages';
 import { api } from '../session';
+import { uploadProof } from '../proof-upload';
 import { CameraButton } from './CameraButton';
 
 type Reason = (typeof REASONS)[number];
@@ -49,18 +50,7 @@ export function UnableReport(props: { assignmentId: string; onReported: (outcome
     if (!reason) return;
     const urls: string[] = [];
     if (photo) {
-      const upload = await unwrap(
-        api.POST('/v1/upload/task-proof', {
-          body: { file: '' },
-          // multipart/form-data: the picture itself in place of the typed placeholder.
-          bodySerializer: () => {
-            const form = new FormData();
-            form.append('file', photo, photo.name || 'unable.jpg');
-            return form;
-          },
-        }),
-      );
-      urls.push(upload.url);
+      urls.push(await uploadProof(photo, 'unable.jpg'));
     }
     const answer = await unwrap(
       api.POST('/v1/worker/assignments/{assignment_id}/unable', {
