@@ -65,6 +65,31 @@ describe('task reports and the income report in the operator console', () => {
     return { page, errors };
   }
 
+  /** An operator signed in to the console through its sign-in screen, on a desktop in English. */
+  async function operatorConsole() {
+    const operator = await createOperator(t);
+    const desk = await desktopContext(browser, base, { locale: 'en-US' });
+    const ops = await newPage(desk);
+    await ops.page.goto('/console/login');
+    await ops.page.getByRole('tab', { name: 'Operator' }).click();
+    await ops.page.getByLabel('Email').fill(operator.email);
+    await ops.page.getByLabel('Password').fill(OPERATOR_PASSWORD);
+    await ops.page.getByRole('button', { name: 'Sign in as operator' }).click();
+    await ops.page.getByRole('link', { name: 'Task reports' }).waitFor();
+    return { desk, ops };
+  }
+
+  /** A worker's report of a task, through the API (the app's reporting is driven in the first test). */
+  async function reportTask(taskId: string, note: string): Promise<string> {
+    const worker = await createWorker(t);
+    const res = await t.http
+      .post(`/v1/worker/tasks/${taskId}/report`)
+      .set('Authorization', worker.bearer)
+      .send({ reason: 'misleading', note })
+      .expect(201);
+    return res.body.report_id as string;
+  }
+
   it('a worker reports a task; an operator cancels it with a full refund in the console; the income file downloads', () =>
     withDiagnostics(pages, async () => {
       // A worker paid this quarter, for the income file's row.
@@ -111,14 +136,7 @@ describe('task reports and the income report in the operator console', () => {
       await app.page.getByText('举报已发送，运营人员会尽快处理。').waitFor();
 
       // The operator signs in and finds it in Task reports.
-      const operator = await createOperator(t);
-      const desk = await desktopContext(browser, base, { locale: 'en-US' });
-      const ops = await newPage(desk);
-      await ops.page.goto('/console/login');
-      await ops.page.getByRole('tab', { name: 'Operator' }).click();
-      await ops.page.getByLabel('Email').fill(operator.email);
-      await ops.page.getByLabel('Password').fill(OPERATOR_PASSWORD);
-      await ops.page.getByRole('button', { name: 'Sign in as operator' }).click();
+      const { desk, ops } = await operatorConsole();
       await ops.page.getByRole('link', { name: 'Task reports' }).click();
       await ops.page.getByRole('heading', { name: 'Task reports' }).waitFor();
       const row = ops.page.getByTestId('task-report').filter({ hasText: 'Photograph the back office' });
@@ -210,6 +228,72 @@ describe('task reports and the income report in the operator console', () => {
       expect(app.errors.unexpected()).toEqual([]);
       expect(ops.errors.unexpected()).toEqual([]);
       await phone.close();
+      await desk.close();
+    }));
+
+  it('an ended task offers only Dismiss, which may suspend the agent; a report another operator decided first is said in words', () =>
+    withDiagnostics(pages, async () => {
+      // A report of a task its agent has cancelled since: only Dismiss, and why; the operator also suspends the agent.
+      const owner = await createAgent(t, { balanceCents: 20_000 });
+      const ended = await createTask(t, owner, { title: 'Ended before the decision', budget_cents: 5000 });
+      const endedReport = await reportTask(ended, 'The brief hides that the flat is private.');
+      await t.http.post(`/v1/tasks/${ended}/cancel`).set('Authorization', owner.key).expect(200);
+      const { desk, ops } = await operatorConsole();
+      await ops.page.goto(`/console/ops/task-reports/${endedReport}`);
+      await ops.page
+        .getByText(
+          'This task has ended (Cancelled) and can no longer be cancelled; dismiss the report (and suspend the agent if need be).',
+        )
+        .waitFor();
+      expect(await ops.page.getByRole('radio').count()).toBe(1);
+      await ops.page.getByRole('radio', { name: 'Dismiss: the task stays as it is' }).waitFor();
+      await ops.page.getByRole('checkbox', { name: 'Also suspend the agent' }).check();
+      await ops.page
+        .getByLabel('Note (for the audit log and the other operators)')
+        .fill('Repeated misleading briefs.');
+      await ops.page.getByRole('button', { name: 'Dismiss…' }).click();
+      await ops.page
+        .getByRole('alertdialog')
+        .getByText(
+          'Dismiss the 1 report(s) of “Ended before the decision”? The task stays as it is; this cannot be undone. The agent is suspended too.',
+        )
+        .waitFor();
+      await ops.page.getByRole('button', { name: 'Yes, dismiss' }).click();
+      const outcome = ops.page.getByTestId('task-report-outcome');
+      await outcome.getByText('Dismissed: the task stays as it is.').waitFor();
+      await outcome.getByText('Reports decided: 1. The agent is suspended.').waitFor();
+      const [owned] = await t.db.query<{ account_status: string }[]>(
+        `SELECT account_status FROM agents WHERE id = $1`,
+        [owner.id],
+      );
+      expect(owned.account_status).toBe('suspended');
+
+      // Another operator decides first, between the question and the answer: the page says so in words.
+      const live = await createTask(t, agent, { title: 'Decided elsewhere first', budget_cents: 5000 });
+      const liveReport = await reportTask(live, 'Not a shop: a private courtyard.');
+      await ops.page.goto(`/console/ops/task-reports/${liveReport}`);
+      await ops.page.getByLabel('Note (for the audit log and the other operators)').fill('Cancel it.');
+      await ops.page.getByRole('button', { name: 'Cancel the task…' }).click();
+      await ops.page.getByRole('button', { name: 'Yes, cancel and refund' }).waitFor();
+      const admin = await createAdmin(t);
+      await t.http
+        .post(`/v1/admin/task-reports/${liveReport}/decision`)
+        .set('Authorization', admin.bearer)
+        .send({ outcome: 'dismiss', note: 'Looked fine to me.' })
+        .expect(200);
+      await ops.page.getByRole('button', { name: 'Yes, cancel and refund' }).click();
+      await ops.page
+        .getByRole('alert')
+        .getByText(
+          'Another operator has decided this report already; a decision is final. Refresh to see it.',
+        )
+        .waitFor();
+      const task = await t.http.get(`/v1/tasks/${live}`).set('Authorization', agent.key).expect(200);
+      expect(task.body.status).toBe('pending'); // dismissed by the other operator; this page's cancel changed nothing
+      expect((await checkLedger(t.db)).violations).toEqual([]);
+      // The refusal the page provoked: the 409 on its decision, as the browser logs it.
+      ops.errors.expect(/409/);
+      expect(ops.errors.unexpected()).toEqual([]);
       await desk.close();
     }));
 });

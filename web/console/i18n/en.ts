@@ -755,7 +755,7 @@ export const en = {
   'tr.outcome_dismiss': 'Dismissed',
   'tr.agent_suspended': 'agent suspended',
   'tr.task_ended':
-    'The task is {status} already and cannot be cancelled; dismiss the report (and suspend the agent if need be).',
+    'This task has ended ({status}) and can no longer be cancelled; dismiss the report (and suspend the agent if need be).',
   'tr.error_decided':
     'Another operator has decided this report already; a decision is final. Refresh to see it.',
   'income.title': 'Worker income by quarter',

@@ -728,7 +728,7 @@ export const zh: Record<MessageKey, string> = {
   'tr.outcome_cancel_task': '任务已取消并全额退款',
   'tr.outcome_dismiss': '已驳回',
   'tr.agent_suspended': '代理方已暂停',
-  'tr.task_ended': '任务已{status}，无法再取消；请驳回举报（如有需要可暂停代理方）。',
+  'tr.task_ended': '该任务已结束（{status}），无法再取消；请驳回举报（如有需要可暂停代理方）。',
   'tr.error_decided': '其他运营人员已处理此举报，处理结果为最终结果。请刷新查看。',
   'income.title': '执行者季度收入',
   'income.lead':
