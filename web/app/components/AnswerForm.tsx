@@ -11,6 +11,7 @@ import {
   type FormField,
   formFields,
   type FormValues,
+  NATIVE_INPUTS,
   pendingPhotos,
   type Problem,
   resultData,
@@ -305,7 +306,7 @@ function AnswerField(props: {
         </div>
       );
     default: {
-      const input = INPUTS[f.kind];
+      const input = NATIVE_INPUTS[f.kind];
       return (
         <div className="answer">
           <Field
@@ -325,16 +326,6 @@ function AnswerField(props: {
     }
   }
 }
-
-/** The native input per kind: the phone shows a number pad, a date or a time picker. */
-const INPUTS: Record<string, { type?: string; inputMode?: 'numeric' | 'decimal'; step?: string }> = {
-  number: { type: 'text', inputMode: 'decimal' },
-  integer: { type: 'text', inputMode: 'numeric' },
-  date: { type: 'date' },
-  time: { type: 'time' },
-  date_time: { type: 'datetime-local' },
-  text: { type: 'text' },
-};
 
 function ruleHint(f: FormField, t: ReturnType<typeof useWords>['t']): string | undefined {
   if (f.kind === 'number' || f.kind === 'integer') {
