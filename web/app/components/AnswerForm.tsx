@@ -3,7 +3,6 @@ import { unwrap } from '../../shared/api';
 import { toApiError } from '../../shared/errors';
 import { Checks, Field, Radios } from '../../shared/fields';
 import { useAction } from '../../shared/use-action';
-import { ErrorNotice } from '../../shared/ui';
 import { type MessageKey, useWords } from '../messages';
 import {
   checkAnswers,
@@ -23,6 +22,7 @@ import type { AssignmentDetail } from '../my-tasks';
 import { api } from '../session';
 import { uploadProof } from '../proof-upload';
 import { CameraButton, ProofCamera } from './CameraButton';
+import { SubmitWork } from './SubmitWork';
 
 /**
  * The task's answer_schema as a form (product-decisions §17): a number pad for numbers, radios or a list for a
@@ -200,12 +200,7 @@ export function AnswerForm(props: { task: AssignmentDetail; onSubmitted: (note: 
           {t('answer.waiting')}
         </p>
       )}
-      {error ? <ErrorNotice error={error} /> : null}
-      <div className="actions one">
-        <button type="submit" disabled={busy}>
-          {t('work.submit')}
-        </button>
-      </div>
+      <SubmitWork error={error} busy={busy} />
     </form>
   );
 }
