@@ -16,7 +16,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { Latitude, Longitude, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
+import { GeoPoint, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
 import { RESULT_DATA_MAX_BYTES } from '../../task/domain/task-policy';
 import { MAX_WORKER_SKILLS, WORKER_SKILLS } from '../../worker/worker-skills';
 import {
@@ -31,13 +31,7 @@ import {
   type Persona,
 } from '../behaviors';
 
-export class SandboxPoint {
-  @Latitude()
-  latitude: number;
-
-  @Longitude()
-  longitude: number;
-}
+export class SandboxPoint extends GeoPoint {}
 
 export class NearTask {
   @ApiProperty({ format: 'uuid', description: 'One of your tasks.' })

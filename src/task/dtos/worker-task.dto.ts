@@ -34,8 +34,7 @@ import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
 import { TaskLocationView } from './task-response.dto';
 import {
   ISO_DATE_TIME_WITH_OFFSET,
-  Latitude,
-  Longitude,
+  GeoPoint,
   MaxJsonBytes,
   OptionalInt,
   stacked,
@@ -152,13 +151,7 @@ export class AssignmentResponse {
 }
 
 /** The device's own position, read by the app when the photo was taken (product-decisions §11). */
-export class DeviceLocationInput {
-  @Latitude()
-  latitude: number;
-
-  @Longitude()
-  longitude: number;
-
+export class DeviceLocationInput extends GeoPoint {
   @ApiProperty({
     minimum: 0,
     maximum: 100_000,
