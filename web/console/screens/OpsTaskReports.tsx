@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ActionError, ConfirmButtons } from '../../shared/action-ui';
 import { unwrap, type Schemas } from '../../shared/api';
-import { ApiError, toApiError } from '../../shared/errors';
+import { toApiError } from '../../shared/errors';
 import { Radios, SelectField } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { formatCents } from '../../shared/money';
@@ -89,17 +89,9 @@ export function OpsTaskReports() {
   );
 }
 
-/**
- * One report: the task, the worker's words and the decision. The API lists reports but has no route for one, so the
- * page finds it in the open queue, then among the decided (the newest 200 of each).
- */
-async function findReport(id: string): Promise<Report> {
-  for (const status of STATUSES) {
-    const found = (await listOf(status)).reports.find((r) => r.report_id === id);
-    if (found) return found;
-  }
-  throw new ApiError(404, 'not_found', 'No report with this id.');
-}
+/** One report, open or decided, however old. */
+const findReport = (id: string): Promise<Report> =>
+  unwrap(adminApi.GET('/v1/admin/task-reports/{id}', { params: { path: { id } } }));
 
 export function OpsTaskReport() {
   const { t, locale } = useI18n();
