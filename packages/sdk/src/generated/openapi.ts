@@ -3630,10 +3630,10 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer).
+             * @description submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer); unable (after starting, reports "could not do it": the shop was closed, with `photo` as the photo of it).
              * @enum {string}
              */
-            outcome?: "submit" | "abandon" | "no_show" | "decline";
+            outcome?: "submit" | "abandon" | "no_show" | "decline" | "unable";
             /** @description null submits without a photo. */
             photo?: components["schemas"]["PhotoBehaviorInput"] | null;
             /** @description Seconds from accepting to starting. */
@@ -3652,7 +3652,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            outcome: "submit" | "abandon" | "no_show" | "decline";
+            outcome: "submit" | "abandon" | "no_show" | "decline" | "unable";
             photo: components["schemas"]["PhotoBehaviorView"] | null;
             start_after_s: number;
             submit_after_s: number;
@@ -3908,7 +3908,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | "reports_unable";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -5812,7 +5812,7 @@ export interface components {
             /** @description `ok`, or the error code the service answered (for example `photo_location_mismatch`). */
             outcome: string | null;
             /** @enum {string} */
-            step: "accept" | "decline" | "start" | "submit" | "abandon";
+            step: "accept" | "decline" | "start" | "submit" | "abandon" | "unable" | "dispute";
             /** Format: uuid */
             task_id: string;
         };
@@ -5883,7 +5883,7 @@ export interface components {
             location: components["schemas"]["SandboxPoint"];
             name: string;
             /** @enum {string|null} */
-            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | null;
+            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | "reports_unable" | null;
             reputation: number;
             skills: string[];
             /** Format: date-time */
@@ -6839,7 +6839,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | "reports_unable";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -20506,9 +20506,9 @@ export const auditLogEntryResponseTarget_typeValues: ReadonlyArray<FlattenedDeep
 export const availableTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const availableTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const behaviorInputAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["answers"]> = ["plausible", "wrong"];
-export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
+export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["outcome"]> = ["submit", "abandon", "no_show", "decline", "unable"];
 export const behaviorViewAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["answers"]> = ["plausible", "wrong"];
-export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
+export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline", "unable"];
 export const cancelTaskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CancelTaskResponse"]["status"]> = ["cancelled"];
 export const consentDecisionRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentDecisionRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const consentRequestViewPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
@@ -20520,7 +20520,7 @@ export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequ
 export const createdWebhookResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["status"]> = ["active", "disabled"];
 export const createPaymentRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_method"]> = ["alipay", "wechat"];
 export const createPaymentRequestPayment_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_type"]> = ["page", "wap", "qr", "native", "jsapi", "h5"];
-export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
+export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "dispute.opened", "dispute.answered", "dispute.decided", "webhook.disabled", "*"];
@@ -20607,9 +20607,9 @@ export const refundResponsePayment_methodValues: ReadonlyArray<FlattenedDeepRequ
 export const refundResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundResponse"]["status"]> = ["processing", "completed", "failed"];
 export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RegisterPushSubscriptionRequest"]["locale"]> = ["zh-CN", "en"];
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
-export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
+export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon", "unable", "dispute"];
 export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
-export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
+export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const spendApprovalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendApprovalResponse"]["status"]> = ["pending", "approved", "declined", "used", "expired"];
 export const spendPeriodViewPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendPeriodView"]["period"]> = ["daily", "monthly"];
@@ -20657,7 +20657,7 @@ export const unableSummaryReasonValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
+export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
