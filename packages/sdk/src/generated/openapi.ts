@@ -3422,8 +3422,10 @@ export interface components {
         AssignmentReviewView: {
             /** @enum {string} */
             decision: "approved" | "rejected";
-            /** @description The agent’s words, if any. */
+            /** @description The agent’s words, if any (on an operator’s confirmed fraud, see proof_review, the platform’s). */
             feedback_text: string | null;
+            /** @description Set when an operator (a person), not the agent, reviewed the photos and confirmed they were not genuine (product-decisions §18): a rejection is then theirs and feedback_text is the platform’s explanation, not the agent’s words (an approval after 14 days keeps its money). Ask a person to look again with POST /v1/worker/reviews {subject: fraud_hold, subject_id: this assignment_id}. null otherwise. */
+            proof_review: components["schemas"]["VerdictProofReview"] | null;
             quality_score: number | null;
             /** @description null when approved automatically or not given. */
             rating: number | null;
@@ -6893,6 +6895,17 @@ export interface components {
             /** @description Money that left the agent for good that day (payouts and fees of approved work, worker share of cancellations): the daily part of lifetime_spent_cents. */
             spend_cents: number;
             tasks_created: number;
+        };
+        VerdictProofReview: {
+            /** Format: date-time */
+            decided_at: string;
+            /** @enum {string} */
+            outcome: "confirmed_fraud";
+            /**
+             * Format: date-time
+             * @description When a person reversed the finding after you asked them to look again (your reputation restored); the verdict itself stands.
+             */
+            reversed_at: string | null;
         };
         VerifySmsResponse: {
             /** @example true */
@@ -20662,6 +20675,7 @@ export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeep
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
 export const uploadResponseContent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["content_type"]> = ["image/jpeg", "image/png", "application/pdf", "video/mp4", "video/quicktime"];
+export const verdictProofReviewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictProofReview"]["outcome"]> = ["confirmed_fraud"];
 export const webhookDisabledEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDisabledEvent"]["event"]> = ["webhook.disabled"];
 export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "dispute.opened", "dispute.answered", "dispute.decided", "webhook.disabled", "*"];
 export const webhookEndpointResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["status"]> = ["active", "disabled"];
