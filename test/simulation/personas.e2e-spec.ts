@@ -177,7 +177,8 @@ describe('personas', () => {
       .expect(200);
     expect(result.body.submissions[0]).toMatchObject({ worker_id: r.personaId, data: { open: false } });
   });
-  it('disputes_rejection: works like reliable, and disputes a rejection of its result a few seconds later', async () => {
+  /** A funded agent, the persona's worker alone near a new task, and the moment the worker has submitted. */
+  async function alone(persona: string) {
     const t = rig.t;
     const agent: TestAgent = await createAgent(t);
     await t.http
@@ -186,16 +187,18 @@ describe('personas', () => {
       .send({ amount_cents: 20_000 })
       .expect(200);
     const at = spot();
-    const personaId = await simulatedWorker(t, agent, {
-      persona: 'disputes_rejection',
-      location: offset(at, 20),
-    });
+    const personaId = await simulatedWorker(t, agent, { persona, location: offset(at, 20) });
     const taskId = await createTaskAt(t, agent, at);
     await waitFor(
       async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
-      'disputes_rejection: a submitted result',
+      `${persona}: a submission`,
       30_000,
     );
+    return { t, agent, personaId, taskId };
+  }
+
+  it('disputes_rejection: works like reliable, and disputes a rejection of its result a few seconds later', async () => {
+    const { t, agent, personaId, taskId } = await alone('disputes_rejection');
     await t.http
       .post(`/v1/tasks/${taskId}/feedback`)
       .set('Authorization', agent.key)
@@ -229,24 +232,7 @@ describe('personas', () => {
   });
 
   it('reports_unable: accepts, starts, reports the shop closed with a photo that passes the check; accepting pays 20 % less the fee', async () => {
-    const t = rig.t;
-    const agent: TestAgent = await createAgent(t);
-    await t.http
-      .post('/v1/sandbox/balance')
-      .set('Authorization', agent.key)
-      .send({ amount_cents: 20_000 })
-      .expect(200);
-    const at = spot();
-    const personaId = await simulatedWorker(t, agent, {
-      persona: 'reports_unable',
-      location: offset(at, 20),
-    });
-    const taskId = await createTaskAt(t, agent, at);
-    await waitFor(
-      async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
-      'reports_unable: a submitted report',
-      30_000,
-    );
+    const { t, agent, personaId, taskId } = await alone('reports_unable');
     const view = await t.http.get(`/v1/sandbox/workers/${personaId}`).set('Authorization', agent.key);
     const steps = (view.body.activity as Activity[]).reverse();
     expect(steps.map((x) => `${x.step}:${x.outcome}`)).toEqual(['accept:ok', 'start:ok', 'unable:ok']);
