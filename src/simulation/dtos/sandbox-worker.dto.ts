@@ -29,6 +29,7 @@ import {
   type Outcome,
   PERSONAS,
   type Persona,
+  STEPS,
 } from '../behaviors';
 
 export class SandboxPoint extends GeoPoint {}
@@ -98,7 +99,8 @@ export class BehaviorInput {
   @ApiPropertyOptional({
     enum: OUTCOMES,
     description:
-      'submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer).',
+      'submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer); ' +
+      'unable (after starting, reports "could not do it": the shop was closed, with `photo` as the photo of it).',
   })
   @IsOptional()
   @IsIn(OUTCOMES)
@@ -217,7 +219,7 @@ export class BehaviorView {
 }
 
 export class SandboxActionView {
-  @ApiProperty({ enum: ['accept', 'decline', 'start', 'submit', 'abandon'] }) step: string;
+  @ApiProperty({ enum: STEPS }) step: string;
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty({ format: 'uuid' }) assignment_id: string;
   @ApiProperty({ format: 'date-time' }) due_at: string;

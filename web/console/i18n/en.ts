@@ -466,6 +466,7 @@ export const en = {
   'persona.reuses_photo': 'Reuses a photo',
   'persona.edited_exif': 'Edited EXIF',
   'persona.disputes_rejection': 'Disputes rejections',
+  'persona.reports_unable': 'Reports it could not be done',
   'persona.custom': 'Custom',
   'clock.hour': '+1 hour',
   'clock.day': '+1 day',

@@ -449,6 +449,7 @@ export const zh: Record<MessageKey, string> = {
   'persona.reuses_photo': '重复使用照片',
   'persona.edited_exif': '篡改 EXIF',
   'persona.disputes_rejection': '对拒绝提出申诉',
+  'persona.reports_unable': '报告无法完成',
   'persona.custom': '自定义',
   'clock.hour': '+1 小时',
   'clock.day': '+1 天',
