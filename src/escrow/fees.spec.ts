@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cancellationSplit, shareSplit, splitSlot, taskCost } from './fees';
+import { cancellationSplit, type ShareSplit, shareSplit, splitSlot, taskCost } from './fees';
 
 const budget = fc.integer({ min: 1000, max: 5_000_000 });
 const bps = fc.integer({ min: 0, max: 5000 });
@@ -57,22 +57,29 @@ describe('fee policy', () => {
 });
 
 describe('shareSplit (product-decisions §19)', () => {
-  it('5,000 at 20 % with a 10 % fee: the worker gets 900, the fee is 100, the agent 4,000 back', () => {
-    expect(shareSplit(5000, 20, 1000)).toEqual({
-      shareCents: 1000,
-      workerCents: 900,
-      feeCents: 100,
-      agentRefundCents: 4000,
-    });
+  // Worked examples: budget, percent and fee rate in, the four parts out.
+  const examples: [string, [number, number, number], ShareSplit][] = [
+    [
+      '5,000 at 20 % with a 10 % fee: the worker gets 900, the fee is 100, the agent 4,000 back',
+      [5000, 20, 1000],
+      { shareCents: 1000, workerCents: 900, feeCents: 100, agentRefundCents: 4000 },
+    ],
+    [
+      'rounds the share and its fee half up: 1,005 at 50 % is a share of 503, a fee of 50',
+      [1005, 50, 1000],
+      { shareCents: 503, workerCents: 453, feeCents: 50, agentRefundCents: 502 },
+    ],
+    [
+      'pays nothing at 0 %',
+      [5000, 0, 1000],
+      { shareCents: 0, workerCents: 0, feeCents: 0, agentRefundCents: 5000 },
+    ],
+  ];
+  it.each(examples)('%s', (_name, [budgetCents, percent, feeBps], split) => {
+    expect(shareSplit(budgetCents, percent, feeBps)).toEqual(split);
   });
 
-  it('rounds the share and its fee half up, and the parts always sum to the budget', () => {
-    expect(shareSplit(1005, 50, 1000)).toEqual({
-      shareCents: 503,
-      workerCents: 453,
-      feeCents: 50,
-      agentRefundCents: 502,
-    });
+  it('the parts always sum to the budget and the worker never gets less than nothing', () => {
     for (const budget of [1000, 1001, 1234, 99_999, 5_000_000])
       for (const percent of [0, 1, 20, 33, 50, 99])
         for (const bps of [0, 800, 1000, 1234]) {
@@ -80,14 +87,5 @@ describe('shareSplit (product-decisions §19)', () => {
           expect(s.workerCents + s.feeCents + s.agentRefundCents).toBe(budget);
           expect(s.workerCents).toBeGreaterThanOrEqual(0);
         }
-  });
-
-  it('pays nothing at 0 %', () => {
-    expect(shareSplit(5000, 0, 1000)).toEqual({
-      shareCents: 0,
-      workerCents: 0,
-      feeCents: 0,
-      agentRefundCents: 5000,
-    });
   });
 });

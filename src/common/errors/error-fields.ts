@@ -13,6 +13,7 @@ interface FieldSpec {
 const integer = { type: 'integer' } as const;
 const text = { type: 'string' } as const;
 const uuid = { type: 'string', format: 'uuid' } as const;
+const dateTime = { type: 'string', format: 'date-time' } as const;
 const texts = { type: 'array', items: { type: 'string' } } as const;
 
 export const ERROR_FIELDS = {
@@ -36,10 +37,7 @@ export const ERROR_FIELDS = {
   field: { schema: text, description: 'The multipart field of the refused file.' },
   current_status: { schema: text, description: 'The status that refused the action.' },
   assignment_status: { schema: text, description: 'The status of the assignment concerned.' },
-  deadline_at: {
-    schema: { type: 'string', format: 'date-time' },
-    description: 'The deadline that has passed.',
-  },
+  deadline_at: { schema: dateTime, description: 'The deadline that has passed.' },
   retry_after: {
     schema: integer,
     description: 'Seconds to wait before retrying (also in the Retry-After header).',
@@ -57,10 +55,7 @@ export const ERROR_FIELDS = {
       'What counts against the cap so far in the period (task totals less later refunds), in cents.',
   },
   remaining_cents: { schema: integer, description: 'What may still be spent in the period, in cents.' },
-  resets_at: {
-    schema: { type: 'string', format: 'date-time' },
-    description: 'When the period ends and the count starts again from zero.',
-  },
+  resets_at: { schema: dateTime, description: 'When the period ends and the count starts again from zero.' },
   ceiling_cents: {
     schema: integer,
     description: 'The most one task approved over the spend cap may cost, in cents (0: none may be).',
@@ -71,7 +66,7 @@ export const ERROR_FIELDS = {
   currency: { schema: text, description: 'The currency of both amounts.' },
   refund_id: { schema: { ...uuid, nullable: true }, description: 'The refund that emptied the order.' },
   refunded_at: {
-    schema: { type: 'string', format: 'date-time', nullable: true },
+    schema: { ...dateTime, nullable: true },
     description: 'When that refund completed (or was requested, while it is pending).',
   },
   available_methods: { schema: texts, description: 'The payment methods this server offers.' },
@@ -136,12 +131,9 @@ export const ERROR_FIELDS = {
   draining: { schema: { type: 'boolean' }, description: 'True while this instance is shutting down.' },
   dispute_id: { schema: uuid, description: 'The dispute already opened on this assignment.' },
   report_id: { schema: uuid, description: 'Your open report of this task.' },
-  closed_at: {
-    schema: { type: 'string', format: 'date-time' },
-    description: 'When the window closed, on the task’s time.',
-  },
+  closed_at: { schema: dateTime, description: 'When the window closed, on the task’s time.' },
   response_due_at: {
-    schema: { type: 'string', format: 'date-time' },
+    schema: dateTime,
     description: 'Until when the agent may answer the dispute; a decision may come then, or once answered.',
   },
   reserved_cents: {
