@@ -30,6 +30,10 @@ import {
  * the 12-hour end of a session said on the sign-in screen, and an operator who must set up two-factor at first
  * sign-in.
  */
+// The page-by-page walk visits every page of the console in one session: about a minute alone, more beside other
+// suites, over the e2e project's 60 s default (it failed at its last steps under load).
+jest.setTimeout(240_000);
+
 describe('agent console pages', () => {
   let rig: PaymentRig;
   let browser: Browser;
