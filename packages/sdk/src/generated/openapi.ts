@@ -2190,16 +2190,56 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * How offers reach you when the app is closed: SMS on or off, and Web Push
+         * How offers and news of your money reach you when the app is closed: SMS on or off, and Web Push
          * @description Offers reach an open app at once (socket.io), subscribed devices by Web Push at once, and by SMS when still unanswered after 30 s, unless `offer_sms` is false. `push.vapid_public_key` is what the browser subscribes with.
          */
         get: operations["NotificationSettings_get"];
         /**
-         * Turn offer SMS on or off
-         * @description Verification codes are not affected: they always come by SMS.
+         * Turn offer SMS and money SMS on or off
+         * @description Give `offer_sms`, `money_sms` or both; an absent one stays as it is. Verification codes are not affected: they always come by SMS.
          */
         put: operations["NotificationSettings_update"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * News of your money: paid, rejected with the reason, a dispute decided
+         * @description Each money event of yours, newest first, with how it reached you. They come through the same ladder as offers: your open app at once (the socket event), your subscribed devices by Web Push at once, and by SMS 30 s later only if you turned `money_sms` on (GET /v1/worker/notification-settings) and have not read it; never from 22:00 to 08:00 China time (an SMS due then waits until 08:00). Only your own.
+         */
+        get: operations["WorkerNotifications_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Ids not yours, unknown or read already change nothing. Answers how many stay unread.
+         */
+        post: operations["WorkerNotifications_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4607,6 +4647,14 @@ export interface components {
             /** @example ok */
             status: string;
         };
+        MarkNotificationsReadRequest: {
+            /** @description Your notifications to mark read; ids not yours or read already change nothing. */
+            notification_ids: string[];
+        };
+        MarkNotificationsReadResponse: {
+            /** @description Your notifications still unread. */
+            unread_count: number;
+        };
         MessageCreatedData: {
             /**
              * Format: uuid
@@ -4745,7 +4793,20 @@ export interface components {
              */
             task_id: string;
         };
+        NotificationDeliveryView: {
+            /** @enum {string} */
+            channel: "socket" | "push" | "sms";
+            /** Format: date-time */
+            sent_at: string;
+            /**
+             * @description sent: handed to the channel; no_connection: no socket open or no device subscribed; failed; skipped (turned off, read already, daily cap); waiting: an SMS held until the quiet hours end (08:00 China time).
+             * @enum {string}
+             */
+            status: "sent" | "no_connection" | "failed" | "skipped" | "waiting";
+        };
         NotificationSettingsResponse: {
+            /** @description Whether news of your money comes by SMS too (off unless you turn it on; never in the quiet hours, at most 10 a day). */
+            money_sms: boolean;
             /** @description Whether offers unanswered after 30 s come by SMS (at most 10 a day, never from 22:00 to 08:00 China time). */
             offer_sms: boolean;
             push: components["schemas"]["PushSettingsView"];
@@ -5859,10 +5920,10 @@ export interface components {
             /** Format: date-time */
             sent_at: string;
             /**
-             * @description verification_code (a code you asked for) or offer.
+             * @description verification_code (a code you asked for), offer, or money (news about your pay on an assignment).
              * @enum {string}
              */
-            template: "verification_code" | "offer";
+            template: "verification_code" | "offer" | "money";
             /** @description The whole text, as a phone would show it. */
             text: string;
             /**
@@ -6824,8 +6885,10 @@ export interface components {
             online: boolean;
         };
         UpdateNotificationSettingsRequest: {
+            /** @description true: news of your money (paid, rejected, a dispute decided) also comes by SMS when you have not read it in the app 30 s later, never from 22:00 to 08:00 China time (one due then waits until 08:00). false (the default): the app and Web Push only. */
+            money_sms?: boolean;
             /** @description false: no offer ever comes by SMS. true (the default): an offer still unanswered 30 s after it was made comes by SMS too. */
-            offer_sms: boolean;
+            offer_sms?: boolean;
         };
         UpdateSandboxWorkerRequest: {
             behavior?: components["schemas"]["BehaviorInput"];
@@ -7201,6 +7264,50 @@ export interface components {
             assignment_id: string;
             /** @description Oldest first (the latest 500); reading them marks them read. */
             messages: components["schemas"]["MessageView"][];
+        };
+        WorkerNotificationsResponse: {
+            limit: number;
+            /** @description Newest first. */
+            notifications: components["schemas"]["WorkerNotificationView"][];
+            offset: number;
+            /** @description Your notifications in all pages. */
+            total: number;
+            /** @description Of them, not read yet. */
+            unread_count: number;
+        };
+        WorkerNotificationView: {
+            /** @description What this paid you, net of the platform fee, in fen (0 for a rejection or an upheld dispute). */
+            amount_cents: number;
+            /**
+             * Format: uuid
+             * @description Your assignment; the app opens /app/mine/{assignment_id}.
+             */
+            assignment_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description How it reached you: socket (the open app), push (your subscribed devices), sms. */
+            deliveries: components["schemas"]["NotificationDeliveryView"][];
+            /** @enum {string|null} */
+            dispute_outcome: "upheld" | "overturned" | "split" | null;
+            /**
+             * @description paid: your result was approved and paid; unable_paid: your "could not do it" report was accepted and paid its share; rejected: your result was rejected (reason_code, reason_text); dispute_decided: an operator decided your dispute (dispute_outcome); compensated: the agent cancelled a task you had accepted and you were paid 30 %.
+             * @enum {string}
+             */
+            kind: "paid" | "unable_paid" | "rejected" | "dispute_decided" | "compensated";
+            /** Format: uuid */
+            notification_id: string;
+            /**
+             * Format: date-time
+             * @description null while unread.
+             */
+            read_at: string | null;
+            /** @description Why the agent rejected the result (rejected). */
+            reason_code: string | null;
+            /** @description The agent’s words with a rejection, as they wrote them (rejected). */
+            reason_text: string | null;
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
         };
         /** @description The worker turned being on call off, or was taken off call by a suspension. */
         WorkerOffCallEvent: {
@@ -18933,6 +19040,179 @@ export interface operations {
             };
         };
     };
+    WorkerNotifications_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerNotificationsResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerNotifications_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkNotificationsReadRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkNotificationsReadResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerTasks_offers: {
         parameters: {
             query?: never;
@@ -20552,6 +20832,8 @@ export const myTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired
 export const myTaskItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["status"]> = ["pending", "accepted", "in_progress", "submitted", "approved", "rejected", "declined", "expired", "abandoned", "cancelled"];
 export const myTaskItemTask_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const myTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const notificationDeliveryViewChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDeliveryView"]["channel"]> = ["socket", "push", "sms"];
+export const notificationDeliveryViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDeliveryView"]["status"]> = ["sent", "no_connection", "failed", "skipped", "waiting"];
 export const oAuthGrantResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OAuthGrantResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const offerDeliveryItemChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["channel"]> = ["socket", "push", "sms"];
 export const offerDeliveryItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["status"]> = ["sent", "no_connection", "failed", "skipped"];
@@ -20608,7 +20890,7 @@ export const refundResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<com
 export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RegisterPushSubscriptionRequest"]["locale"]> = ["zh-CN", "en"];
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
-export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
+export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer", "money"];
 export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const spendApprovalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendApprovalResponse"]["status"]> = ["pending", "approved", "declined", "used", "expired"];
@@ -20672,6 +20954,8 @@ export const workerAssignmentDetailLocation_proofValues: ReadonlyArray<Flattened
 export const workerAssignmentDetailStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["status"]> = ["pending", "accepted", "in_progress", "submitted", "approved", "rejected", "declined", "expired", "abandoned", "cancelled"];
 export const workerAssignmentDetailTask_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["task_status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const workerAssignmentDetailTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const workerNotificationViewDispute_outcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerNotificationView"]["dispute_outcome"]> = ["upheld", "overturned", "split"];
+export const workerNotificationViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerNotificationView"]["kind"]> = ["paid", "unable_paid", "rejected", "dispute_decided", "compensated"];
 export const workerOffCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerOffCallEvent"]["event"]> = ["worker.off_call"];
 export const workerOnCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerOnCallEvent"]["event"]> = ["worker.on_call"];
 export const workerProofReviewDecidedDataOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerProofReviewDecidedData"]["outcome"]> = ["confirmed_fraud", "cleared"];
