@@ -6,8 +6,8 @@ import { createAdmin } from '../support/admins';
 import { createTestApp, type TestApp } from '../support/app';
 import { accept, createTask, feedback, relogin, submit } from '../support/tasks';
 import { waitFor } from '../support/waiters';
-import { subscribeAtTestPushService, type TestPushSubscription } from '../support/web-push-client';
-import { moveToChinaHour, type OutboxSms } from './ladder-helpers';
+import type { TestPushSubscription } from '../support/web-push-client';
+import { jobsFor, moveToChinaHour, runJobNow, smsOf, workerWithDevice } from './ladder-helpers';
 
 interface NotificationView {
   notification_id: string;
@@ -47,18 +47,7 @@ describe('money notifications through the offer ladder', () => {
   });
   beforeEach(() => moveToChinaHour(t, 10));
 
-  async function subscribedWorker(
-    locale: 'en' | 'zh-CN' = 'en',
-  ): Promise<{ worker: TestWorker; device: TestPushSubscription }> {
-    const worker = await createWorker(t);
-    const device = await subscribeAtTestPushService(push.baseUrl, t.config.webPush.publicKey);
-    await t.http
-      .post('/v1/worker/push-subscriptions')
-      .set('Authorization', worker.bearer)
-      .send({ ...device.toJSON(), locale })
-      .expect(201);
-    return { worker, device };
-  }
+  const subscribedWorker = (locale: 'en' | 'zh-CN' = 'en') => workerWithDevice(t, push.baseUrl, locale);
 
   /** A result the worker submitted on a new task of the agent's. */
   async function submitted(worker: TestWorker, title = '拍摄面包店门头') {
@@ -92,33 +81,10 @@ describe('money notifications through the offer ladder', () => {
     return (await device.messages()).map((m) => JSON.parse(device.decrypt(m)) as Record<string, unknown>);
   }
 
-  function smsJobs(notificationId: string) {
-    return t.db.query<{ id: string; state: string; start_after: Date }[]>(
-      `SELECT id, state, start_after FROM pgboss.job WHERE name = $1 AND data->>'notification_id' = $2
-        ORDER BY created_on, start_after`,
-      [MONEY_SMS_QUEUE, notificationId],
-    );
-  }
-
-  /** Runs the notification's waiting SMS job now, through pg-boss and the job runner (its start brought forward). */
-  async function runSmsJobNow(notificationId: string): Promise<void> {
-    const waiting = await waitFor(
-      async () => (await smsJobs(notificationId)).find((j) => j.state === 'created'),
-      `the SMS job of ${notificationId}`,
-    );
-    await t.db.query(`UPDATE pgboss.job SET start_after = now() WHERE id = $1`, [waiting.id]);
-    await waitFor(
-      async () => (await smsJobs(notificationId)).find((j) => j.id === waiting.id && j.state === 'completed'),
-      `the SMS job of ${notificationId} to run`,
-      20_000,
-    );
-  }
-
-  async function moneySmsOf(worker: TestWorker): Promise<OutboxSms[]> {
-    const res = await t.http.get('/v1/sandbox/sms').query({ limit: 100 }).set('Authorization', worker.bearer);
-    if (res.status !== 200) throw new Error(`outbox: ${res.status} ${JSON.stringify(res.body)}`);
-    return (res.body.messages as OutboxSms[]).filter((m) => m.template === 'money');
-  }
+  const smsJobs = (notificationId: string) => jobsFor(t, MONEY_SMS_QUEUE, notificationId, 'notification_id');
+  const runSmsJobNow = (notificationId: string) =>
+    runJobNow(t, MONEY_SMS_QUEUE, notificationId, 'notification_id');
+  const moneySmsOf = (worker: TestWorker) => smsOf(t, worker, 'money');
 
   const smsRow = (notificationId: string) =>
     t.db.query<{ status: string; detail: string | null }[]>(
