@@ -288,7 +288,7 @@ describe('money notifications through the offer ladder', () => {
     expect(await moneySmsOf(worker)).toEqual([]);
   });
 
-  it('another worker sees none of them and cannot mark them read', async () => {
+  it('another worker sees none of them, in the list or their data export, and cannot mark them read', async () => {
     const { worker } = await subscribedWorker('en');
     const { taskId, assignmentId } = await submitted(worker);
     await feedback(t, agent, taskId, { accept_result: true }).expect(200);
@@ -303,6 +303,13 @@ describe('money notifications through the offer ladder', () => {
       .expect(200);
     expect(res.body).toEqual({ unread_count: 0 });
     expect((await list(worker)).notifications[0]).toMatchObject({ read_at: null });
+    // The worker's copy of their data holds them; the other's holds none.
+    const mine = await t.http.get('/v1/worker/data-export').set('Authorization', worker.bearer).expect(200);
+    expect(mine.body.notifications).toEqual([
+      expect.objectContaining({ notification_id: notice.notification_id, kind: 'paid', amount_cents: 4500 }),
+    ]);
+    const theirs = await t.http.get('/v1/worker/data-export').set('Authorization', other.bearer).expect(200);
+    expect(theirs.body.notifications).toEqual([]);
     // Bad input is refused and changes nothing.
     const bad = await t.http
       .post('/v1/worker/notifications/read')

@@ -7196,7 +7196,11 @@ export interface components {
             messages: {
                 [key: string]: unknown;
             }[];
-            /** @description worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer SMS setting, created_at. */
+            /** @description News of your money you were sent (paid, rejected with the reason, disputes decided), and when you read it. */
+            notifications: {
+                [key: string]: unknown;
+            }[];
+            /** @description worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer and money SMS settings, created_at. */
             profile: {
                 [key: string]: unknown;
             };
