@@ -29,7 +29,7 @@ export class PushSettingsView {
 
   @ApiProperty({
     type: 'integer',
-    description: 'How many of your devices are subscribed to offers by Web Push.',
+    description: 'How many of your devices are subscribed by Web Push (offers and news of your money).',
   })
   devices: number;
 }

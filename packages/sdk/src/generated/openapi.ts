@@ -2301,7 +2301,7 @@ export interface paths {
         put?: never;
         /**
          * Receive offers by Web Push on this device: register the browser's PushSubscription
-         * @description Send `JSON.stringify(subscription)` from `pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`, the key being `push.vapid_public_key` of GET /v1/worker/notification-settings. Each offer made to you is then pushed to the device, encrypted to its keys (RFC 8291), with the task title, pay, expiry and the link `/app/offers/{assignment_id}`. Registering an endpoint again updates it (and moves it to you if another worker had it). At most 10 devices; an 11th replaces the longest unchanged. A push service that answers the subscription is gone (404 or 410) removes it.
+         * @description Send `JSON.stringify(subscription)` from `pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`, the key being `push.vapid_public_key` of GET /v1/worker/notification-settings. Each offer made to you is then pushed to the device, encrypted to its keys (RFC 8291), with the task title, pay, expiry and the link `/app/offers/{assignment_id}`; so is news of your money (`type: money`, words in the device's `locale`, the link `/app/mine/{assignment_id}`; GET /v1/worker/notifications). Registering an endpoint again updates it (and moves it to you if another worker had it). At most 10 devices; an 11th replaces the longest unchanged. A push service that answers the subscription is gone (404 or 410) removes it.
          */
         post: operations["PushSubscriptions_register"];
         /**
@@ -5381,7 +5381,7 @@ export interface components {
             providers: string[];
         };
         PushSettingsView: {
-            /** @description How many of your devices are subscribed to offers by Web Push. */
+            /** @description How many of your devices are subscribed by Web Push (offers and news of your money). */
             devices: number;
             /** @description The VAPID public key (base64url) to pass as applicationServerKey to the browser's pushManager.subscribe. */
             vapid_public_key: string;
