@@ -954,7 +954,7 @@ CREATE TABLE public.sandbox_actions (
     detail jsonb,
     created_at timestamp with time zone NOT NULL,
     CONSTRAINT sandbox_actions_check CHECK (((done_at IS NULL) = (outcome IS NULL))),
-    CONSTRAINT sandbox_actions_step_check CHECK ((step = ANY (ARRAY['accept'::text, 'decline'::text, 'start'::text, 'submit'::text, 'abandon'::text, 'dispute'::text])))
+    CONSTRAINT sandbox_actions_step_check CHECK ((step = ANY (ARRAY['accept'::text, 'decline'::text, 'start'::text, 'submit'::text, 'abandon'::text, 'unable'::text, 'dispute'::text])))
 );
 
 --
@@ -985,7 +985,7 @@ CREATE TABLE public.sandbox_workers (
     updated_at timestamp with time zone NOT NULL,
     deleted_at timestamp with time zone,
     CONSTRAINT sandbox_workers_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 50))),
-    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text, 'disputes_rejection'::text])))
+    CONSTRAINT sandbox_workers_persona_check CHECK ((persona = ANY (ARRAY['reliable'::text, 'slow'::text, 'abandons'::text, 'declines_offers'::text, 'photo_too_far'::text, 'no_exif'::text, 'wrong_answers'::text, 'reuses_photo'::text, 'edited_exif'::text, 'teleports'::text, 'disputes_rejection'::text, 'reports_unable'::text])))
 );
 
 --

@@ -20,7 +20,8 @@ import { withExif } from './exif-photo';
  * Corpus: real photographs from the Debian wallpaper packages installed on the machine (desktop-base,
  * gnome-backgrounds, plasma-workspace-wallpapers, mate-backgrounds: `apt-get install` them first), one per picture
  * (a picture shipped in several sizes or light/dark variants of one name counts once, and any two whose hashes are
- * at most 2 bits apart, the same picture re-rendered, keep only the first), plus generated scenes (SVG compositions
+ * at most 2 bits apart, the same picture re-rendered, keep only the first; files under 480 px on their short side,
+ * boot-splash sprites, logos and previews, are not pictures), plus generated scenes (SVG compositions
  * of gradients, shapes, lines and text, from a seeded generator) up to at least 1,000 distinct images. Each is saved
  * as a phone would: a JPEG at most 800 px wide (the hash reads 32×32 pixels, so the size changes the cost, not the result) with camera EXIF (make, model, capture time, GPS).
  *
@@ -37,6 +38,8 @@ import { withExif } from './exif-photo';
 
 const WALLPAPER_DIRS = ['/usr/share/backgrounds', '/usr/share/wallpapers', '/usr/share/desktop-base'];
 const RASTER = new Set(['.jpg', '.jpeg', '.png', '.webp']);
+/** The shortest side of a picture in the corpus, pixels: below it, a file is a sprite, an icon or a preview. */
+const MIN_PICTURE_SIDE = 480;
 const CAMERA = { make: 'Xiaomi', model: '2211133C' };
 
 function arg(name: string, fallback: number): number {
@@ -85,6 +88,10 @@ async function wallpapers(): Promise<{ name: string; bytes: Buffer }[]> {
   const out: { name: string; bytes: Buffer }[] = [];
   for (const p of [...byKey.values()].sort()) {
     try {
+      // Boot-splash sprites, logos and a wallpaper's preview (plasma's contents/screenshot.png) ship beside the
+      // wallpapers; they are not pictures of anything, and a preview is its wallpaper again.
+      const { width = 0, height = 0 } = await sharp(p).metadata();
+      if (Math.min(width, height) < MIN_PICTURE_SIDE) continue;
       out.push({
         name: p,
         bytes: await sharp(p)
@@ -340,17 +347,23 @@ async function main(): Promise<void> {
   let flagged = 0;
   let flaggedD = 0;
   const nearest: number[] = [];
+  const flaggedPairs: string[] = [];
   for (let i = 0; i < originals.length; i++) {
     let min = 64;
+    let closest = -1;
     let hit = false;
     let hitD = false;
     for (let j = 0; j < i; j++) {
-      min = Math.min(min, hammingDistance(originals[i].p, originals[j].p));
+      const dist = hammingDistance(originals[i].p, originals[j].p);
+      if (dist < min) [min, closest] = [dist, j];
       if (nearDuplicate(originals[i].p, originals[j].p, threshold)) hit = true;
       if (hammingDistance(originals[i].d, originals[j].d) <= threshold) hitD = true;
     }
     if (i > 0) nearest.push(min);
-    if (hit) flagged++;
+    if (hit) {
+      flagged++;
+      flaggedPairs.push(`${originals[i].name} ~ ${originals[closest].name}: ${min} bits`);
+    }
     if (hitD) flaggedD++;
   }
 
@@ -363,6 +376,7 @@ async function main(): Promise<void> {
     '| alteration | reuse detected (pHash) | 95 % CI | distance p50 / p95 / max | dHash detected | exif_edited |',
   );
   rows.push('|---|---|---|---|---|---|');
+  const distancesByAlteration = new Map<string, number[]>();
   for (const alt of ALTERATIONS) {
     let found = 0;
     let foundD = 0;
@@ -383,6 +397,7 @@ async function main(): Promise<void> {
       }
     }
     const n = originals.length;
+    distancesByAlteration.set(alt.name, dists);
     console.error(`${alt.name}: ${found}/${n}`);
     const [lo, hi] = wilson(found, n);
     rows.push(
@@ -395,9 +410,24 @@ async function main(): Promise<void> {
   console.log(
     `\nfalse flags among distinct images (pHash): ${flagged}/${n} = ${pct(flagged / n)}, 95 % CI (Wilson) ${pct(lo)} – ${pct(hi)}`,
   );
+  for (const pair of flaggedPairs) console.log(`  flagged: ${pair}`);
   console.log(
     `false flags among distinct images (dHash, same threshold): ${flaggedD}/${n} = ${pct(flaggedD / n)}`,
   );
+  // The trade-off behind the threshold, from the same distances: up to 7 bits the banded index finds every hash
+  // within the threshold, so being flagged is being within it.
+  const within = (xs: number[], t: number) => xs.filter((x) => x <= t).length;
+  const altNames = [...distancesByAlteration.keys()].filter(
+    (a) => !a.startsWith('EXIF') && !a.startsWith('GPS'),
+  );
+  console.log(`\n| threshold | ${altNames.join(' | ')} | false flags |`);
+  console.log(`|---|${altNames.map(() => '---|').join('')}---|`);
+  for (let t = 3; t <= 7; t++) {
+    const cells = altNames.map((a) => pct(within(distancesByAlteration.get(a)!, t) / n));
+    console.log(
+      `| ${t} | ${cells.join(' | ')} | ${pct(within(nearest, t) / n)} (${within(nearest, t)}/${n}) |`,
+    );
+  }
   console.log(
     `nearest earlier distinct image, bits apart: min ${Math.min(...nearest)}, p1 ${quantile(nearest, 0.01)}, p5 ${quantile(nearest, 0.05)}, p50 ${quantile(nearest, 0.5)}`,
   );

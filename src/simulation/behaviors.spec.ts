@@ -28,6 +28,13 @@ describe('simulated worker behaviours', () => {
       step: 'abandon',
       dueAt: at(11),
     });
+    // "Could not do it" (reports_unable) takes the place of submitting, at the same moment.
+    expect(
+      nextStep({ ...PERSONA_BEHAVIORS.reports_unable, submit_after_s: 11 }, state('in_progress')),
+    ).toEqual({
+      step: 'unable',
+      dueAt: at(11),
+    });
     expect(nextStep({ ...b, outcome: 'no_show' }, state('pending'))).toEqual({
       step: 'accept',
       dueAt: at(5),

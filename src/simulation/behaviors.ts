@@ -16,14 +16,16 @@ export const PERSONAS = [
   'reuses_photo',
   'edited_exif',
   'disputes_rejection',
+  'reports_unable',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 
 /**
  * submit: accept, start, submit. abandon: accept, start, then abandon when it would have submitted. no_show: accept
- * and never come (the assignment expires at the deadline). decline: decline the offer.
+ * and never come (the assignment expires at the deadline). decline: decline the offer. unable: accept, start, then
+ * report "could not do it" when it would have submitted (product-decisions §19: the shop was closed, with the photo).
  */
-export const OUTCOMES = ['submit', 'abandon', 'no_show', 'decline'] as const;
+export const OUTCOMES = ['submit', 'abandon', 'no_show', 'decline', 'unable'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** present: GPS and capture time; missing: no EXIF GPS at all; stale: GPS, but taken two days before submitting. */
@@ -97,7 +99,16 @@ export const PERSONA_BEHAVIORS: Readonly<Record<Persona, Behavior>> = {
   edited_exif: { ...RELIABLE },
   // Works like reliable, and disputes a rejection of its result DISPUTE_AFTER_SECONDS later (product-decisions §19).
   disputes_rejection: RELIABLE,
+  // Accepts and starts like reliable, then reports "could not do it" (the shop was closed, with a photo of it taken
+  // 15 m away) through the worker's unable route instead of submitting (product-decisions §19).
+  reports_unable: { ...RELIABLE, outcome: 'unable' },
 };
+
+/** What the `reports_unable` persona (any behaviour with outcome `unable`) reports: the shop was closed. */
+export const UNABLE_REPORT = {
+  reason: 'closed',
+  note: 'The shop was closed: shutters down and no opening hours posted (simulated worker).',
+} as const;
 
 /** The EXIF Software tag of the `edited_exif` persona's photos: an editor's name, as a re-saved photo carries. */
 export const EDITED_EXIF_SOFTWARE = 'Adobe Photoshop 25.0 (Windows)';
@@ -121,8 +132,12 @@ export function resolveBehavior(persona: Persona | null, override: Partial<Behav
   return { ...base, ...defined };
 }
 
-/** `dispute` is planned only for the disputes_rejection persona, on a rejection (never by nextStep). */
-export type Step = 'accept' | 'decline' | 'start' | 'submit' | 'abandon' | 'dispute';
+/**
+ * A simulated worker's steps. `unable` is the "could not do it" report in place of `submit`; `dispute` is planned
+ * only for the disputes_rejection persona, on a rejection (never by nextStep).
+ */
+export const STEPS = ['accept', 'decline', 'start', 'submit', 'abandon', 'unable', 'dispute'] as const;
+export type Step = (typeof STEPS)[number];
 
 /** What an assignment looks like to the simulator. */
 export interface AssignmentState {
@@ -149,7 +164,7 @@ export function nextStep(b: Behavior, a: AssignmentState): { step: Step; dueAt: 
     plan = { step: 'start', dueAt: after(a.accepted_at, b.start_after_s) };
   } else if (a.status === 'in_progress') {
     plan = {
-      step: b.outcome === 'abandon' ? 'abandon' : 'submit',
+      step: b.outcome === 'abandon' || b.outcome === 'unable' ? b.outcome : 'submit',
       dueAt: after(a.started_at, b.submit_after_s),
     };
   }

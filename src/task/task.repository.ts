@@ -195,6 +195,15 @@ export const TaskRepository = {
     return rows.length ? mapTask(rows[0]) : null;
   },
 
+  /**
+   * The check before an agent reads or writes something hanging off its task (messages, disputes): another agent's
+   * task answers 404 task_not_found like an unknown id, so ids cannot be probed.
+   */
+  async requireOwned(em: Runner, agentId: string, taskId: string): Promise<void> {
+    const rows = await sqlRows(em, `SELECT id FROM tasks WHERE id = $1 AND agent_id = $2`, [taskId, agentId]);
+    if (!rows.length) throw new ApiError('task_not_found', 'No such task.');
+  },
+
   async assignments(em: Runner, taskId: string): Promise<AssignmentRow[]> {
     const rows = await sqlRows(em, `SELECT * FROM assignments WHERE task_id = $1 ORDER BY created_at, id`, [
       taskId,

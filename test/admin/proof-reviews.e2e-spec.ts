@@ -218,6 +218,30 @@ describe('operator proof reviews', () => {
     expect(String(told?.data.reason)).toMatch(/not genuine/);
     expect(events.map((e) => e.name)).toContain('assignment.rejected');
 
+    // The worker's verdict says a person (an operator), not the agent, rejected it; the agent's own rejection of the
+    // control says nothing of the kind. The list and the detail agree.
+    const verdict = await t.http
+      .get(`/v1/worker/assignments/${id}`)
+      .set('Authorization', worker.bearer)
+      .expect(200);
+    expect(verdict.body.review).toMatchObject({
+      decision: 'rejected',
+      proof_review: { outcome: 'confirmed_fraud', decided_at: expect.any(String), reversed_at: null },
+    });
+    const listed = await t.http
+      .get('/v1/worker/tasks/my-tasks?status=failed')
+      .set('Authorization', worker.bearer)
+      .expect(200);
+    expect(listed.body.tasks.find((x: { assignment_id: string }) => x.assignment_id === id).review).toEqual(
+      verdict.body.review,
+    );
+    await relogin(t, control.worker);
+    const agents = await t.http
+      .get(`/v1/worker/assignments/${control.id}`)
+      .set('Authorization', control.worker.bearer)
+      .expect(200);
+    expect(agents.body.review).toMatchObject({ decision: 'rejected', proof_review: null });
+
     // Suspended: signing in works (reading state), going on call and taking a task do not.
     await t.http.get('/v1/worker/profile').set('Authorization', worker.bearer).expect(200);
     const onCall = await t.http

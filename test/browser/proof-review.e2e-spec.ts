@@ -194,15 +194,37 @@ describe('proof review in the console and the worker app', () => {
         cheat.id,
         'legwork.app.refresh',
       );
+      // The verdict card says a person (an operator), not the agent, found the photos not genuine; the platform's
+      // explanation stored with the rejection is not shown as the agent's message; the card offers the request.
       await app.goto(`/app/mine/${fraud.id}`);
-      await app.getByRole('heading', { name: '一次提交被认定为作弊' }).waitFor();
-      await app.getByRole('button', { name: '请人重新查看' }).click();
+      const verdict = app.getByTestId('verdict');
+      await verdict
+        .getByText(
+          '平台的运营人员（一位工作人员，而不是发布方）人工查看了您为这次任务提交的照片，认定照片不真实（确认作弊）。',
+        )
+        .waitFor();
+      await verdict.getByText('因此这次结果未被接受，您的信誉分也已降低。').waitFor();
+      expect(await app.getByText(/发布方留言|A person reviewed the proof/).count()).toBe(0);
+      await verdict.getByRole('button', { name: '请人重新查看' }).click();
       await app.getByLabel('您想让查看的人知道什么？').fill('这张照片是我当天在店门口拍的。');
       await app.getByRole('button', { name: '发送申请' }).click();
-      await app.getByTestId('review-open').waitFor();
+      await verdict.getByTestId('review-open').waitFor();
       await screenshot(app, 'worker-fraud-review-open');
       await app.goto('/app/profile');
       await app.getByRole('heading', { name: '您的账户已被停用' }).waitFor();
+      // The same card in English (the language chosen on the profile): the operator's finding, the request open.
+      await app.getByLabel('语言').selectOption('en');
+      await app.goto(`/app/mine/${fraud.id}`);
+      await verdict
+        .getByText(
+          'An operator, a person at Legwork and not the agent, reviewed the photos you sent for this task and decided they were not genuine (confirmed fraud).',
+        )
+        .waitFor();
+      await verdict
+        .getByText('That is why your result was not accepted, and your reputation went down.')
+        .waitFor();
+      await verdict.getByTestId('review-open').waitFor();
+      expect(await app.getByText(/Agent’s note|A person reviewed the proof/).count()).toBe(0);
       expect(appErrors.unexpected()).toEqual([]);
       const after = (await t.http.get('/v1/worker/reviews').set('Authorization', cheat.bearer).expect(200))
         .body;

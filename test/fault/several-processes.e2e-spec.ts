@@ -16,7 +16,8 @@ import { effects, mapLimit, taskBody, untilFinal, type Answer } from './process-
 /**
  * product-decisions §20, "several processes, one dies": two API processes and one job runner on one PostgreSQL and
  * one Redis, behind a small round-robin TCP proxy (what a load balancer does; the socket clients use the websocket
- * transport only, as behind any balancer without sticky sessions). Agents create and cancel tasks (escrow held, then
+ * transport only, as behind any balancer without sticky sessions, through an entry of their own that can hold
+ * reconnections back). Agents create and cancel tasks (escrow held, then
  * refunded; each cancellation is a `task.cancelled` webhook and socket event), webhook endpoints and socket clients
  * receive. Mid-run one API process is SIGKILLed and the job runner restarted. Then: every event delivered to its
  * webhook at least once, duplicates only for deliveries that were in flight (re-sent, same event_id); every task
@@ -38,6 +39,10 @@ async function startProxy(backends: () => number[]): Promise<{ server: Server; p
     client.on('close', () => sockets.delete(client));
     client.pause();
     const ports = backends();
+    if (ports.length === 0) {
+      client.destroy();
+      return;
+    }
     const attempt = (tries: number): void => {
       const port = ports[next++ % ports.length];
       const upstream = connect(port, '127.0.0.1');
@@ -83,6 +88,9 @@ describe('fault: two API processes and a job runner, one API killed and the runn
   const apis: ServerProcess[] = [];
   let jobs: Started;
   let proxy: { server: Server; port: number };
+  let socketProxy: { server: Server; port: number };
+  /** While true the socket entry refuses connections: the killed process's sockets stay away while events go on. */
+  let holdSockets = false;
   let hooks: HttpServer;
   const hookHits = new Map<string, number>();
   const listeners: Listener[] = [];
@@ -124,6 +132,7 @@ describe('fault: two API processes and a job runner, one API killed and the runn
     jobs = startJobs(url);
     await jobs.metricsPort;
     proxy = await startProxy(() => [...alive]);
+    socketProxy = await startProxy(() => (holdSockets ? [] : [...alive]));
     hooks = createHttpServer((req, res) => {
       const id = String(req.headers['x-event-id']);
       hookHits.set(id, (hookHits.get(id) ?? 0) + 1);
@@ -136,6 +145,7 @@ describe('fault: two API processes and a job runner, one API killed and the runn
   afterAll(async () => {
     for (const l of listeners) l.socket.close();
     await new Promise((r) => proxy?.server.close(r));
+    await new Promise((r) => socketProxy?.server.close(r));
     await new Promise((r) => hooks?.close(r));
     if (jobs) await signal(jobs, 'SIGKILL');
     for (const a of apis) await a.stop().catch(() => undefined);
@@ -172,7 +182,7 @@ describe('fault: two API processes and a job runner, one API killed and the runn
       connects: 0,
       replayed: 0,
     };
-    l.socket = io(base(), {
+    l.socket = io(`http://127.0.0.1:${socketProxy.port}`, {
       path: '/ws',
       transports: ['websocket'],
       // Called on every (re)connection: the last event seen, for the replay of what was missed.
@@ -229,7 +239,10 @@ describe('fault: two API processes and a job runner, one API killed and the runn
       const inFlight = mapLimit(chunk, 6, createAndCancel);
       if (r === 2) {
         // Mid-round: SIGKILL the first API process (its sockets and requests cut), the proxy skips it from now.
+        // Its sockets are kept away for the next round too, so their reconnection has something to replay;
+        // without the hold a fast reconnection can miss nothing, and the replay goes unproven.
         await new Promise((res) => setTimeout(res, 150));
+        holdSockets = true;
         alive.delete(apis[0].port);
         await apis[0].kill9();
         killedAt = Date.now() - started;
@@ -243,6 +256,8 @@ describe('fault: two API processes and a job runner, one API killed and the runn
         restartedAt = Date.now() - started;
       }
       tasks.push(...(await inFlight));
+      // A whole round later every agent has had events while its socket was away.
+      if (r === 3) holdSockets = false;
     }
 
     // Everything published and delivered.

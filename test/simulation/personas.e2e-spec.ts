@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createAgent, type TestAgent } from '../support/actors';
 import { offset, spot } from '../support/photos';
 import { type PaymentRig, startPaymentRig } from '../support/payment-rig';
-import { agentBalance, workerBalance } from '../support/balances';
+import { agentBalance, escrowOf, platformFees, workerBalance } from '../support/balances';
+import { createAdmin } from '../support/admins';
 import { waitFor } from '../support/waiters';
 import { EVERY_KIND } from '../support/answer-schemas';
 import { assignmentsOf, createTaskAt, reputationOf, simulatedWorker, taskEvents } from './simulation-helpers';
@@ -176,7 +177,8 @@ describe('personas', () => {
       .expect(200);
     expect(result.body.submissions[0]).toMatchObject({ worker_id: r.personaId, data: { open: false } });
   });
-  it('disputes_rejection: works like reliable, and disputes a rejection of its result a few seconds later', async () => {
+  /** A funded agent, the persona's worker alone near a new task, and the moment the worker has submitted. */
+  async function alone(persona: string) {
     const t = rig.t;
     const agent: TestAgent = await createAgent(t);
     await t.http
@@ -185,16 +187,18 @@ describe('personas', () => {
       .send({ amount_cents: 20_000 })
       .expect(200);
     const at = spot();
-    const personaId = await simulatedWorker(t, agent, {
-      persona: 'disputes_rejection',
-      location: offset(at, 20),
-    });
+    const personaId = await simulatedWorker(t, agent, { persona, location: offset(at, 20) });
     const taskId = await createTaskAt(t, agent, at);
     await waitFor(
       async () => ((await assignmentsOf(t, taskId)).some((a) => a.status === 'submitted') ? true : undefined),
-      'disputes_rejection: a submitted result',
+      `${persona}: a submission`,
       30_000,
     );
+    return { t, agent, personaId, taskId };
+  }
+
+  it('disputes_rejection: works like reliable, and disputes a rejection of its result a few seconds later', async () => {
+    const { t, agent, personaId, taskId } = await alone('disputes_rejection');
     await t.http
       .post(`/v1/tasks/${taskId}/feedback`)
       .set('Authorization', agent.key)
@@ -225,6 +229,59 @@ describe('personas', () => {
       [taskId],
     );
     expect(opened).toEqual([{ worker_id: personaId }]);
+  });
+
+  it('reports_unable: accepts, starts, reports the shop closed with a photo that passes the check; accepting pays 20 % less the fee', async () => {
+    const { t, agent, personaId, taskId } = await alone('reports_unable');
+    const view = await t.http.get(`/v1/sandbox/workers/${personaId}`).set('Authorization', agent.key);
+    const steps = (view.body.activity as Activity[]).reverse();
+    expect(steps.map((x) => `${x.step}:${x.outcome}`)).toEqual(['accept:ok', 'start:ok', 'unable:ok']);
+
+    // The agent gets the report as a worker's would reach it: task.submitted, its reason, note and checked photo.
+    const events = await t.http
+      .get('/v1/agent/events?type=task.submitted')
+      .set('Authorization', agent.key)
+      .expect(200);
+    const submitted = events.body.data.find((e: { task_id: string }) => e.task_id === taskId);
+    expect(submitted.data.submissions).toEqual([
+      expect.objectContaining({
+        worker_id: personaId,
+        unable_reason: 'closed',
+        worker_notes: 'The shop was closed: shutters down and no opening hours posted (simulated worker).',
+        photos: [expect.objectContaining({ distance_meters: 15 })],
+      }),
+    ]);
+    // Listed at all, the photo passed the 100 m check (a refused one answers 400 and records nothing).
+    expect(submitted.data.submissions[0].photos[0].verification).toMatchObject({
+      location_source: 'exif',
+      distance_meters: 15,
+    });
+
+    const fees = await platformFees(t);
+    await t.http
+      .post(`/v1/tasks/${taskId}/feedback`)
+      .set('Authorization', agent.key)
+      .send({ accept_result: true, rating: 4, quality_score: 4 })
+      .expect(200);
+    // 5,000 at 20 %: a share of 1,000, the worker 900 after the 10 % fee, the other 4,000 back to the agent.
+    expect(await workerBalance(t, personaId)).toBe(900);
+    expect(await platformFees(t)).toBe(fees + 100);
+    expect(await agentBalance(t, agent.id)).toBe(20_000 - 1_000);
+    expect(await escrowOf(t, taskId)).toBe(0);
+    const task = await t.http.get(`/v1/tasks/${taskId}`).set('Authorization', agent.key).expect(200);
+    expect(task.body.status).toBe('failed');
+    const failed = await t.http
+      .get('/v1/agent/events?type=task.failed')
+      .set('Authorization', agent.key)
+      .expect(200);
+    expect(failed.body.data.find((e: { task_id: string }) => e.task_id === taskId).data.unable).toEqual({
+      reason: 'closed',
+      paid_cents: 900,
+    });
+
+    const admin = await createAdmin(t);
+    const check = await t.http.get('/v1/admin/ledger/check').set('Authorization', admin.bearer).expect(200);
+    expect(check.body).toMatchObject({ ok: true, violations: [] });
   });
 
   it('teleports: reports itself 1,000 km away as it starts, so its submission is impossible travel and held for a person', async () => {

@@ -115,6 +115,7 @@ const EXPECTED = [
   // workers' reports of tasks (product-decisions §19, "Also")
   ...both('POST', '/worker/tasks/:task_id/report'),
   'GET /v1/admin/task-reports',
+  'GET /v1/admin/task-reports/:id',
   'POST /v1/admin/task-reports/:id/decision',
   // payments: machine-readable surface
   'POST /v1/payment/recharge',

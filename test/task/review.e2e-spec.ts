@@ -159,6 +159,7 @@ describe('review before deciding', () => {
             feedback_text: 'That is the shop next door.',
             rating: null,
             quality_score: null,
+            proof_review: null,
           },
         }),
       ]);
@@ -260,6 +261,7 @@ describe('review before deciding', () => {
       feedback_text: null,
       rating: 2,
       quality_score: 1.5,
+      proof_review: null,
     });
   });
 
@@ -277,6 +279,7 @@ describe('review before deciding', () => {
       feedback_text: null,
       rating: 4,
       quality_score: 4,
+      proof_review: null,
     });
   });
 

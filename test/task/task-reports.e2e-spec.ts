@@ -201,6 +201,14 @@ describe('task reports', () => {
     expect(await assignmentStatus(worker, a)).toBe('accepted');
     expect(await agentBalance(t, agent.id)).toBe(before);
     await t.http.get('/v1/agent/profile').set('Authorization', agent.key).expect(200);
+    // One report by its id, decided, as the list showed it.
+    const [listed] = (await queue('decided')).filter((x) => x.report_id === r.body.report_id);
+    const one = await t.http
+      .get(`/v1/admin/task-reports/${r.body.report_id}`)
+      .set('Authorization', (await createAdmin(t)).bearer)
+      .expect(200);
+    expect(one.body).toEqual(listed);
+    expect(one.body).toMatchObject({ status: 'decided', outcome: 'dismiss', task_id: taskId });
     await report(worker, taskId, { reason: 'illegal', note: 'It changed since.' }).expect(201);
   });
 
@@ -274,6 +282,11 @@ describe('task reports', () => {
       400,
       'validation_error',
     );
+    const getOne = (reportId: string) =>
+      t.http.get(`/v1/admin/task-reports/${reportId}`).set('Authorization', admin.bearer);
+    expect((await getOne(id).expect(200)).body).toMatchObject({ report_id: id, status: 'open' });
+    expectError(await getOne('00000000-0000-4000-8000-000000000000'), 404, 'not_found');
+    expectError(await getOne('not-a-uuid'), 400, 'validation_error');
   });
 
   it('permissions: agents and workers are refused from the operators’ routes, agents and operators from the worker’s', async () => {
@@ -284,6 +297,10 @@ describe('task reports', () => {
     const admin = await createAdmin(t);
     for (const credential of [agent.key, agent.bearer, worker.bearer]) {
       expect((await t.http.get('/v1/admin/task-reports').set('Authorization', credential)).status).toBe(403);
+      const one = await t.http
+        .get(`/v1/admin/task-reports/${r.body.report_id}`)
+        .set('Authorization', credential);
+      expect(one.status).toBe(403);
       const res = await t.http
         .post(`/v1/admin/task-reports/${r.body.report_id}/decision`)
         .set('Authorization', credential)

@@ -222,5 +222,14 @@ describe('worker review requests', () => {
     const standing = await t.http.get('/v1/worker/reviews').set('Authorization', worker.bearer).expect(200);
     expect(standing.body).toMatchObject({ suspended: false, withdrawals_paused: false });
     expect(standing.body.fraud_holds[0].reversed_at).not.toBeNull();
+    // The verdict on the assignment says so too; the rejection itself stands.
+    const verdict = await t.http
+      .get(`/v1/worker/assignments/${reviewId}`)
+      .set('Authorization', worker.bearer)
+      .expect(200);
+    expect(verdict.body.review).toMatchObject({
+      decision: 'rejected',
+      proof_review: { outcome: 'confirmed_fraud', reversed_at: standing.body.fraud_holds[0].reversed_at },
+    });
   });
 });

@@ -18,6 +18,8 @@ import { OpsAuditLog } from './screens/OpsAuditLog';
 import { OpsProofReview, OpsProofReviews, OpsWorkerReviews } from './screens/OpsProofReviews';
 import { OpsSecurity } from './screens/OpsSecurity';
 import { OpsDisputes } from './screens/OpsDisputes';
+import { OpsReports } from './screens/OpsReports';
+import { OpsTaskReport, OpsTaskReports } from './screens/OpsTaskReports';
 import { Sandbox } from './screens/Sandbox';
 import { TaskCreate } from './screens/TaskCreate';
 import { TaskDetail } from './screens/TaskDetail';
@@ -49,6 +51,9 @@ const router = createBrowserRouter(
             { path: 'proof-reviews/:reviewId', element: <OpsProofReview /> },
             { path: 'worker-reviews', element: <OpsWorkerReviews /> },
             { path: 'disputes', element: <OpsDisputes /> },
+            { path: 'task-reports', element: <OpsTaskReports /> },
+            { path: 'task-reports/:reportId', element: <OpsTaskReport /> },
+            { path: 'reports', element: <OpsReports /> },
             { path: 'health', element: <OpsHealth /> },
             { path: 'ledger', element: <OpsLedger /> },
             { path: 'audit', element: <OpsAuditLog /> },

@@ -31,6 +31,19 @@ export interface FormField {
 }
 
 /**
+ * The native input per typed kind, one table for the worker's form and the console's preview of it, so the preview
+ * shows what the phone will: a number pad, a date or a time picker.
+ */
+export const NATIVE_INPUTS: Record<string, { type: string; inputMode?: 'numeric' | 'decimal' }> = {
+  number: { type: 'text', inputMode: 'decimal' },
+  integer: { type: 'text', inputMode: 'numeric' },
+  date: { type: 'date' },
+  time: { type: 'time' },
+  date_time: { type: 'datetime-local' },
+  text: { type: 'text' },
+};
+
+/**
  * What the worker entered, per field: text as typed (numbers, dates and times as the inputs give them), the ticked
  * values of a multi-select, 'yes'/'no' for a boolean, and for a photo the picture itself (a Blob, kept in the draft)
  * or, once uploaded, its URL.

@@ -132,6 +132,18 @@ export function Longitude(): PropertyDecorator {
 }
 
 /**
+ * A point on the map, in degrees: the base of a task's place, of the position a device reports with a photo and of
+ * a simulated worker's spot, so the three are documented and checked alike.
+ */
+export class GeoPoint {
+  @Latitude()
+  latitude: number;
+
+  @Longitude()
+  longitude: number;
+}
+
+/**
  * An account's email address (sign-up and sign-in), documented with its bounds: trimmed and lower-cased, then
  * checked; at most 254 characters.
  */

@@ -8,6 +8,7 @@ import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
 import { writeEvent } from '../../events/outbox';
 import { DISPUTE_ANSWER_HOURS, DISPUTE_WINDOW_HOURS, hoursAfter } from '../../task/domain/dispute-windows';
+import { TaskRepository } from '../../task/task.repository';
 import { TestClocks } from '../../task/test-clocks';
 import { UploadService } from '../../upload/services/upload.service';
 import type {
@@ -123,7 +124,7 @@ export class DisputesService {
   }
 
   async agentList(actor: AgentActor, taskId: string): Promise<DisputeListResponse> {
-    await this.ownedTask(actor, taskId);
+    await TaskRepository.requireOwned(this.ds, actor.id, taskId);
     const rows = await DisputesRepository.ofTask(this.ds, taskId, this.clock.now());
     return { disputes: rows.map(disputeView) };
   }
@@ -134,7 +135,7 @@ export class DisputesService {
     disputeId: string,
     dto: DisputeResponseRequest,
   ): Promise<DisputeView> {
-    await this.ownedTask(actor, taskId);
+    await TaskRepository.requireOwned(this.ds, actor.id, taskId);
     return inTransaction(this.ds, async (em) => {
       const now = await this.taskNow(em, taskId);
       const d = await DisputesRepository.find(em, disputeId, now, true);
@@ -180,15 +181,6 @@ export class DisputesService {
   /** The task's time: its sandbox test clock's when it lives on one, else now. */
   private async taskNow(em: EntityManager, taskId: string): Promise<Date> {
     return (await TestClocks.timeOfTask(em, taskId)) ?? this.clock.now();
-  }
-
-  private async ownedTask(actor: AgentActor, taskId: string): Promise<void> {
-    const [task] = await sqlRows<{ id: string }>(
-      this.ds,
-      `SELECT id FROM tasks WHERE id = $1 AND agent_id = $2`,
-      [taskId, actor.id],
-    );
-    if (!task) throw new ApiError('task_not_found', 'No such task.');
   }
 }
 

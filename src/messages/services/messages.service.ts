@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
 import { inTransaction } from '../../database/transaction';
+import { TaskRepository } from '../../task/task.repository';
 import { writeEvent } from '../../events/outbox';
 import type {
   AgentMessagesQuery,
@@ -49,7 +50,7 @@ export class MessagesService {
   ) {}
 
   async agentList(actor: AgentActor, taskId: string, q: AgentMessagesQuery): Promise<AgentMessagesResponse> {
-    await this.ownedTask(actor, taskId);
+    await TaskRepository.requireOwned(this.ds, actor.id, taskId);
     const rows = await sqlRows<ThreadRow>(
       this.ds,
       `${THREAD_SQL} WHERE a.task_id = $1 AND a.accepted_at IS NOT NULL
@@ -65,7 +66,7 @@ export class MessagesService {
   }
 
   async agentSend(actor: AgentActor, taskId: string, dto: AgentSendMessageRequest): Promise<MessageView> {
-    await this.ownedTask(actor, taskId);
+    await TaskRepository.requireOwned(this.ds, actor.id, taskId);
     const [thread] = await sqlRows<ThreadRow>(this.ds, `${THREAD_SQL} WHERE a.id = $1 AND a.task_id = $2`, [
       dto.assignment_id,
       taskId,
@@ -165,15 +166,6 @@ export class MessagesService {
         last_message: m ? messageView(m) : null,
       };
     });
-  }
-
-  private async ownedTask(actor: AgentActor, taskId: string): Promise<void> {
-    const [task] = await sqlRows<{ id: string }>(
-      this.ds,
-      `SELECT id FROM tasks WHERE id = $1 AND agent_id = $2`,
-      [taskId, actor.id],
-    );
-    if (!task) throw new ApiError('task_not_found', 'No such task.');
   }
 
   private async workerThread(actor: WorkerActor, assignmentId: string): Promise<ThreadRow> {

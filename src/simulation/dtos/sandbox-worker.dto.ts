@@ -16,7 +16,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { Latitude, Longitude, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
+import { GeoPoint, MaxDecimalPlaces, MaxJsonBytes, NOT_BLANK } from '../../common/http/validators';
 import { RESULT_DATA_MAX_BYTES } from '../../task/domain/task-policy';
 import { MAX_WORKER_SKILLS, WORKER_SKILLS } from '../../worker/worker-skills';
 import {
@@ -29,15 +29,10 @@ import {
   type Outcome,
   PERSONAS,
   type Persona,
+  STEPS,
 } from '../behaviors';
 
-export class SandboxPoint {
-  @Latitude()
-  latitude: number;
-
-  @Longitude()
-  longitude: number;
-}
+export class SandboxPoint extends GeoPoint {}
 
 export class NearTask {
   @ApiProperty({ format: 'uuid', description: 'One of your tasks.' })
@@ -104,7 +99,8 @@ export class BehaviorInput {
   @ApiPropertyOptional({
     enum: OUTCOMES,
     description:
-      'submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer).',
+      'submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer); ' +
+      'unable (after starting, reports "could not do it": the shop was closed, with `photo` as the photo of it).',
   })
   @IsOptional()
   @IsIn(OUTCOMES)
@@ -223,7 +219,7 @@ export class BehaviorView {
 }
 
 export class SandboxActionView {
-  @ApiProperty({ enum: ['accept', 'decline', 'start', 'submit', 'abandon'] }) step: string;
+  @ApiProperty({ enum: STEPS }) step: string;
   @ApiProperty({ format: 'uuid' }) task_id: string;
   @ApiProperty({ format: 'uuid' }) assignment_id: string;
   @ApiProperty({ format: 'date-time' }) due_at: string;

@@ -27,6 +27,7 @@ import {
   type Step,
   TELEPORT_DISTANCE_METERS,
   DISPUTE_AFTER_SECONDS,
+  UNABLE_REPORT,
 } from '../behaviors';
 import { DisputesService } from '../../disputes/services/disputes.service';
 import { TestClocks } from '../../task/test-clocks';
@@ -45,6 +46,9 @@ import { SimulationQueue } from './simulation-queue';
  */
 const PHOTO_REFUSALS = ['photo_gps_missing', 'photo_location_mismatch', 'invalid_photo', 'answer_invalid'];
 
+/** The steps that send proof photos (a result, or a "could not do it" report), which PHOTO_REFUSALS may refuse. */
+const SENDS_PHOTOS: readonly string[] = ['submit', 'unable'];
+
 type Planned = AssignmentState & {
   id: string;
   task_id: string;
@@ -62,7 +66,7 @@ type Target = Pick<Planned, 'id' | 'task_id' | 'worker_id' | 'test_clock_id'>;
  * `assignment.offered` event (seen through OutboxSubscribers, in the publishing transaction) makes the simulator
  * plan the worker's answer. Each step is a `sandbox_actions` row (unique per assignment and step, so planned once)
  * and a pg-boss job at its due time. Performing a step calls the same services a real worker's request reaches
- * (accept, start, submit with a generated photo, abandon, decline), with the worker as the actor, then plans the
+ * (accept, start, submit with a generated photo, abandon, decline, report "could not do it", dispute), with the worker as the actor, then plans the
  * next step from the assignment's new state. A step runs at most once in effect: the services move an assignment
  * only from the states it may leave, so a repeated job gets a 409, recorded as the step's outcome.
  */
@@ -191,7 +195,7 @@ export class WorkerSimulator implements OnModuleInit {
         outcome,
         detail ? JSON.stringify(detail) : null,
       ]);
-      if (action.step === 'submit' && PHOTO_REFUSALS.includes(outcome)) {
+      if (SENDS_PHOTOS.includes(action.step) && PHOTO_REFUSALS.includes(outcome)) {
         const a = {
           id: action.assignment_id,
           task_id: action.task_id,
@@ -230,6 +234,9 @@ export class WorkerSimulator implements OnModuleInit {
         return;
       case 'submit':
         await this.submit(actor, action, b);
+        return;
+      case 'unable':
+        await this.reportUnable(actor, action, b);
         return;
       case 'dispute':
         await this.disputes.open(actor, action.assignment_id, { statement: DISPUTE_STATEMENT });
@@ -282,6 +289,29 @@ export class WorkerSimulator implements OnModuleInit {
         worker_notes: notes,
       }),
     );
+  }
+
+  /**
+   * "Could not do it" (product-decisions §19) as a worker's app sends it: the photo of the closed shop (taken where
+   * the behaviour's photo would be, so it passes the location check) uploaded through the ordinary upload path, then
+   * the unable report naming it, through the same service as POST /v1/worker/assignments/{id}/unable.
+   */
+  private async reportUnable(actor: WorkerActor, action: SandboxActionRow, b: Behavior): Promise<void> {
+    const task = await TaskRepository.findById(this.ds.manager, action.task_id);
+    if (!task) return;
+    const photoUrls: string[] = [];
+    if (b.photo) {
+      const bytes = sandboxPhoto({
+        at: pointAtDistance(task, b.photo.distance_m),
+        exif: b.photo.exif,
+        now: this.clock.now(),
+      });
+      const [uploaded] = await this.uploads.withStaged(bytes, 'closed-shop.jpg', (staged) =>
+        this.uploads.upload(actor, [staged], 'file'),
+      );
+      photoUrls.push(uploaded.url);
+    }
+    await this.assignments.unable(actor, action.assignment_id, { ...UNABLE_REPORT, photo_urls: photoUrls });
   }
 
   /**

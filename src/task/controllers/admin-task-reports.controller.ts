@@ -7,6 +7,7 @@ import { ApiErrors } from '../../common/errors/api-errors.decorator';
 import { UuidParam } from '../../common/http/uuid-param';
 import {
   AdminTaskReportListResponse,
+  AdminTaskReportView,
   TaskReportDecisionRequest,
   TaskReportDecisionResponse,
   TaskReportsQuery,
@@ -29,6 +30,17 @@ export class AdminTaskReportsController {
   @ApiErrors({ 400: ['validation_error'] })
   list(@Query() q: TaskReportsQuery): Promise<AdminTaskReportListResponse> {
     return this.decisions.list(q.status);
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'One worker’s report of a task, open or decided',
+    description: 'The same view as the list, for any report however old. Operator JWT.',
+  })
+  @ApiOkResponse({ type: AdminTaskReportView })
+  @ApiErrors({ 400: ['validation_error'], 404: ['not_found'] })
+  get(@UuidParam('id') id: string): Promise<AdminTaskReportView> {
+    return this.decisions.get(id);
   }
 
   @Post(':id/decision')

@@ -39,20 +39,13 @@ import {
 } from './answer-schema.dto';
 import {
   ISO_DATE_TIME_WITH_OFFSET,
-  Latitude,
-  Longitude,
+  GeoPoint,
   MaxDecimalPlaces,
   MaxJsonBytes,
   NOT_BLANK,
 } from '../../common/http/validators';
 
-export class TaskLocation {
-  @Latitude()
-  latitude: number;
-
-  @Longitude()
-  longitude: number;
-
+export class TaskLocation extends GeoPoint {
   @ApiPropertyOptional({ maxLength: 500, example: '88 Century Avenue, Pudong, Shanghai' })
   @IsOptional()
   @IsString()

@@ -34,8 +34,7 @@ import { OfferDeliveryItem } from '../../events/dtos/offer-delivery.dto';
 import { TaskLocationView } from './task-response.dto';
 import {
   ISO_DATE_TIME_WITH_OFFSET,
-  Latitude,
-  Longitude,
+  GeoPoint,
   MaxJsonBytes,
   OptionalInt,
   stacked,
@@ -152,13 +151,7 @@ export class AssignmentResponse {
 }
 
 /** The device's own position, read by the app when the photo was taken (product-decisions §11). */
-export class DeviceLocationInput {
-  @Latitude()
-  latitude: number;
-
-  @Longitude()
-  longitude: number;
-
+export class DeviceLocationInput extends GeoPoint {
   @ApiProperty({
     minimum: 0,
     maximum: 100_000,
@@ -358,7 +351,21 @@ export class MyTasksQuery {
   offset?: number;
 }
 
-/** The agent's verdict on the worker's result, as the worker reads it. */
+/** An operator's confirmed fraud on the worker's result (product-decisions §18), as the worker reads it. */
+export class VerdictProofReview {
+  @ApiProperty({ enum: ['confirmed_fraud'] }) outcome: 'confirmed_fraud';
+  @ApiProperty({ format: 'date-time' }) decided_at: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When a person reversed the finding after you asked them to look again (your reputation restored); the verdict itself stands.',
+  })
+  reversed_at: string | null;
+}
+
+/** The verdict on the worker's result (the agent's, or an operator's confirmed fraud), as the worker reads it. */
 export class AssignmentReviewView {
   @ApiProperty({ enum: ['approved', 'rejected'] }) decision: string;
   @ApiProperty({
@@ -368,7 +375,12 @@ export class AssignmentReviewView {
     description: 'Why the agent rejected the result (rejections only).',
   })
   reason_code: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The agent’s words, if any.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The agent’s words, if any (on an operator’s confirmed fraud, see proof_review, the platform’s).',
+  })
   feedback_text: string | null;
   @ApiProperty({
     type: 'integer',
@@ -377,6 +389,16 @@ export class AssignmentReviewView {
   })
   rating: number | null;
   @ApiProperty({ type: Number, nullable: true }) quality_score: number | null;
+  @ApiProperty({
+    type: VerdictProofReview,
+    nullable: true,
+    description:
+      'Set when an operator (a person), not the agent, reviewed the photos and confirmed they were not genuine ' +
+      '(product-decisions §18): a rejection is then theirs and feedback_text is the platform’s explanation, not ' +
+      'the agent’s words (an approval after 14 days keeps its money). Ask a person to look again with POST ' +
+      '/v1/worker/reviews {subject: fraud_hold, subject_id: this assignment_id}. null otherwise.',
+  })
+  proof_review: VerdictProofReview | null;
 }
 
 export class MyTaskItem {

@@ -49,6 +49,13 @@ interface ReportRow {
  * open slots, withdrawn offers, and work taken, under way or submitted (each through its one settlement reference,
  * so nothing can be refunded twice); approved or rejected slots stay as they were.
  */
+/** A report as operators read it: with its task, the agent's standing and how many reports the task has. */
+const REPORTS = `SELECT r.id, r.task_id, r.worker_id, r.reason, r.note, r.created_at, r.outcome, r.suspend_agent,
+         r.decision_note, r.decided_at, t.title AS task_title, t.status AS task_status, r.agent_id,
+         ag.account_status AS agent_status,
+         (SELECT count(*)::int FROM task_reports o WHERE o.task_id = r.task_id) AS reports_on_task
+    FROM task_reports r JOIN tasks t ON t.id = r.task_id JOIN agents ag ON ag.id = r.agent_id`;
+
 @Injectable()
 export class TaskReportDecisions {
   constructor(
@@ -64,16 +71,18 @@ export class TaskReportDecisions {
     const decided = status === 'decided';
     const rows = await sqlRows<ReportRow>(
       this.ds,
-      `SELECT r.id, r.task_id, r.worker_id, r.reason, r.note, r.created_at, r.outcome, r.suspend_agent,
-              r.decision_note, r.decided_at, t.title AS task_title, t.status AS task_status, r.agent_id,
-              ag.account_status AS agent_status,
-              (SELECT count(*)::int FROM task_reports o WHERE o.task_id = r.task_id) AS reports_on_task
-         FROM task_reports r JOIN tasks t ON t.id = r.task_id JOIN agents ag ON ag.id = r.agent_id
-        WHERE (r.decided_at IS NOT NULL) = $1
+      `${REPORTS} WHERE (r.decided_at IS NOT NULL) = $1
         ORDER BY ${decided ? 'r.decided_at DESC, r.id DESC' : 'r.created_at, r.id'} LIMIT 200`,
       [decided],
     );
     return { reports: rows.map((r) => this.view(r)) };
+  }
+
+  /** One report, open or decided, however old (the lists show the newest 200 of each). */
+  async get(reportId: string): Promise<AdminTaskReportView> {
+    const [row] = await sqlRows<ReportRow>(this.ds, `${REPORTS} WHERE r.id = $1`, [reportId]);
+    if (!row) throw new ApiError('not_found', 'No report with this id.');
+    return this.view(row);
   }
 
   /**

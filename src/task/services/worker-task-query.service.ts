@@ -13,6 +13,7 @@ import {
   MyTasksQuery,
   MyTaskItem,
   MyTasksResponse,
+  VerdictProofReview,
   WorkerAssignmentDetail,
 } from '../dtos/worker-task.dto';
 import { availableTaskItem, iso, locationView, resultPhoto } from '../task.presenter';
@@ -84,8 +85,8 @@ export class WorkerTaskQueryService {
     const offset = q.offset ?? 0;
     const rows = await sqlRows(
       this.ds,
-      `SELECT a.*, row_to_json(t.*) AS task, count(*) OVER () AS total
-         FROM assignments a JOIN tasks t ON t.id = a.task_id
+      `SELECT a.*, row_to_json(t.*) AS task, ${FRAUD_COLUMNS}, count(*) OVER () AS total
+         FROM assignments a JOIN tasks t ON t.id = a.task_id ${FRAUD_JOIN}
         WHERE a.worker_id = $1 AND a.status = ANY($2) AND ${TAKEN_OR_OFFERED}
         ORDER BY a.created_at DESC, a.id DESC LIMIT $3 OFFSET $4`,
       [actor.id, statuses, limit, offset],
@@ -93,7 +94,7 @@ export class WorkerTaskQueryService {
     const total = rows.length ? Number(rows[0].total) : await this.count(actor.id, statuses);
     return {
       tasks: rows.map((r) =>
-        myTaskItem(mapAssignment(r), mapTask(reviveTask(r.task as Record<string, unknown>))),
+        myTaskItem(mapAssignment(r), mapTask(reviveTask(r.task as Record<string, unknown>)), fraudOf(r)),
       ),
       total,
       limit,
@@ -105,8 +106,9 @@ export class WorkerTaskQueryService {
   async one(actor: WorkerActor, assignmentId: string): Promise<WorkerAssignmentDetail> {
     const rows = await sqlRows(
       this.ds,
-      `SELECT a.*, row_to_json(t.*) AS task, (SELECT d.id FROM disputes d WHERE d.assignment_id = a.id) AS dispute_id
-         FROM assignments a JOIN tasks t ON t.id = a.task_id
+      `SELECT a.*, row_to_json(t.*) AS task, (SELECT d.id FROM disputes d WHERE d.assignment_id = a.id) AS dispute_id,
+              ${FRAUD_COLUMNS}
+         FROM assignments a JOIN tasks t ON t.id = a.task_id ${FRAUD_JOIN}
         WHERE a.id = $1 AND a.worker_id = $2`,
       [assignmentId, actor.id],
     );
@@ -115,7 +117,7 @@ export class WorkerTaskQueryService {
     const t = mapTask(reviveTask(rows[0].task as Record<string, unknown>));
     const deliveries = await offerDeliveriesOf(this.ds, [a.id]);
     return {
-      ...myTaskItem(a, t),
+      ...myTaskItem(a, t, fraudOf(rows[0])),
       description: t.description,
       required_skills: t.required_skills,
       answer_schema: t.answer_schema,
@@ -148,8 +150,22 @@ export class WorkerTaskQueryService {
   }
 }
 
+/**
+ * An operator's confirmed fraud on the assignment (proof_reviews, one row per assignment at most), so the verdict
+ * says a person decided it rather than the agent (product-decisions §18).
+ */
+const FRAUD_JOIN = `LEFT JOIN proof_reviews fr ON fr.assignment_id = a.id AND fr.outcome = 'confirmed_fraud'`;
+const FRAUD_COLUMNS = `fr.decided_at AS fraud_decided_at, fr.reversed_at AS fraud_reversed_at`;
+
+function fraudOf(r: Record<string, unknown>): VerdictProofReview | null {
+  const decided = r.fraud_decided_at as Date | null;
+  if (!decided) return null;
+  const reversed = r.fraud_reversed_at as Date | null;
+  return { outcome: 'confirmed_fraud', decided_at: decided.toISOString(), reversed_at: iso(reversed) };
+}
+
 /** An assignment with its task as the worker's lists show it. */
-function myTaskItem(a: AssignmentRow, t: TaskRow): MyTaskItem {
+function myTaskItem(a: AssignmentRow, t: TaskRow, fraud: VerdictProofReview | null): MyTaskItem {
   return {
     assignment_id: a.id,
     task_id: t.id,
@@ -166,12 +182,12 @@ function myTaskItem(a: AssignmentRow, t: TaskRow): MyTaskItem {
     started_at: iso(a.started_at),
     submitted_at: iso(a.submitted_at),
     reviewed_at: iso(a.reviewed_at),
-    review: reviewOf(a),
+    review: reviewOf(a, fraud),
   };
 }
 
 /** The verdict on an approved or rejected result, for the worker who submitted it. */
-function reviewOf(a: AssignmentRow): AssignmentReviewView | null {
+function reviewOf(a: AssignmentRow, fraud: VerdictProofReview | null): AssignmentReviewView | null {
   if (a.status !== 'approved' && a.status !== 'rejected') return null;
   return {
     decision: a.status,
@@ -179,6 +195,7 @@ function reviewOf(a: AssignmentRow): AssignmentReviewView | null {
     feedback_text: a.feedback_text,
     rating: a.rating,
     quality_score: a.quality_score,
+    proof_review: fraud,
   };
 }
 

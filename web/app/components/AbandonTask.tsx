@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { useAction } from '../../shared/use-action';
+import { useModalDialog } from '../../shared/use-modal-dialog';
 import { useWords } from '../messages';
 import { api } from '../session';
 
@@ -13,14 +14,9 @@ import { api } from '../session';
  */
 export function AbandonTask(props: { assignmentId: string; onAbandoned: () => Promise<void> }) {
   const { t } = useWords();
-  const dialog = useRef<HTMLDialogElement>(null);
   const [asking, setAsking] = useState(false);
   const abandoning = useAction();
-  useEffect(() => {
-    const d = dialog.current;
-    if (asking && d && !d.open) d.showModal();
-    if (!asking && d?.open) d.close();
-  }, [asking]);
+  const dialog = useModalDialog(asking);
   const abandon = async () => {
     await unwrap(
       api.POST('/v1/worker/assignments/{assignment_id}/abandon', {

@@ -3,7 +3,6 @@ import { unwrap } from '../../shared/api';
 import { toApiError } from '../../shared/errors';
 import { Checks, Field, Radios } from '../../shared/fields';
 import { useAction } from '../../shared/use-action';
-import { ErrorNotice } from '../../shared/ui';
 import { type MessageKey, useWords } from '../messages';
 import {
   checkAnswers,
@@ -11,6 +10,7 @@ import {
   type FormField,
   formFields,
   type FormValues,
+  NATIVE_INPUTS,
   pendingPhotos,
   type Problem,
   resultData,
@@ -22,6 +22,7 @@ import type { AssignmentDetail } from '../my-tasks';
 import { api } from '../session';
 import { uploadProof } from '../proof-upload';
 import { CameraButton, ProofCamera } from './CameraButton';
+import { SubmitWork } from './SubmitWork';
 
 /**
  * The task's answer_schema as a form (product-decisions §17): a number pad for numbers, radios or a list for a
@@ -199,12 +200,7 @@ export function AnswerForm(props: { task: AssignmentDetail; onSubmitted: (note: 
           {t('answer.waiting')}
         </p>
       )}
-      {error ? <ErrorNotice error={error} /> : null}
-      <div className="actions one">
-        <button type="submit" disabled={busy}>
-          {t('work.submit')}
-        </button>
-      </div>
+      <SubmitWork error={error} busy={busy} />
     </form>
   );
 }
@@ -305,7 +301,7 @@ function AnswerField(props: {
         </div>
       );
     default: {
-      const input = INPUTS[f.kind];
+      const input = NATIVE_INPUTS[f.kind];
       return (
         <div className="answer">
           <Field
@@ -325,16 +321,6 @@ function AnswerField(props: {
     }
   }
 }
-
-/** The native input per kind: the phone shows a number pad, a date or a time picker. */
-const INPUTS: Record<string, { type?: string; inputMode?: 'numeric' | 'decimal'; step?: string }> = {
-  number: { type: 'text', inputMode: 'decimal' },
-  integer: { type: 'text', inputMode: 'numeric' },
-  date: { type: 'date' },
-  time: { type: 'time' },
-  date_time: { type: 'datetime-local' },
-  text: { type: 'text' },
-};
 
 function ruleHint(f: FormField, t: ReturnType<typeof useWords>['t']): string | undefined {
   if (f.kind === 'number' || f.kind === 'integer') {

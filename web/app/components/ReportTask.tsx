@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { useAction } from '../../shared/use-action';
+import { useModalDialog } from '../../shared/use-modal-dialog';
 import { useWords } from '../messages';
 import { api } from '../session';
 
@@ -15,17 +16,12 @@ type Reason = (typeof REASONS)[number];
  */
 export function ReportTask(props: { taskId: string }) {
   const { t } = useWords();
-  const dialog = useRef<HTMLDialogElement>(null);
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState<Reason>('unsafe');
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
   const reporting = useAction();
-  useEffect(() => {
-    const d = dialog.current;
-    if (asking && d && !d.open) d.showModal();
-    if (!asking && d?.open) d.close();
-  }, [asking]);
+  const dialog = useModalDialog(asking);
   const send = async () => {
     await unwrap(
       api.POST('/v1/worker/tasks/{task_id}/report', {

@@ -16,7 +16,8 @@ type Subject = Request['subject'];
  * What was decided about the worker (product-decisions §18): a suspension or withdrawal pause, a submission confirmed
  * as fraud, each in plain words with a way to ask a person to look again (POST /v1/worker/reviews), and what became
  * of each request. Nothing when there is nothing to tell. `assignmentId` narrows it to one submission's confirmed
- * fraud (the assignment page); without it, the whole account (the profile).
+ * fraud, inside the assignment's verdict card (which says in words what was decided): only the requests and the way
+ * to ask. Without it, the whole account, each in a card of its own (the profile).
  */
 export function Standing({ assignmentId }: { assignmentId?: string }) {
   const state = useAsync(() => unwrap(api.GET('/v1/worker/reviews')), []);
@@ -51,6 +52,7 @@ export function Standing({ assignmentId }: { assignmentId?: string }) {
           at={h.decided_at}
           link={assignmentId ? undefined : `/mine/${h.review_id}`}
           extra={null}
+          inline={!!assignmentId}
         />
       ))}
     </>
@@ -66,25 +68,15 @@ function Subject(props: {
   at: string;
   extra: 'standing.suspended_and_paused' | null;
   link?: string;
+  /** Inside a card that already says what was decided: the requests and the way to ask only. */
+  inline?: boolean;
 }) {
   const { t, locale } = useWords();
   const requests = props.standing.requests.filter((r) => r.subject_id === props.subjectId);
   const open = requests.find((r) => r.status === 'open');
   const h = `standing-${props.subjectId}`;
-  return (
-    <section className="card standing" aria-labelledby={h} data-testid="standing">
-      <h2 id={h}>{t(props.title)}</h2>
-      <p>{t(`${props.title}_why`)}</p>
-      {props.extra && <p>{t(props.extra)}</p>}
-      <p className="muted">
-        {formatDateTime(props.at, locale)}
-        {props.link && (
-          <>
-            {' · '}
-            <Link to={props.link}>{t('standing.see_task')}</Link>
-          </>
-        )}
-      </p>
+  const asking = (
+    <>
       {requests
         .filter((r) => r.status === 'decided')
         .map((r) => (
@@ -109,6 +101,24 @@ function Subject(props: {
           <AskAgain subject={props.subject} subjectId={props.subjectId} onAsked={props.onAsked} />
         )
       )}
+    </>
+  );
+  if (props.inline) return <div data-testid="standing">{asking}</div>;
+  return (
+    <section className="card standing" aria-labelledby={h} data-testid="standing">
+      <h2 id={h}>{t(props.title)}</h2>
+      <p>{t(`${props.title}_why`)}</p>
+      {props.extra && <p>{t(props.extra)}</p>}
+      <p className="muted">
+        {formatDateTime(props.at, locale)}
+        {props.link && (
+          <>
+            {' · '}
+            <Link to={props.link}>{t('standing.see_task')}</Link>
+          </>
+        )}
+      </p>
+      {asking}
     </section>
   );
 }

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { useAction } from '../../shared/use-action';
 import { useWords } from '../messages';
-import { ErrorNotice } from '../../shared/ui';
 import { formatDistance } from '../format';
 import { currentFix, type Fix } from '../geo';
 import type { MyTask } from '../my-tasks';
 import { api } from '../session';
 import { ProofCamera } from './CameraButton';
+import { SubmitWork } from './SubmitWork';
 
 /**
  * Submitting a result: a photo from the camera (a button that opens the file input, whose `capture=environment`
@@ -92,12 +92,7 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
       </small>
       <label htmlFor="notes">{t('work.notes')}</label>
       <textarea id="notes" maxLength={2000} value={notes} onChange={(e) => setNotes(e.target.value)} />
-      {error ? <ErrorNotice error={error} /> : null}
-      <div className="actions one">
-        <button type="submit" disabled={busy}>
-          {t('work.submit')}
-        </button>
-      </div>
+      <SubmitWork error={error} busy={busy} />
     </form>
   );
 }

@@ -1,9 +1,10 @@
 import { unableReportRequestReasonValues as REASONS } from '@legwork/sdk/types';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { formatCents } from '../../shared/i18n';
 import { useAction } from '../../shared/use-action';
+import { useModalDialog } from '../../shared/use-modal-dialog';
 import { currentFix, type Fix } from '../geo';
 import { useWords } from '../messages';
 import { api } from '../session';
@@ -20,7 +21,6 @@ type Reason = (typeof REASONS)[number];
  */
 export function UnableReport(props: { assignmentId: string; onReported: (outcome: string) => void }) {
   const { t, locale } = useWords();
-  const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [reason, setReason] = useState<Reason | null>(null);
@@ -29,11 +29,7 @@ export function UnableReport(props: { assignmentId: string; onReported: (outcome
   const [fix, setFix] = useState<Fix | null>(null);
   const [incomplete, setIncomplete] = useState(false);
   const sending = useAction();
-  useEffect(() => {
-    const d = dialog.current;
-    if (open && d && !d.open) d.showModal();
-    if (!open && d?.open) d.close();
-  }, [open]);
+  const dialog = useModalDialog(open);
 
   const choosePhoto = async (file: File | null) => {
     setPhoto(file);

@@ -227,6 +227,12 @@ export const en: Record<MessageKey, string> = {
   'work.verdict': 'Verdict',
   'work.rejection': 'Rejected because: {reason}',
   'work.feedback': 'Agent’s note: {text}',
+  'work.fraud_verdict':
+    'An operator, a person at Legwork and not the agent, reviewed the photos you sent for this task and decided they were not genuine (confirmed fraud).',
+  'work.fraud_rejected': 'That is why your result was not accepted, and your reputation went down.',
+  'work.fraud_paid': 'Your pay for this task stays yours; your reputation went down.',
+  'work.fraud_reversed':
+    'After a person looked again, the finding was reversed and your reputation restored. The verdict itself stands.',
   'work.rating_received': 'Rated {rating} / 5',
   'rate.title': 'Rate the agent',
   'rate.stars': 'Rating (0–5)',

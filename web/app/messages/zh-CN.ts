@@ -221,6 +221,11 @@ export const zhCN = {
   'work.verdict': '审核结果',
   'work.rejection': '未通过原因：{reason}',
   'work.feedback': '发布方留言：{text}',
+  'work.fraud_verdict':
+    '平台的运营人员（一位工作人员，而不是发布方）人工查看了您为这次任务提交的照片，认定照片不真实（确认作弊）。',
+  'work.fraud_rejected': '因此这次结果未被接受，您的信誉分也已降低。',
+  'work.fraud_paid': '这次任务的报酬仍归您所有，但信誉分已降低。',
+  'work.fraud_reversed': '经人工复核，作弊认定已撤销，信誉分已恢复；审核结果本身不变。',
   'work.rating_received': '评分 {rating} / 5',
   'rate.title': '评价发布方',
   'rate.stars': '评分（0–5）',

@@ -117,7 +117,6 @@ export function Assignment() {
           {task.status === 'submitted' && <Held task={task} />}
           {task.submission && <Submission task={task} />}
           <Verdict task={task} />
-          {task.status === 'rejected' && <Standing assignmentId={task.assignment_id} />}
           {task.status === 'rejected' && <DisputeSection task={task} version={item.data} onOpened={reload} />}
           {/* An offer never accepted has no thread (the API answers 409). */}
           {task.accepted_at && <MessageThread assignmentId={task.assignment_id} />}
@@ -208,12 +207,18 @@ function SentAnswers({ task }: { task: AssignmentDetail }) {
   );
 }
 
+/**
+ * The verdict: the agent's (its reason, its words, its rating), or an operator's confirmed fraud (product-decisions
+ * §18), which says that a person, not the agent, found the photos not genuine, and offers the request for a person to
+ * look again; the platform's explanation stored as the rejection's text is not shown as the agent's words.
+ */
 function Verdict({ task }: { task: MyTask | AssignmentDetail }) {
   const { t, locale } = useWords();
   const review = task.review;
   if (!review) return null;
+  const fraud = review.proof_review;
   return (
-    <section className="card" aria-labelledby="verdict">
+    <section className="card" aria-labelledby="verdict" data-testid="verdict">
       <h2 id="verdict">
         {labelled(t('work.verdict'), locale)}
         <StatusBadge status={review.decision} />
@@ -221,10 +226,21 @@ function Verdict({ task }: { task: MyTask | AssignmentDetail }) {
       {'submission' in task && task.submission?.unable_reason && review.decision === 'approved' && (
         <p>{t('unable.accepted')}</p>
       )}
-      {review.reason_code && <p>{t('work.rejection', { reason: t(`reason.${review.reason_code}`) })}</p>}
-      {review.feedback_text && <p>{t('work.feedback', { text: review.feedback_text })}</p>}
+      {fraud ? (
+        <>
+          <p>{t('work.fraud_verdict')}</p>
+          <p>{t(review.decision === 'rejected' ? 'work.fraud_rejected' : 'work.fraud_paid')}</p>
+          {fraud.reversed_at && <p>{t('work.fraud_reversed')}</p>}
+        </>
+      ) : (
+        <>
+          {review.reason_code && <p>{t('work.rejection', { reason: t(`reason.${review.reason_code}`) })}</p>}
+          {review.feedback_text && <p>{t('work.feedback', { text: review.feedback_text })}</p>}
+        </>
+      )}
       {review.rating != null && <p>{t('work.rating_received', { rating: review.rating })}</p>}
       <p className="muted">{formatDateTime(task.reviewed_at, locale)}</p>
+      {fraud && <Standing assignmentId={task.assignment_id} />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { formFields } from '../../shared/answer-form';
+import { formFields, NATIVE_INPUTS } from '../../shared/answer-form';
 import type { Schemas } from '../../shared/api';
 import { useI18n } from '../i18n';
 
@@ -44,7 +44,7 @@ export function AnswerPreview(props: { schema: Schemas['AnswerSchema'] | undefin
               </div>
             );
           default: {
-            const input = PREVIEW_INPUTS[f.kind] ?? { type: 'text' };
+            const input = NATIVE_INPUTS[f.kind] ?? { type: 'text' };
             return (
               <div key={f.name}>
                 <label htmlFor={id}>{label}</label>
@@ -57,12 +57,3 @@ export function AnswerPreview(props: { schema: Schemas['AnswerSchema'] | undefin
     </section>
   );
 }
-
-const PREVIEW_INPUTS: Record<string, { type: string; inputMode?: 'numeric' | 'decimal' }> = {
-  number: { type: 'text', inputMode: 'decimal' },
-  integer: { type: 'text', inputMode: 'numeric' },
-  date: { type: 'date' },
-  time: { type: 'time' },
-  date_time: { type: 'datetime-local' },
-  text: { type: 'text' },
-};

@@ -140,8 +140,9 @@ export function AgentShell() {
 }
 
 /**
- * The operator's frame (product-decisions §8, §16, §18): agents, withdrawals, flagged proof and review requests, provider health, the ledger check, the audit
- * log and the account's security; the operator is named by their email.
+ * The operator's frame (product-decisions §8, §16, §18, §19): agents, withdrawals, flagged proof and review requests,
+ * disputes, workers' reports of tasks, provider health, the ledger check, the quarterly reports, the audit log and
+ * the account's security; the operator is named by their email.
  */
 export function OperatorShell() {
   const { t } = useI18n();
@@ -151,9 +152,11 @@ export function OperatorShell() {
     ['/ops/proof-reviews', 'nav.ops_proof_reviews'],
     ['/ops/worker-reviews', 'nav.ops_worker_reviews'],
     ['/ops/disputes', 'nav.ops_disputes'],
+    ['/ops/task-reports', 'nav.ops_task_reports'],
     ['/ops/agents', 'nav.ops_agents'],
     ['/ops/health', 'nav.ops_health'],
     ['/ops/ledger', 'nav.ops_ledger'],
+    ['/ops/reports', 'nav.ops_reports'],
     ['/ops/audit', 'nav.ops_audit'],
     ['/ops/security', 'nav.ops_security'],
   ];

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
 import { useI18n } from '../i18n';
-import { Checks } from '../../shared/fields';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAsync } from '../../shared/use-async';
 import { ShownOnce } from '../components/Secret';
+import { type Permission, PermissionChecks } from '../components/PermissionChecks';
 import { SpendCaps } from '../components/SpendCaps';
 import { useAgent } from '../components/Shell';
 import { agentApi } from '../session';
@@ -13,15 +13,6 @@ import { useAction } from '../../shared/use-action';
 import { ActionButton, ActionError, ConfirmButtons } from '../../shared/action-ui';
 
 type Key = Schemas['ApiKeyResponse'];
-type Permission = NonNullable<Schemas['CreateApiKeyRequest']['permissions']>[number];
-const PERMISSIONS: Permission[] = [
-  'task:create',
-  'task:read',
-  'task:cancel',
-  'payment:read',
-  'payment:write',
-  'webhook:manage',
-];
 
 /**
  * The account's API key: its permissions (changed in place), disable and enable, and rotation, which answers a new
@@ -102,15 +93,12 @@ function KeyCard(props: {
       </div>
       <ActionError action={action} />
       <form onSubmit={save} aria-labelledby={`perm-${k.id}`}>
-        <fieldset>
-          <legend id={`perm-${k.id}`}>{t('keys.permissions')}</legend>
-          <Checks
-            options={PERMISSIONS}
-            checked={permissions}
-            onChange={setPermissions}
-            optionLabel={(p) => <span className="mono">{p}</span>}
-          />
-        </fieldset>
+        <PermissionChecks
+          legend={t('keys.permissions')}
+          legendId={`perm-${k.id}`}
+          checked={permissions}
+          onChange={setPermissions}
+        />
         <div className="row">
           <button type="submit" className="secondary" disabled={action.busy}>
             {t('keys.save_permissions')}

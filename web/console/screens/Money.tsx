@@ -15,6 +15,7 @@ import { useAction } from '../../shared/use-action';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { DataTable } from '../components/DataTable';
 import { Field, Radios } from '../../shared/fields';
+import { saveFile } from '../save-file';
 
 type Order = Schemas['PaymentOrderResponse'] | Schemas['PaymentStatusResponse'];
 const PAGE = 20;
@@ -181,14 +182,7 @@ function Transactions({ settled }: { settled: number }) {
         parseAs: 'blob',
       }),
     );
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `legwork-transactions-${start}-${to || today}.${format === 'csv' ? 'csv' : 'xlsx'}`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveFile(blob, `legwork-transactions-${start}-${to || today}.${format === 'csv' ? 'csv' : 'xlsx'}`);
   };
   return (
     <section className="card" aria-labelledby="tx-h">

@@ -1,25 +1,16 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { unwrap, type Schemas } from '../../shared/api';
-import { Checks, Field } from '../../shared/fields';
+import { unwrap } from '../../shared/api';
+import { Field } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { yuanToCents } from '../../shared/money';
 import { ErrorNotice, Loading } from '../../shared/ui';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
 import { ActionError } from '../../shared/action-ui';
+import { type Permission, PermissionChecks } from '../components/PermissionChecks';
 import { useI18n } from '../i18n';
 import { agentApi } from '../session';
-
-type Permission = Schemas['ConsentRequestView']['permissions'][number];
-const PERMISSIONS: Permission[] = [
-  'task:create',
-  'task:read',
-  'task:cancel',
-  'payment:read',
-  'payment:write',
-  'webhook:manage',
-];
 
 /**
  * The OAuth consent page (product-decisions §21): /oauth/authorize sends the person here with `?request=`. It shows
@@ -99,15 +90,7 @@ export function OAuthConsent() {
       </section>
       <ActionError action={action} />
       <form onSubmit={action.onSubmit(() => answer(true))}>
-        <fieldset>
-          <legend>{t('oauth.permissions')}</legend>
-          <Checks
-            options={PERMISSIONS}
-            checked={chosen}
-            onChange={setPermissions}
-            optionLabel={(p) => <span className="mono">{p}</span>}
-          />
-        </fieldset>
+        <PermissionChecks legend={t('oauth.permissions')} checked={chosen} onChange={setPermissions} />
         <fieldset>
           <legend>{t('oauth.caps')}</legend>
           <p className="hint">{t('oauth.caps_hint')}</p>

@@ -15,6 +15,7 @@ import { DataTable } from '../components/DataTable';
 import { FilterField } from '../../shared/fields';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { useAction } from '../../shared/use-action';
+import { saveFile } from '../save-file';
 
 type Status = (typeof TASK_STATUSES)[number];
 const PAGE = 20;
@@ -53,14 +54,7 @@ export function Tasks() {
         parseAs: 'blob',
       }),
     );
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `legwork-answers${status ? `-${status}` : ''}.${format === 'csv' ? 'csv' : 'xlsx'}`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveFile(blob, `legwork-answers${status ? `-${status}` : ''}.${format === 'csv' ? 'csv' : 'xlsx'}`);
   };
   return (
     <>

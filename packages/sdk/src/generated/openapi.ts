@@ -502,6 +502,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/task-reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One worker’s report of a task, open or decided
+         * @description The same view as the list, for any report however old. Operator JWT.
+         */
+        get: operations["AdminTaskReports_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/task-reports/{id}/decision": {
         parameters: {
             query?: never;
@@ -3462,8 +3482,10 @@ export interface components {
         AssignmentReviewView: {
             /** @enum {string} */
             decision: "approved" | "rejected";
-            /** @description The agent’s words, if any. */
+            /** @description The agent’s words, if any (on an operator’s confirmed fraud, see proof_review, the platform’s). */
             feedback_text: string | null;
+            /** @description Set when an operator (a person), not the agent, reviewed the photos and confirmed they were not genuine (product-decisions §18): a rejection is then theirs and feedback_text is the platform’s explanation, not the agent’s words (an approval after 14 days keeps its money). Ask a person to look again with POST /v1/worker/reviews {subject: fraud_hold, subject_id: this assignment_id}. null otherwise. */
+            proof_review: components["schemas"]["VerdictProofReview"] | null;
             quality_score: number | null;
             /** @description null when approved automatically or not given. */
             rating: number | null;
@@ -3670,10 +3692,10 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer).
+             * @description submit; abandon (after starting); no_show (accepts, never comes: expires at the deadline); decline (the offer); unable (after starting, reports "could not do it": the shop was closed, with `photo` as the photo of it).
              * @enum {string}
              */
-            outcome?: "submit" | "abandon" | "no_show" | "decline";
+            outcome?: "submit" | "abandon" | "no_show" | "decline" | "unable";
             /** @description null submits without a photo. */
             photo?: components["schemas"]["PhotoBehaviorInput"] | null;
             /** @description Seconds from accepting to starting. */
@@ -3692,7 +3714,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            outcome: "submit" | "abandon" | "no_show" | "decline";
+            outcome: "submit" | "abandon" | "no_show" | "decline" | "unable";
             photo: components["schemas"]["PhotoBehaviorView"] | null;
             start_after_s: number;
             submit_after_s: number;
@@ -3948,7 +3970,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | "reports_unable";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -5873,7 +5895,7 @@ export interface components {
             /** @description `ok`, or the error code the service answered (for example `photo_location_mismatch`). */
             outcome: string | null;
             /** @enum {string} */
-            step: "accept" | "decline" | "start" | "submit" | "abandon";
+            step: "accept" | "decline" | "start" | "submit" | "abandon" | "unable" | "dispute";
             /** Format: uuid */
             task_id: string;
         };
@@ -5944,7 +5966,7 @@ export interface components {
             location: components["schemas"]["SandboxPoint"];
             name: string;
             /** @enum {string|null} */
-            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | null;
+            persona: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | "reports_unable" | null;
             reputation: number;
             skills: string[];
             /** Format: date-time */
@@ -6902,7 +6924,7 @@ export interface components {
              * @description A preset behaviour; `behavior` fields override it.
              * @enum {string}
              */
-            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection";
+            persona?: "reliable" | "slow" | "abandons" | "declines_offers" | "photo_too_far" | "no_exif" | "wrong_answers" | "teleports" | "reuses_photo" | "edited_exif" | "disputes_rejection" | "reports_unable";
             /**
              * @description Starting reputation (default 4.0).
              * @example 4.5
@@ -6956,6 +6978,17 @@ export interface components {
             /** @description Money that left the agent for good that day (payouts and fees of approved work, worker share of cancellations): the daily part of lifetime_spent_cents. */
             spend_cents: number;
             tasks_created: number;
+        };
+        VerdictProofReview: {
+            /** Format: date-time */
+            decided_at: string;
+            /** @enum {string} */
+            outcome: "confirmed_fraud";
+            /**
+             * Format: date-time
+             * @description When a person reversed the finding after you asked them to look again (your reputation restored); the verdict itself stands.
+             */
+            reversed_at: string | null;
         };
         VerifySmsResponse: {
             /** @example true */
@@ -9901,6 +9934,104 @@ export interface operations {
              *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
              */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminTaskReports_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTaskReportView"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`not_found`](../docs/errors.md#not_found): No such route or resource, or it belongs to someone else. */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -20790,9 +20921,9 @@ export const auditLogEntryResponseTarget_typeValues: ReadonlyArray<FlattenedDeep
 export const availableTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["location_proof"]> = ["photo_gps", "photo_or_device_gps"];
 export const availableTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailableTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const behaviorInputAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["answers"]> = ["plausible", "wrong"];
-export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
+export const behaviorInputOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorInput"]["outcome"]> = ["submit", "abandon", "no_show", "decline", "unable"];
 export const behaviorViewAnswersValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["answers"]> = ["plausible", "wrong"];
-export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline"];
+export const behaviorViewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BehaviorView"]["outcome"]> = ["submit", "abandon", "no_show", "decline", "unable"];
 export const cancelTaskResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CancelTaskResponse"]["status"]> = ["cancelled"];
 export const consentDecisionRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentDecisionRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const consentRequestViewPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentRequestView"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
@@ -20804,7 +20935,7 @@ export const createdWebhookResponseEventsValues: ReadonlyArray<FlattenedDeepRequ
 export const createdWebhookResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedWebhookResponse"]["status"]> = ["active", "disabled"];
 export const createPaymentRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_method"]> = ["alipay", "wechat"];
 export const createPaymentRequestPayment_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentRequest"]["payment_type"]> = ["page", "wap", "qr", "native", "jsapi", "h5"];
-export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
+export const createSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const createSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const createTaskRequestTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateTaskRequest"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "dispute.opened", "dispute.answered", "dispute.decided", "webhook.disabled", "*"];
@@ -20893,9 +21024,9 @@ export const refundResponsePayment_methodValues: ReadonlyArray<FlattenedDeepRequ
 export const refundResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundResponse"]["status"]> = ["processing", "completed", "failed"];
 export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RegisterPushSubscriptionRequest"]["locale"]> = ["zh-CN", "en"];
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
-export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon"];
+export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon", "unable", "dispute"];
 export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer", "money"];
-export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
+export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const spendApprovalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendApprovalResponse"]["status"]> = ["pending", "approved", "declined", "used", "expired"];
 export const spendPeriodViewPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendPeriodView"]["period"]> = ["daily", "monthly"];
@@ -20943,11 +21074,12 @@ export const unableSummaryReasonValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const updateAgentRequestAccount_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["account_status"]> = ["active", "suspended", "closed"];
 export const updateAgentRequestTierValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateAgentRequest"]["tier"]> = ["standard", "verified", "enterprise"];
 export const updateApiKeyRequestPermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateApiKeyRequest"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
-export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection"];
+export const updateSandboxWorkerRequestPersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const updateSandboxWorkerRequestSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateSandboxWorkerRequest"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const updateWorkerProfileSkillsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWorkerProfile"]["skills"]> = ["photography", "data_entry", "surveying", "translation", "quality_inspection", "delivery", "driving", "other"];
 export const uploadResponseCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["category"]> = ["task-proofs", "task-photos"];
 export const uploadResponseContent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UploadResponse"]["content_type"]> = ["image/jpeg", "image/png", "application/pdf", "video/mp4", "video/quicktime"];
+export const verdictProofReviewOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictProofReview"]["outcome"]> = ["confirmed_fraud"];
 export const webhookDisabledEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDisabledEvent"]["event"]> = ["webhook.disabled"];
 export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["task.assigned", "task.started", "task.submitted", "task.completed", "task.failed", "task.cancelled", "payment.created", "payment.completed", "payment.failed", "payment.expired", "refund.created", "refund.completed", "refund.failed", "message.created", "dispute.opened", "dispute.answered", "dispute.decided", "webhook.disabled", "*"];
 export const webhookEndpointResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["status"]> = ["active", "disabled"];
