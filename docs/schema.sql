@@ -968,7 +968,7 @@ CREATE TABLE public.sandbox_sms (
     params jsonb NOT NULL,
     text text NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    CONSTRAINT sandbox_sms_template_check CHECK ((template = ANY (ARRAY['verification_code'::text, 'offer'::text])))
+    CONSTRAINT sandbox_sms_template_check CHECK ((template = ANY (ARRAY['verification_code'::text, 'offer'::text, 'money'::text])))
 );
 
 --
@@ -1376,6 +1376,50 @@ CREATE TABLE public.worker_consents (
 );
 
 --
+-- Name: worker_notification_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_notification_deliveries (
+    notification_id uuid NOT NULL,
+    channel text NOT NULL,
+    status text NOT NULL,
+    sent_at timestamp with time zone NOT NULL,
+    detail text,
+    attempts integer DEFAULT 1 NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT worker_notification_deliveries_attempts_check CHECK ((attempts >= 1)),
+    CONSTRAINT worker_notification_deliveries_channel_check CHECK ((channel = ANY (ARRAY['socket'::text, 'push'::text, 'sms'::text]))),
+    CONSTRAINT worker_notification_deliveries_check CHECK (((status <> 'waiting'::text) OR (channel = 'sms'::text))),
+    CONSTRAINT worker_notification_deliveries_detail_check CHECK ((char_length(detail) <= 200)),
+    CONSTRAINT worker_notification_deliveries_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'no_connection'::text, 'failed'::text, 'skipped'::text, 'waiting'::text])))
+);
+
+--
+-- Name: worker_notifications; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.worker_notifications (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    event_id uuid NOT NULL,
+    worker_id uuid NOT NULL,
+    kind text NOT NULL,
+    assignment_id uuid NOT NULL,
+    task_id uuid NOT NULL,
+    amount_cents bigint NOT NULL,
+    reason_code text,
+    reason_text text,
+    dispute_outcome text,
+    created_at timestamp with time zone NOT NULL,
+    read_at timestamp with time zone,
+    CONSTRAINT worker_notifications_amount_cents_check CHECK ((amount_cents >= 0)),
+    CONSTRAINT worker_notifications_check CHECK (((kind = 'dispute_decided'::text) = (dispute_outcome IS NOT NULL))),
+    CONSTRAINT worker_notifications_dispute_outcome_check CHECK ((dispute_outcome = ANY (ARRAY['upheld'::text, 'overturned'::text, 'split'::text]))),
+    CONSTRAINT worker_notifications_kind_check CHECK ((kind = ANY (ARRAY['paid'::text, 'unable_paid'::text, 'rejected'::text, 'dispute_decided'::text, 'compensated'::text]))),
+    CONSTRAINT worker_notifications_reason_code_check CHECK ((char_length(reason_code) <= 64)),
+    CONSTRAINT worker_notifications_reason_text_check CHECK ((char_length(reason_text) <= 2000))
+);
+
+--
 -- Name: worker_review_requests; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1440,6 +1484,7 @@ CREATE TABLE public.workers (
     simulated_by_agent_id uuid,
     offer_sms_enabled boolean DEFAULT true NOT NULL,
     deleted_at timestamp with time zone,
+    money_sms_enabled boolean DEFAULT false NOT NULL,
     CONSTRAINT workers_account_status_check CHECK ((account_status = ANY (ARRAY['active'::text, 'suspended'::text, 'closed'::text]))),
     CONSTRAINT workers_check CHECK (((approved_tasks >= 0) AND (approved_tasks <= finished_tasks))),
     CONSTRAINT workers_deleted_closed CHECK (((deleted_at IS NULL) OR (account_status = 'closed'::text))),
@@ -1950,6 +1995,27 @@ ALTER TABLE ONLY public.worker_availability
 
 ALTER TABLE ONLY public.worker_consents
     ADD CONSTRAINT worker_consents_pkey PRIMARY KEY (id);
+
+--
+-- Name: worker_notification_deliveries worker_notification_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notification_deliveries
+    ADD CONSTRAINT worker_notification_deliveries_pkey PRIMARY KEY (notification_id, channel);
+
+--
+-- Name: worker_notifications worker_notifications_event_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notifications
+    ADD CONSTRAINT worker_notifications_event_id_key UNIQUE (event_id);
+
+--
+-- Name: worker_notifications worker_notifications_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notifications
+    ADD CONSTRAINT worker_notifications_pkey PRIMARY KEY (id);
 
 --
 -- Name: worker_review_requests worker_review_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2566,6 +2632,18 @@ CREATE UNIQUE INDEX worker_consents_live ON public.worker_consents USING btree (
 --
 
 CREATE INDEX worker_consents_worker ON public.worker_consents USING btree (worker_id, given_at);
+
+--
+-- Name: worker_notifications_unread_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_notifications_unread_idx ON public.worker_notifications USING btree (worker_id) WHERE (read_at IS NULL);
+
+--
+-- Name: worker_notifications_worker_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX worker_notifications_worker_idx ON public.worker_notifications USING btree (worker_id, created_at DESC, id DESC);
 
 --
 -- Name: worker_review_requests_one_open; Type: INDEX; Schema: public; Owner: -
@@ -3223,6 +3301,34 @@ ALTER TABLE ONLY public.worker_consents
 
 ALTER TABLE ONLY public.worker_consents
     ADD CONSTRAINT worker_consents_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
+
+--
+-- Name: worker_notification_deliveries worker_notification_deliveries_notification_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notification_deliveries
+    ADD CONSTRAINT worker_notification_deliveries_notification_id_fkey FOREIGN KEY (notification_id) REFERENCES public.worker_notifications(id) ON DELETE CASCADE;
+
+--
+-- Name: worker_notifications worker_notifications_assignment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notifications
+    ADD CONSTRAINT worker_notifications_assignment_id_fkey FOREIGN KEY (assignment_id) REFERENCES public.assignments(id);
+
+--
+-- Name: worker_notifications worker_notifications_task_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notifications
+    ADD CONSTRAINT worker_notifications_task_id_fkey FOREIGN KEY (task_id) REFERENCES public.tasks(id);
+
+--
+-- Name: worker_notifications worker_notifications_worker_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.worker_notifications
+    ADD CONSTRAINT worker_notifications_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.workers(id);
 
 --
 -- Name: worker_review_requests worker_review_requests_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

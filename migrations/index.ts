@@ -44,6 +44,7 @@ import { WorkerDeletion1732200721000 } from './1732200721000-worker-deletion';
 import { TaskReports1732200730000 } from './1732200730000-task-reports';
 import { AgentRecord1732200750000 } from './1732200750000-agent-record';
 import { UnablePersona1732200760000 } from './1732200760000-unable-persona';
+import { WorkerNotifications1732200770000 } from './1732200770000-worker-notifications';
 
 /** Every migration, in order. Listed explicitly so every runtime (ts-jest, compiled JS) loads the same set. */
 export const MIGRATIONS = [
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   TaskReports1732200730000,
   AgentRecord1732200750000,
   UnablePersona1732200760000,
+  WorkerNotifications1732200770000,
 ];

@@ -52,7 +52,11 @@ describe('SMS and Web Push settings', () => {
       accessKeyId: 'LTAI5tLiveTestKeyId0001',
       accessKeySecret: expect.any(String),
       signName: 'Legwork',
-      templates: { verification_code: 'SMS_100000001', offer: 'SMS_100000002' },
+      templates: {
+        verification_code: 'SMS_100000001',
+        offer: 'SMS_100000002',
+        money: 'SMS_100000003',
+      },
       timeoutMs: 5000,
     });
     expect(c.webPush.subject).toBe('https://api.legwork.example');

@@ -3,14 +3,15 @@ import type { Reader } from './reader';
 import { isLoopbackHost } from './payment-config';
 
 /**
- * How the service reaches workers outside the app (product-decisions §16): SMS (verification codes and offer links)
+ * How the service reaches workers outside the app (product-decisions §16): SMS (verification codes, offer links and
+ * news of their money)
  * and Web Push. Parsed from the environment by loadConfig (config.ts).
  */
 export const SMS_PROVIDERS = ['sandbox', 'aliyun', 'none'] as const;
 export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
 
 /** The SMS a gateway sends: each is a template registered with the provider. */
-export const SMS_TEMPLATES = ['verification_code', 'offer'] as const;
+export const SMS_TEMPLATES = ['verification_code', 'offer', 'money'] as const;
 export type SmsTemplate = (typeof SMS_TEMPLATES)[number];
 
 /** The separate hourly budgets of product-decisions §16, each global (every instance together). */
@@ -84,6 +85,7 @@ function loadAliyun(r: Reader): AliyunSmsSettings {
     templates: {
       verification_code: template('ALIYUN_SMS_TEMPLATE_VERIFICATION'),
       offer: template('ALIYUN_SMS_TEMPLATE_OFFER'),
+      money: template('ALIYUN_SMS_TEMPLATE_MONEY'),
     },
     timeoutMs: r.int('ALIYUN_SMS_TIMEOUT_MS', 5000, 500, 60_000),
   };

@@ -90,6 +90,23 @@ export const WORKER_EVENTS = [
   'worker.review_decided',
 ] as const;
 
+/**
+ * The worker's money events (product-decisions §19): a result paid (or a "could not do it" report accepted), rejected
+ * with the agent's reason (a confirmed fraud rejects this way too), a cancellation's compensation, a dispute
+ * decided. Each one that moves or refuses the worker's money becomes a worker notification, sent through the offer
+ * ladder (notifications module); a cancellation without compensation (a withdrawn offer) does not.
+ */
+export const WORKER_MONEY_EVENTS = [
+  'assignment.approved',
+  'assignment.rejected',
+  'assignment.cancelled',
+  'dispute.decided',
+] as const;
+
+export function isWorkerMoneyEvent(name: string): boolean {
+  return (WORKER_MONEY_EVENTS as readonly string[]).includes(name);
+}
+
 /** Assignment events after which the worker no longer holds the task: it stops watching the task's events. */
 export const ASSIGNMENT_ENDING_EVENTS: readonly AssignmentEventName[] = [
   'assignment.declined',

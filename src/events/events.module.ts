@@ -12,7 +12,7 @@ import { OutboxSubscribers } from './delivery/outbox-subscribers';
 import { WebhookSender } from './delivery/webhook-sender';
 import { RedisBus } from './gateway/redis-bus';
 import { SocketFanout } from './gateway/socket-fanout';
-import { SocketOfferDeliveries } from './gateway/socket-offer-deliveries';
+import { SocketDeliveries } from './gateway/socket-deliveries';
 import { WsStats } from './gateway/ws-stats';
 import { HOST_RESOLVER, systemResolver, UrlSafety } from './url-safety/url-safety';
 import { AgentEventsService } from './webhooks/agent-events.service';
@@ -48,7 +48,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     EventsRunner,
     RedisBus,
     SocketFanout,
-    SocketOfferDeliveries,
+    SocketDeliveries,
     WsStats,
   ],
   exports: [

@@ -1,4 +1,4 @@
-import { isQuietHour, OFFER_SMS_DAILY_CAP, smsSkipReason } from './offer-sms-policy';
+import { isQuietHour, OFFER_SMS_DAILY_CAP, quietHoursEnd, smsSkipReason } from './offer-sms-policy';
 
 describe('offer SMS policy', () => {
   /** A time given as China time (UTC+8). */
@@ -28,5 +28,14 @@ describe('offer SMS policy', () => {
     expect(smsSkipReason({ enabled: false, at: night, sentInWindow: OFFER_SMS_DAILY_CAP })).toBe(
       'turned_off',
     );
+  });
+
+  it.each([
+    ['2026-03-10T22:00:00+08:00', '2026-03-11T08:00:00+08:00'],
+    ['2026-03-10T23:30:00+08:00', '2026-03-11T08:00:00+08:00'],
+    ['2026-03-11T00:00:00+08:00', '2026-03-11T08:00:00+08:00'],
+    ['2026-03-11T07:59:00+08:00', '2026-03-11T08:00:00+08:00'],
+  ])('quiet hours that contain %s end at %s', (at, end) => {
+    expect(quietHoursEnd(new Date(at))).toEqual(new Date(end));
   });
 });

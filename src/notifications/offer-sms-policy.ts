@@ -15,6 +15,17 @@ const CHINA_UTC_OFFSET_HOURS = 8;
 /** Why an offer SMS was not sent, when it was not (recorded with the delivery). */
 export type SmsSkipReason = 'turned_off' | 'quiet_hours' | 'daily_cap' | 'budget_spent';
 
+/**
+ * When the quiet hours that contain `at` end (the next 08:00 China time): a worker's money SMS due in them waits
+ * until then (money news keeps; an offer would have lapsed, so its SMS is skipped instead).
+ */
+export function quietHoursEnd(at: Date): Date {
+  const end = new Date(at.getTime());
+  end.setUTCHours(QUIET_UNTIL_HOUR - CHINA_UTC_OFFSET_HOURS, 0, 0, 0);
+  if (end.getTime() <= at.getTime()) end.setUTCDate(end.getUTCDate() + 1);
+  return end;
+}
+
 export function isQuietHour(at: Date): boolean {
   const hour = (at.getUTCHours() + CHINA_UTC_OFFSET_HOURS) % 24;
   return hour >= QUIET_FROM_HOUR || hour < QUIET_UNTIL_HOUR;

@@ -12,10 +12,12 @@ import { maskPhone, type SmsMessage, type SmsMessages } from './sms-message';
  * - verification_code: `${code}`, e.g. 您的验证码为${code}，5分钟内有效，请勿泄露。
  * - offer: `${amount}` and `${id}`, the link's path written in the template itself (carriers refuse links in
  *   variables), e.g. 有新任务邀请，报酬${amount}元，请尽快查看：https://legwork.example.com/app/offers/${id}
+ * - money: `${id}`, the same way, e.g. 你的任务款项有新消息，请查看：https://legwork.example.com/app/mine/${id}
  */
 const TEMPLATE_PARAMS: { [T in SmsTemplate]: (p: SmsMessages[T]) => Record<string, string> } = {
   verification_code: (p) => ({ code: p.code }),
   offer: (p) => ({ amount: p.amount, id: p.offer_id }),
+  money: (p) => ({ id: p.assignment_id }),
 };
 
 /** Refusals after which the same message may go through later (flow control, Aliyun's own trouble). */
@@ -106,5 +108,7 @@ function templateParams(message: SmsMessage): Record<string, string> {
       return TEMPLATE_PARAMS.verification_code(message.params);
     case 'offer':
       return TEMPLATE_PARAMS.offer(message.params);
+    case 'money':
+      return TEMPLATE_PARAMS.money(message.params);
   }
 }

@@ -9,6 +9,8 @@ export interface SmsMessages {
   verification_code: { code: string; purpose: string; ttl_minutes: number };
   /** An offer waiting for its answer: the pay, shown as yuan, and the offer (assignment) it links to. */
   offer: { amount: string; offer_id: string; link: string };
+  /** News about the worker's money on one assignment (product-decisions §19): the link to its page. */
+  money: { assignment_id: string; link: string };
 }
 
 export type SmsMessage = {
@@ -34,6 +36,18 @@ export function offerMessage(link: string, assignmentId: string, paymentCents: n
     template: 'offer',
     params: { amount, offer_id: assignmentId, link },
     text: `【Legwork】新任务邀请，报酬 ¥${amount}，请尽快查看并接单：${link} A task is offered to you (¥${amount}): ${link}`,
+  };
+}
+
+/**
+ * A worker's money notification (paid, rejected, a dispute decided): only that there is news and where to read it.
+ * No amount, no title, no reason: an SMS crosses the carrier in clear, and the agent's words must not reach phones.
+ */
+export function moneyMessage(link: string, assignmentId: string): SmsMessage {
+  return {
+    template: 'money',
+    params: { assignment_id: assignmentId, link },
+    text: `【Legwork】你的任务款项有新消息，请在 App 查看：${link} News about your pay on a task: ${link}`,
   };
 }
 

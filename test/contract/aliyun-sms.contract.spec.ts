@@ -2,7 +2,7 @@ import { ApiError } from '../../src/common/errors/api-error';
 import { Logger } from '../../src/common/logging/logger';
 import type { AliyunSmsSettings } from '../../src/config/notification-config';
 import { AliyunSmsGateway } from '../../src/sms/aliyun-sms-gateway';
-import { offerMessage, verificationMessage } from '../../src/sms/sms-message';
+import { moneyMessage, offerMessage, verificationMessage } from '../../src/sms/sms-message';
 import { type FakeAliyunSms, startFakeAliyunSms } from './aliyun-sms-fake';
 
 /**
@@ -13,7 +13,7 @@ import { type FakeAliyunSms, startFakeAliyunSms } from './aliyun-sms-fake';
 jest.setTimeout(20000);
 
 const SECRET = 'fake-access-key-secret-0123456789';
-const TEMPLATES = { verification: 'SMS_465300001', offer: 'SMS_465300002' };
+const TEMPLATES = { verification: 'SMS_465300001', offer: 'SMS_465300002', money: 'SMS_465300003' };
 const ASSIGNMENT = '7a0a4c4e-2b1d-4b8e-9a57-2f0b3c1d4e5f';
 
 let fake: FakeAliyunSms;
@@ -22,7 +22,11 @@ beforeAll(async () => {
     accessKeyId: 'LTAI5tContractKey',
     accessKeySecret: SECRET,
     signName: '跑腿网',
-    templates: { [TEMPLATES.verification]: ['code'], [TEMPLATES.offer]: ['amount', 'id'] },
+    templates: {
+      [TEMPLATES.verification]: ['code'],
+      [TEMPLATES.offer]: ['amount', 'id'],
+      [TEMPLATES.money]: ['id'],
+    },
   });
 });
 afterAll(() => fake.stop());
@@ -34,7 +38,11 @@ function gateway(over: Partial<AliyunSmsSettings> = {}): AliyunSmsGateway {
       accessKeyId: 'LTAI5tContractKey',
       accessKeySecret: SECRET,
       signName: '跑腿网',
-      templates: { verification_code: TEMPLATES.verification, offer: TEMPLATES.offer },
+      templates: {
+        verification_code: TEMPLATES.verification,
+        offer: TEMPLATES.offer,
+        money: TEMPLATES.money,
+      },
       timeoutMs: 3000,
       ...over,
     },
@@ -70,6 +78,16 @@ describe('Aliyun SMS gateway against the SendSms fake', () => {
       phoneNumbers: '13912345678',
       templateCode: TEMPLATES.offer,
       templateParam: { amount: '45.50', id: ASSIGNMENT },
+    });
+  });
+
+  it("sends news of a worker's money with only the assignment's id for the link in the template", async () => {
+    const message = moneyMessage(`https://legwork.example.com/app/mine/${ASSIGNMENT}`, ASSIGNMENT);
+    await gateway().send('13912345678', message);
+    expect(fake.accepted.at(-1)).toMatchObject({
+      phoneNumbers: '13912345678',
+      templateCode: TEMPLATES.money,
+      templateParam: { id: ASSIGNMENT },
     });
   });
 
@@ -116,10 +134,9 @@ describe('Aliyun SMS gateway against the SendSms fake', () => {
 
   it('a template code the account does not have is refused with the template error', async () => {
     const err = await failure(
-      gateway({ templates: { verification_code: 'SMS_999999999', offer: TEMPLATES.offer } }).send(
-        '13800138000',
-        verificationMessage('333333', 'register', 5),
-      ),
+      gateway({
+        templates: { verification_code: 'SMS_999999999', offer: TEMPLATES.offer, money: TEMPLATES.money },
+      }).send('13800138000', verificationMessage('333333', 'register', 5)),
     );
     expect(err.extra).toEqual({ provider_code: 'isv.SMS_TEMPLATE_ILLEGAL', retry_allowed: false });
   });

@@ -1,8 +1,9 @@
 import { OFFER_SMS_QUEUE } from '../../src/notifications/services/offer-ladder';
-import type { TestAgent, TestWorker } from '../support/actors';
+import { createWorker, type TestAgent, type TestWorker } from '../support/actors';
 import type { TestApp } from '../support/app';
 import { createTask } from '../support/tasks';
 import { waitFor } from '../support/waiters';
+import { subscribeAtTestPushService, type TestPushSubscription } from '../support/web-push-client';
 
 /** Where the offer ladder tests' worker stands: the task goes 40 m away. */
 export const PLACE = { latitude: 31.2304, longitude: 121.4737 };
@@ -63,35 +64,43 @@ export interface QueuedJob {
   start_after: Date;
 }
 
-/** The pg-boss jobs of `queue` about one offer, oldest first. */
-export function jobsFor(t: TestApp, queue: string, assignmentId: string): Promise<QueuedJob[]> {
+/** The pg-boss jobs of `queue` about one offer (or what `key` of the job's data names), oldest first. */
+export function jobsFor(t: TestApp, queue: string, id: string, key = 'assignment_id'): Promise<QueuedJob[]> {
   return t.db.query(
-    `SELECT id, state, start_after FROM pgboss.job WHERE name = $1 AND data->>'assignment_id' = $2
+    `SELECT id, state, start_after FROM pgboss.job WHERE name = $1 AND data->>$3 = $2
       ORDER BY created_on, start_after`,
-    [queue, assignmentId],
+    [queue, id, key],
   );
 }
 
 /**
- * Runs the offer's waiting SMS job now, through pg-boss and the job runner as in production: the job is due 30 s
- * after the offer by the database's clock, which the tests' clock does not move, so its start is brought forward,
- * then the test waits for the runner to finish it. Returns the jobs of the offer afterwards.
+ * Runs the waiting job of `queue` about `id` now, through pg-boss and the job runner as in production: an SMS job is
+ * due 30 s later by the database's clock, which the tests' clock does not move, so its start is brought forward,
+ * then the test waits for the runner to finish it. Returns the jobs about `id` afterwards.
  */
-export async function runSmsJobNow(t: TestApp, assignmentId: string): Promise<QueuedJob[]> {
+export async function runJobNow(
+  t: TestApp,
+  queue: string,
+  id: string,
+  key = 'assignment_id',
+): Promise<QueuedJob[]> {
   const waiting = await waitFor(
-    async () => (await jobsFor(t, OFFER_SMS_QUEUE, assignmentId)).find((j) => j.state === 'created'),
-    `the SMS job of offer ${assignmentId}`,
+    async () => (await jobsFor(t, queue, id, key)).find((j) => j.state === 'created'),
+    `the ${queue} job of ${id}`,
   );
   await t.db.query(`UPDATE pgboss.job SET start_after = now() WHERE id = $1`, [waiting.id]);
   await waitFor(
     async () =>
-      (await jobsFor(t, OFFER_SMS_QUEUE, assignmentId)).find(
-        (j) => j.id === waiting.id && j.state === 'completed',
-      ),
-    `the SMS job of offer ${assignmentId} to run`,
+      (await jobsFor(t, queue, id, key)).find((j) => j.id === waiting.id && j.state === 'completed'),
+    `the ${queue} job of ${id} to run`,
     20_000,
   );
-  return jobsFor(t, OFFER_SMS_QUEUE, assignmentId);
+  return jobsFor(t, queue, id, key);
+}
+
+/** Runs the offer's waiting SMS job now (runJobNow). */
+export function runSmsJobNow(t: TestApp, assignmentId: string): Promise<QueuedJob[]> {
+  return runJobNow(t, OFFER_SMS_QUEUE, assignmentId);
 }
 
 export interface DeliveryRow {
@@ -135,9 +144,27 @@ export interface OutboxSms {
   text: string;
 }
 
-/** The sandbox outbox of the worker's own number (GET /v1/sandbox/sms), offers only, newest first. */
-export async function offerSmsOf(t: TestApp, worker: TestWorker): Promise<OutboxSms[]> {
+/** The sandbox outbox of the worker's own number (GET /v1/sandbox/sms), one template only, newest first. */
+export async function smsOf(t: TestApp, worker: TestWorker, template = 'offer'): Promise<OutboxSms[]> {
   const res = await t.http.get('/v1/sandbox/sms').query({ limit: 100 }).set('Authorization', worker.bearer);
   if (res.status !== 200) throw new Error(`outbox: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body.messages as OutboxSms[]).filter((m) => m.template === 'offer');
+  return (res.body.messages as OutboxSms[]).filter((m) => m.template === template);
+}
+
+export const offerSmsOf = (t: TestApp, worker: TestWorker) => smsOf(t, worker, 'offer');
+
+/** A new worker with one device subscribed to Web Push at the test push service, in `locale`. */
+export async function workerWithDevice(
+  t: TestApp,
+  pushBaseUrl: string,
+  locale: 'en' | 'zh-CN' = 'en',
+): Promise<{ worker: TestWorker; device: TestPushSubscription }> {
+  const worker = await createWorker(t);
+  const device = await subscribeAtTestPushService(pushBaseUrl, t.config.webPush.publicKey);
+  await t.http
+    .post('/v1/worker/push-subscriptions')
+    .set('Authorization', worker.bearer)
+    .send({ ...device.toJSON(), locale })
+    .expect(201);
+  return { worker, device };
 }

@@ -5,7 +5,7 @@ import { startTestPushService, type TestPushService } from '../../src/sandbox/pu
 import { createAgent, createWorker, type TestAgent, type TestWorker } from '../support/actors';
 import { createTestApp, type TestApp } from '../support/app';
 import { waitFor } from '../support/waiters';
-import { subscribeAtTestPushService, type TestPushSubscription } from '../support/web-push-client';
+import type { TestPushSubscription } from '../support/web-push-client';
 import {
   deliveriesOf,
   jobsFor,
@@ -14,6 +14,7 @@ import {
   offerTo,
   onCall,
   runSmsJobNow,
+  workerWithDevice,
   unansweredOffer,
 } from './ladder-helpers';
 
@@ -41,15 +42,9 @@ describe('offer ladder: socket, Web Push, then SMS', () => {
   beforeEach(() => moveToChinaHour(t, 10));
 
   async function subscribedWorker(): Promise<{ worker: TestWorker; device: TestPushSubscription }> {
-    const worker = await createWorker(t);
-    const device = await subscribeAtTestPushService(push.baseUrl, t.config.webPush.publicKey);
-    await t.http
-      .post('/v1/worker/push-subscriptions')
-      .set('Authorization', worker.bearer)
-      .send({ ...device.toJSON(), locale: 'en' })
-      .expect(201);
-    await onCall(t, worker);
-    return { worker, device };
+    const subscribed = await workerWithDevice(t, push.baseUrl, 'en');
+    await onCall(t, subscribed.worker);
+    return subscribed;
   }
 
   it('pushes the offer at once, encrypted to the device, with the title, pay, expiry and the link to its page', async () => {

@@ -36,10 +36,11 @@ describe('push subscriptions and notification settings', () => {
     return n;
   };
 
-  it('settings start with offer SMS on, no device, and the VAPID public key to subscribe with', async () => {
+  it('settings start with offer SMS on, money SMS off, no device, and the VAPID public key to subscribe with', async () => {
     const w = await createWorker(t);
     expect((await settings(w)).body).toEqual({
       offer_sms: true,
+      money_sms: false,
       push: { vapid_public_key: t.config.webPush.publicKey, devices: 0 },
     });
     expect(Buffer.from(t.config.webPush.publicKey, 'base64url')).toHaveLength(65);
@@ -156,7 +157,7 @@ describe('push subscriptions and notification settings', () => {
     expect((await settings(a)).body.push.devices).toBe(0);
   });
 
-  it('PUT notification-settings turns offer SMS off and on; anything but a boolean is refused', async () => {
+  it('PUT notification-settings turns offer SMS and money SMS off and on; anything but a boolean is refused', async () => {
     const w = await createWorker(t);
     const put = (body: unknown) =>
       t.http
@@ -170,6 +171,16 @@ describe('push subscriptions and notification settings', () => {
     }
     expect((await settings(w)).body.offer_sms).toBe(false);
     expect((await put({ offer_sms: true }).expect(200)).body.offer_sms).toBe(true);
+    // Money SMS have their own switch; a setting left out stays as it is.
+    expect((await put({ money_sms: true }).expect(200)).body).toMatchObject({
+      offer_sms: true,
+      money_sms: true,
+    });
+    expect((await put({ offer_sms: false }).expect(200)).body).toMatchObject({
+      offer_sms: false,
+      money_sms: true,
+    });
+    expect((await put({ money_sms: 'yes' }).expect(400)).body.error.code).toBe('validation_error');
   });
 
   it('is for workers: an agent is refused', async () => {

@@ -40,6 +40,7 @@ export function liveTestEnv(overrides: Record<string, string> = {}): Record<stri
     ALIYUN_SMS_SIGN_NAME: 'Legwork',
     ALIYUN_SMS_TEMPLATE_VERIFICATION: 'SMS_100000001',
     ALIYUN_SMS_TEMPLATE_OFFER: 'SMS_100000002',
+    ALIYUN_SMS_TEMPLATE_MONEY: 'SMS_100000003',
     ...overrides,
   };
 }

@@ -151,6 +151,8 @@ const EXPECTED = [
   ...both('DELETE', '/worker/push-subscriptions'),
   ...both('GET', '/worker/notification-settings'),
   ...both('PUT', '/worker/notification-settings'),
+  ...both('GET', '/worker/notifications'),
+  ...both('POST', '/worker/notifications/read'),
   ...both('POST', '/worker/assignments/:assignment_id/decline'),
   ...both('POST', '/worker/assignments/:assignment_id/submit-with-photo'),
   ...both('POST', '/worker/tasks/:task_id/rate'),

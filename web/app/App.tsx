@@ -45,6 +45,7 @@ const Assignment = screen(() => import('./screens/Assignment'), 'Assignment');
 const OfferPage = screen(() => import('./screens/OfferPage'), 'OfferPage');
 const Earnings = screen(() => import('./screens/Earnings'), 'Earnings');
 const Profile = screen(() => import('./screens/Profile'), 'Profile');
+const Notifications = screen(() => import('./screens/Notifications'), 'Notifications');
 
 /**
  * Routes. Signed-out visitors of any screen land on /login and come back to it after signing in. `/` and unknown
@@ -64,6 +65,7 @@ const routes: RouteObject[] = [
           { path: 'mine', element: <MyTasks /> },
           { path: 'mine/:assignmentId', element: <Assignment /> },
           { path: 'offers/:assignmentId', element: <OfferPage /> },
+          { path: 'notices', element: <Notifications /> },
           { path: 'earnings', element: <Earnings /> },
           { path: 'profile', element: <Profile /> },
         ],

@@ -3,7 +3,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Server } from 'socket.io';
 import { ASSIGNMENT_ENDING_EVENTS, OutboxEvent, toPayload } from '../event-catalog';
 import { RedisBus } from './redis-bus';
-import { SocketOfferDeliveries } from './socket-offer-deliveries';
+import { SocketDeliveries } from './socket-deliveries';
 
 /**
  * The rooms an event is emitted to. Assignment events (worker_id set) are the worker's own and go to them only. An
@@ -19,8 +19,8 @@ export function roomsFor(e: Pick<OutboxEvent, 'agent_id' | 'worker_id' | 'task_i
 }
 
 /**
- * Emits published outbox events to socket.io rooms, and has each offer's socket delivery recorded
- * (SocketOfferDeliveries). In an API process the gateway attaches its server, and the
+ * Emits published outbox events to socket.io rooms, and has the socket delivery of each offer and money event recorded
+ * (SocketDeliveries). In an API process the gateway attaches its server, and the
  * Redis adapter (with REDIS_URL) carries each emit to the clients of every other instance. In a process without a
  * gateway (a separate job runner) a detached server with the same adapter does the broadcasting; without Redis such
  * a process cannot reach any client, which is why several processes require REDIS_URL.
@@ -32,7 +32,7 @@ export class SocketFanout implements OnApplicationShutdown {
 
   constructor(
     private readonly bus: RedisBus,
-    private readonly offers: SocketOfferDeliveries,
+    private readonly deliveries: SocketDeliveries,
   ) {}
 
   attach(server: Server): void {
@@ -60,7 +60,7 @@ export class SocketFanout implements OnApplicationShutdown {
         server.in(`worker:${e.worker_id}`).socketsLeave(`task:${e.task_id}`);
       }
     }
-    this.offers.track(server, events);
+    this.deliveries.track(server, events);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -17,7 +17,8 @@ export class NotificationSettingsController {
 
   @Get()
   @ApiOperation({
-    summary: 'How offers reach you when the app is closed: SMS on or off, and Web Push',
+    summary:
+      'How offers and news of your money reach you when the app is closed: SMS on or off, and Web Push',
     description:
       'Offers reach an open app at once (socket.io), subscribed devices by Web Push at once, and by SMS when still ' +
       'unanswered after 30 s, unless `offer_sms` is false. `push.vapid_public_key` is what the browser subscribes with.',
@@ -29,8 +30,9 @@ export class NotificationSettingsController {
 
   @Put()
   @ApiOperation({
-    summary: 'Turn offer SMS on or off',
-    description: 'Verification codes are not affected: they always come by SMS.',
+    summary: 'Turn offer SMS and money SMS on or off',
+    description:
+      'Give `offer_sms`, `money_sms` or both; an absent one stays as it is. Verification codes are not affected: they always come by SMS.',
   })
   @ApiOkResponse({ type: NotificationSettingsResponse })
   @ApiErrors({ 400: ['validation_error'] })

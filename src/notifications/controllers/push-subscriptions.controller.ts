@@ -23,7 +23,8 @@ export class PushSubscriptionsController {
       'Send `JSON.stringify(subscription)` from `pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`, ' +
       'the key being `push.vapid_public_key` of GET /v1/worker/notification-settings. Each offer made to you is then ' +
       'pushed to the device, encrypted to its keys (RFC 8291), with the task title, pay, expiry and the link ' +
-      '`/app/offers/{assignment_id}`. Registering an endpoint again updates it (and moves it to you if another ' +
+      "`/app/offers/{assignment_id}`; so is news of your money (`type: money`, words in the device's `locale`, the " +
+      'link `/app/mine/{assignment_id}`; GET /v1/worker/notifications). Registering an endpoint again updates it (and moves it to you if another ' +
       'worker had it). At most 10 devices; an 11th replaces the longest unchanged. A push service that answers the ' +
       'subscription is gone (404 or 410) removes it.',
   })

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { sqlRows } from '../../database/sql';
@@ -12,7 +13,12 @@ import type {
 } from '../dtos/notification-settings.dto';
 import { PushSubscriptionsService } from './push-subscriptions.service';
 
-/** How a worker wants to be reached about offers: SMS on or off, and what the app needs to subscribe to Web Push. */
+interface SmsSwitches {
+  offer_sms_enabled: boolean;
+  money_sms_enabled: boolean;
+}
+
+/** How a worker wants to be reached about offers and money: SMS on or off, and what the app needs to subscribe to Web Push. */
 @Injectable()
 export class NotificationSettingsService {
   constructor(
@@ -23,29 +29,34 @@ export class NotificationSettingsService {
   ) {}
 
   async get(actor: WorkerActor): Promise<NotificationSettingsResponse> {
-    const [row] = await sqlRows<{ offer_sms_enabled: boolean }>(
+    const [row] = await sqlRows<SmsSwitches>(
       this.ds,
-      `SELECT offer_sms_enabled FROM workers WHERE id = $1`,
+      `SELECT offer_sms_enabled, money_sms_enabled FROM workers WHERE id = $1`,
       [actor.id],
     );
-    return this.view(row.offer_sms_enabled, actor.id);
+    return this.view(row, actor.id);
   }
 
   async update(
     actor: WorkerActor,
     dto: UpdateNotificationSettingsRequest,
   ): Promise<NotificationSettingsResponse> {
-    const [row] = await sqlRows<{ offer_sms_enabled: boolean }>(
+    if (dto.offer_sms === undefined && dto.money_sms === undefined)
+      throw ApiError.field('offer_sms', 'give offer_sms, money_sms or both');
+    const [row] = await sqlRows<SmsSwitches>(
       this.ds,
-      `UPDATE workers SET offer_sms_enabled = $2, updated_at = $3 WHERE id = $1 RETURNING offer_sms_enabled`,
-      [actor.id, dto.offer_sms, this.clock.now()],
+      `UPDATE workers SET offer_sms_enabled = COALESCE($2, offer_sms_enabled),
+              money_sms_enabled = COALESCE($3, money_sms_enabled), updated_at = $4
+        WHERE id = $1 RETURNING offer_sms_enabled, money_sms_enabled`,
+      [actor.id, dto.offer_sms ?? null, dto.money_sms ?? null, this.clock.now()],
     );
-    return this.view(row.offer_sms_enabled, actor.id);
+    return this.view(row, actor.id);
   }
 
-  private async view(offerSms: boolean, workerId: string): Promise<NotificationSettingsResponse> {
+  private async view(row: SmsSwitches, workerId: string): Promise<NotificationSettingsResponse> {
     return {
-      offer_sms: offerSms,
+      offer_sms: row.offer_sms_enabled,
+      money_sms: row.money_sms_enabled,
       push: {
         vapid_public_key: this.config.webPush.publicKey,
         devices: await this.subscriptions.count(workerId),

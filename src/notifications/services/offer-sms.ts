@@ -139,7 +139,7 @@ export class OfferSms {
 }
 
 /** What the worker is shown of a failed send: the API's error code and the provider's, never a message. */
-function failureCode(err: unknown): string {
+export function failureCode(err: unknown): string {
   if (!(err instanceof ApiError)) return 'provider_error';
   const provider = err.extra.provider_code;
   return typeof provider === 'string' ? `${err.code}: ${provider}` : err.code;

@@ -23,7 +23,11 @@ export class SandboxSmsMessage {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: '13800138000', description: 'Your own number: only SMS sent to it are listed.' })
   to: string;
-  @ApiProperty({ enum: SMS_TEMPLATES, description: 'verification_code (a code you asked for) or offer.' })
+  @ApiProperty({
+    enum: SMS_TEMPLATES,
+    description:
+      'verification_code (a code you asked for), offer, or money (news about your pay on an assignment).',
+  })
   template: SmsTemplate;
   @ApiProperty({
     type: 'object',

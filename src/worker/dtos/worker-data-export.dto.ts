@@ -16,7 +16,7 @@ export class WorkerDataExportResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer SMS setting, created_at.',
+      'worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer and money SMS settings, created_at.',
   })
   profile: Record<string, unknown>;
 
@@ -45,4 +45,9 @@ export class WorkerDataExportResponse {
 
   @rows('Ratings you gave agents.')
   ratings_given: Record<string, unknown>[];
+
+  @rows(
+    'News of your money you were sent (paid, rejected with the reason, disputes decided), and when you read it.',
+  )
+  notifications: Record<string, unknown>[];
 }

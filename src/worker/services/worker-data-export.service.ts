@@ -12,12 +12,13 @@ type Row = Record<string, unknown>;
 /**
  * Every query is keyed by the worker's own id, and each names its columns: nothing of an agent (its id, keys,
  * secrets, email) and nothing of another worker leaves. Tasks are shown as the worker saw them (title, description,
- * place, pay). The tables of modules above this one (assignments, messages, uploads, ratings) are read by SQL, as
+ * place, pay). The tables of modules above this one (assignments, messages, uploads, ratings, notifications) are read by SQL, as
  * the earnings service reads assignments.
  */
 const QUERIES = {
   profile: `SELECT id AS worker_id, phone_number, display_name, skills, account_status, reputation, finished_tasks,
-                   approved_tasks, rating_count, rating_average, offer_sms_enabled, created_at, updated_at
+                   approved_tasks, rating_count, rating_average, offer_sms_enabled, money_sms_enabled, created_at,
+                   updated_at
               FROM workers WHERE id = $1`,
   availability: `SELECT online, on_call_until, latitude, longitude, position_at, last_seen_at
                    FROM worker_availability WHERE worker_id = $1`,
@@ -40,6 +41,9 @@ const QUERIES = {
                   FROM withdrawals WHERE worker_id = $1 ORDER BY created_at, id`,
   ratings_given: `SELECT task_id, rating, comment, created_at FROM agent_ratings WHERE worker_id = $1
                    ORDER BY created_at, id`,
+  notifications: `SELECT id AS notification_id, kind, assignment_id, task_id, amount_cents, reason_code, reason_text,
+                         dispute_outcome, created_at, read_at
+                    FROM worker_notifications WHERE worker_id = $1 ORDER BY created_at, id`,
 } as const;
 
 /** GET /v1/worker/data-export: the worker's copy of their own data (product-decisions §19). */
@@ -53,17 +57,27 @@ export class WorkerDataExportService {
 
   async export(actor: WorkerActor): Promise<WorkerDataExportResponse> {
     const read = (sql: string) => sqlRows<Row>(this.ds, sql, [actor.id]);
-    const [[profile], [availability], assignments, messages, uploads, withdrawals, ratings, earnings] =
-      await Promise.all([
-        read(QUERIES.profile),
-        read(QUERIES.availability),
-        read(QUERIES.assignments),
-        read(QUERIES.messages),
-        read(QUERIES.uploads),
-        read(QUERIES.withdrawals),
-        read(QUERIES.ratings_given),
-        this.earnings.earnings(actor),
-      ]);
+    const [
+      [profile],
+      [availability],
+      assignments,
+      messages,
+      uploads,
+      withdrawals,
+      ratings,
+      notifications,
+      earnings,
+    ] = await Promise.all([
+      read(QUERIES.profile),
+      read(QUERIES.availability),
+      read(QUERIES.assignments),
+      read(QUERIES.messages),
+      read(QUERIES.uploads),
+      read(QUERIES.withdrawals),
+      read(QUERIES.ratings_given),
+      read(QUERIES.notifications),
+      this.earnings.earnings(actor),
+    ]);
     return {
       exported_at: this.clock.now().toISOString(),
       profile: plain(profile),
@@ -74,6 +88,7 @@ export class WorkerDataExportService {
       earnings,
       withdrawals: withdrawals.map(plain),
       ratings_given: ratings.map(plain),
+      notifications: notifications.map(plain),
     };
   }
 }

@@ -43,6 +43,8 @@ const ERASE: readonly Erasure[] = [
   { args: ['phone'], sql: `DELETE FROM sms_codes WHERE phone_number = $1` },
   { args: ['phone'], sql: `DELETE FROM sandbox_sms WHERE phone_number = $1` },
   { args: ['worker'], sql: `DELETE FROM push_subscriptions WHERE worker_id = $1` },
+  // The worker's own money notifications (their deliveries go with them): the ledger keeps what moved.
+  { args: ['worker'], sql: `DELETE FROM worker_notifications WHERE worker_id = $1` },
   { args: ['worker'], sql: `DELETE FROM worker_availability WHERE worker_id = $1` },
   { args: ['worker'], sql: `DELETE FROM position_reports WHERE worker_id = $1` },
   {

@@ -9,6 +9,7 @@ import { useSignedIn } from '../../shared/session-hooks';
 import { session } from '../session';
 import { OfferBanner } from './OfferBanner';
 import { unread, useUnread } from '../threads';
+import { MONEY_EVENTS, unreadNotices, useUnreadNotices } from '../notices';
 
 /** Live events other screens listen to (a verdict, a cancellation): they reload when one arrives. */
 export const liveEvents = new EventTarget();
@@ -50,11 +51,13 @@ export function Frame() {
       if (document.visibilityState === 'visible') {
         refresh();
         void unread.load().catch(() => undefined);
+        void unreadNotices.load().catch(() => undefined);
       }
     };
     void availability.load();
     refresh();
     void unread.load().catch(() => undefined); // the badge is read again with the next message or visit
+    void unreadNotices.load().catch(() => undefined); // and the pay news badge with the next money event
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, []);
@@ -68,15 +71,18 @@ export function Frame() {
     }
     if (name === 'worker.on_call' || name === 'worker.off_call') void availability.load();
     if (name === 'message.created') void unread.load().catch(() => undefined);
+    if (MONEY_EVENTS.includes(name)) void unreadNotices.load().catch(() => undefined);
     liveEvents.dispatchEvent(new CustomEvent('event', { detail: { name, payload } }));
   });
   // The offer whose own page is open is answered there (OfferPage), not twice.
   const page = useMatch('/offers/:assignmentId')?.params.assignmentId;
   const banner = offers.find((o) => o.assignmentId !== page);
   const messages = useUnread();
+  const notices = useUnreadNotices();
   const tabs = [
     ['/tasks', 'nav.tasks'],
     ['/mine', 'nav.mine'],
+    ['/notices', 'nav.notices'],
     ['/earnings', 'nav.earnings'],
     ['/profile', 'nav.profile'],
   ] as const;
@@ -106,6 +112,12 @@ export function Frame() {
               <span className="badge">
                 <span aria-hidden="true">{messages.total}</span>
                 <span className="visually-hidden">{t('msg.unread', { count: messages.total })}</span>
+              </span>
+            )}
+            {to === '/notices' && notices > 0 && (
+              <span className="badge" data-testid="notices-badge">
+                <span aria-hidden="true">{notices}</span>
+                <span className="visually-hidden">{t('notice.unread', { count: notices })}</span>
               </span>
             )}
           </NavLink>

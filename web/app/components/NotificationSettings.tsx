@@ -7,8 +7,8 @@ import { enableOfferPush, pushState, type PushState } from '../push';
 import { api } from '../session';
 
 /**
- * How offers reach the worker when the app is closed (GET/PUT /v1/worker/notification-settings): offer SMS on or off,
- * and notifications on this phone.
+ * How offers and news of their pay reach the worker when the app is closed (GET/PUT
+ * /v1/worker/notification-settings): offer SMS and money SMS on or off, and notifications on this phone.
  */
 export function NotificationSettings() {
   const { t, locale } = useWords();
@@ -16,6 +16,7 @@ export function NotificationSettings() {
   const [push, setPush] = useState<PushState>(pushState);
   /** The switch follows the tap at once; a refusal puts it back. */
   const [offerSms, setOfferSms] = useState<boolean | null>(null);
+  const [moneySms, setMoneySms] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const run = async (work: () => Promise<unknown>) => {
@@ -26,6 +27,7 @@ export function NotificationSettings() {
       await settings.reload();
     } catch (err) {
       setOfferSms(null);
+      setMoneySms(null);
       setError(err);
     } finally {
       setBusy(false);
@@ -55,6 +57,29 @@ export function NotificationSettings() {
               setOfferSms(on);
               void run(() =>
                 unwrap(api.PUT('/v1/worker/notification-settings', { body: { offer_sms: on } })),
+              );
+            }}
+          />
+        </label>
+      )}
+      {s && (
+        <label className="switch" htmlFor="money-sms">
+          <span>
+            {t('notify.money_sms')}
+            <br />
+            <small className="muted">{t('notify.money_sms_rules')}</small>
+          </span>
+          <input
+            id="money-sms"
+            type="checkbox"
+            role="switch"
+            checked={moneySms ?? s.money_sms}
+            disabled={busy}
+            onChange={(e) => {
+              const on = e.target.checked;
+              setMoneySms(on);
+              void run(() =>
+                unwrap(api.PUT('/v1/worker/notification-settings', { body: { money_sms: on } })),
               );
             }}
           />

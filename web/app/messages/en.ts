@@ -8,6 +8,7 @@ export const en: Record<MessageKey, string> = {
   'nav.mine': 'My tasks',
   'nav.earnings': 'Earnings',
   'nav.profile': 'Me',
+  'nav.notices': 'Pay news',
   'auth.login': 'Log in',
   'auth.signup': 'Sign up',
   'auth.reset': 'Forgot password',
@@ -320,12 +321,31 @@ export const en: Record<MessageKey, string> = {
   'notify.sms': 'SMS alerts',
   'notify.sms_rules':
     'A text when an offer is unanswered after 30 s; at most 10 a day, none from 22:00 to 08:00',
+  'notify.money_sms': 'SMS about my pay',
+  'notify.money_sms_rules':
+    'A text when you are paid, rejected or a dispute is decided and you have not seen it in the app; off unless you turn it on; none from 22:00 to 08:00 (it waits until 08:00)',
   'notify.push_on': 'Notifications are on for this phone: offers reach it with the app closed.',
   'notify.push_ask': 'Notifications are not on for this phone yet.',
   'notify.push_denied':
     "Notifications are blocked on this phone; turn them on in the browser's site settings.",
   'notify.push_failed': 'This browser cannot receive notifications.',
   'notify.push_unsupported': 'This browser does not support notifications.',
+  'notice.title': 'Pay news',
+  'notice.empty':
+    'No news of your pay yet. When a result is paid or rejected, or a dispute decided, it shows here.',
+  'notice.new': 'New',
+  'notice.more': 'Load more',
+  'notice.reason': 'Reason: {reason}',
+  'notice.unread': '{count} unread',
+  'notice.how':
+    'Pay news also reaches this phone as a notification when they are on, and by SMS if you turn it on under Me.',
+  'notice.paid': 'Paid · {amount}',
+  'notice.unable_paid': '"Could not do it" accepted · {amount}',
+  'notice.compensated': 'Task cancelled, {amount} paid to you',
+  'notice.rejected': 'Your result was rejected',
+  'notice.dispute_upheld': 'Dispute decided: the rejection stands',
+  'notice.dispute_overturned': 'Dispute decided: overturned, {amount} paid',
+  'notice.dispute_split': 'Dispute decided: split, {amount} paid',
   'held.title': 'A person will check this submission',
   'held.why':
     'Your photos raised the questions below. The agent or an operator looks before it is paid; you hear within 14 days at most. No machine rejects your work by itself.',

@@ -83,16 +83,31 @@ const OFFER_WORDS = {
 };
 
 self.addEventListener('push', (event) => {
-  event.waitUntil(showOffer(readOffer(event)));
+  const message = readPush(event);
+  event.waitUntil(message && message.type === 'money' ? showMoney(message) : showOffer(message));
 });
 
-function readOffer(event) {
+function readPush(event) {
   try {
-    const offer = event.data ? event.data.json() : null;
-    return offer && offer.type === 'offer' && typeof offer.url === 'string' ? offer : null;
+    const message = event.data ? event.data.json() : null;
+    const known = message && (message.type === 'offer' || message.type === 'money');
+    return known && typeof message.url === 'string' ? message : null;
   } catch {
     return null;
   }
+}
+
+// News of the worker's money (product-decisions §19): the API composed the words in the device's language; a tap
+// opens the assignment's page. Nothing is shown while the app is on screen: it shows the news itself (its badge).
+async function showMoney(news) {
+  const windows = await self.clients.matchAll({ type: 'window' });
+  if (windows.some((w) => w.visibilityState === 'visible')) return;
+  return self.registration.showNotification(String(news.heading), {
+    body: String(news.body),
+    tag: `money-${news.notification_id}`,
+    icon: '/app/icon-192.png',
+    data: { url: news.url },
+  });
 }
 
 async function showOffer(offer) {

@@ -189,6 +189,11 @@ export const giveConsentRequestLimits = {
     version: { minimum: 1, maximum: 1000000 },
 } as const;
 
+/** components["schemas"]["MarkNotificationsReadRequest"] */
+export const markNotificationsReadRequestLimits = {
+    notification_ids: { minItems: 1, maxItems: 100 },
+} as const;
+
 /** components["schemas"]["MessageCreatedData"] */
 export const messageCreatedDataLimits = {
     body: { maxLength: 2000 },
@@ -507,6 +512,12 @@ export const pathsV1SandboxSmsGetParametersQueryLimits = {
 /** GET /v1/tasks query */
 export const pathsV1TasksGetParametersQueryLimits = {
     limit: { minimum: 1, maximum: 100 },
+} as const;
+
+/** GET /v1/worker/notifications query */
+export const pathsV1WorkerNotificationsGetParametersQueryLimits = {
+    limit: { minimum: 1, maximum: 100 },
+    offset: { minimum: 0 },
 } as const;
 
 /** DELETE /v1/worker/push-subscriptions query */

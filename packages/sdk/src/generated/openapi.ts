@@ -2210,16 +2210,56 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * How offers reach you when the app is closed: SMS on or off, and Web Push
+         * How offers and news of your money reach you when the app is closed: SMS on or off, and Web Push
          * @description Offers reach an open app at once (socket.io), subscribed devices by Web Push at once, and by SMS when still unanswered after 30 s, unless `offer_sms` is false. `push.vapid_public_key` is what the browser subscribes with.
          */
         get: operations["NotificationSettings_get"];
         /**
-         * Turn offer SMS on or off
-         * @description Verification codes are not affected: they always come by SMS.
+         * Turn offer SMS and money SMS on or off
+         * @description Give `offer_sms`, `money_sms` or both; an absent one stays as it is. Verification codes are not affected: they always come by SMS.
          */
         put: operations["NotificationSettings_update"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * News of your money: paid, rejected with the reason, a dispute decided
+         * @description Each money event of yours, newest first, with how it reached you. They come through the same ladder as offers: your open app at once (the socket event), your subscribed devices by Web Push at once, and by SMS 30 s later only if you turned `money_sms` on (GET /v1/worker/notification-settings) and have not read it; never from 22:00 to 08:00 China time (an SMS due then waits until 08:00). Only your own.
+         */
+        get: operations["WorkerNotifications_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worker/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Ids not yours, unknown or read already change nothing. Answers how many stay unread.
+         */
+        post: operations["WorkerNotifications_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2281,7 +2321,7 @@ export interface paths {
         put?: never;
         /**
          * Receive offers by Web Push on this device: register the browser's PushSubscription
-         * @description Send `JSON.stringify(subscription)` from `pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`, the key being `push.vapid_public_key` of GET /v1/worker/notification-settings. Each offer made to you is then pushed to the device, encrypted to its keys (RFC 8291), with the task title, pay, expiry and the link `/app/offers/{assignment_id}`. Registering an endpoint again updates it (and moves it to you if another worker had it). At most 10 devices; an 11th replaces the longest unchanged. A push service that answers the subscription is gone (404 or 410) removes it.
+         * @description Send `JSON.stringify(subscription)` from `pushManager.subscribe({userVisibleOnly: true, applicationServerKey})`, the key being `push.vapid_public_key` of GET /v1/worker/notification-settings. Each offer made to you is then pushed to the device, encrypted to its keys (RFC 8291), with the task title, pay, expiry and the link `/app/offers/{assignment_id}`; so is news of your money (`type: money`, words in the device's `locale`, the link `/app/mine/{assignment_id}`; GET /v1/worker/notifications). Registering an endpoint again updates it (and moves it to you if another worker had it). At most 10 devices; an 11th replaces the longest unchanged. A push service that answers the subscription is gone (404 or 410) removes it.
          */
         post: operations["PushSubscriptions_register"];
         /**
@@ -4629,6 +4669,14 @@ export interface components {
             /** @example ok */
             status: string;
         };
+        MarkNotificationsReadRequest: {
+            /** @description Your notifications to mark read; ids not yours or read already change nothing. */
+            notification_ids: string[];
+        };
+        MarkNotificationsReadResponse: {
+            /** @description Your notifications still unread. */
+            unread_count: number;
+        };
         MessageCreatedData: {
             /**
              * Format: uuid
@@ -4767,7 +4815,20 @@ export interface components {
              */
             task_id: string;
         };
+        NotificationDeliveryView: {
+            /** @enum {string} */
+            channel: "socket" | "push" | "sms";
+            /** Format: date-time */
+            sent_at: string;
+            /**
+             * @description sent: handed to the channel; no_connection: no socket open or no device subscribed; failed; skipped (turned off, read already, daily cap); waiting: an SMS held until the quiet hours end (08:00 China time).
+             * @enum {string}
+             */
+            status: "sent" | "no_connection" | "failed" | "skipped" | "waiting";
+        };
         NotificationSettingsResponse: {
+            /** @description Whether news of your money comes by SMS too (off unless you turn it on; never in the quiet hours, at most 10 a day). */
+            money_sms: boolean;
             /** @description Whether offers unanswered after 30 s come by SMS (at most 10 a day, never from 22:00 to 08:00 China time). */
             offer_sms: boolean;
             push: components["schemas"]["PushSettingsView"];
@@ -5342,7 +5403,7 @@ export interface components {
             providers: string[];
         };
         PushSettingsView: {
-            /** @description How many of your devices are subscribed to offers by Web Push. */
+            /** @description How many of your devices are subscribed by Web Push (offers and news of your money). */
             devices: number;
             /** @description The VAPID public key (base64url) to pass as applicationServerKey to the browser's pushManager.subscribe. */
             vapid_public_key: string;
@@ -5881,10 +5942,10 @@ export interface components {
             /** Format: date-time */
             sent_at: string;
             /**
-             * @description verification_code (a code you asked for) or offer.
+             * @description verification_code (a code you asked for), offer, or money (news about your pay on an assignment).
              * @enum {string}
              */
-            template: "verification_code" | "offer";
+            template: "verification_code" | "offer" | "money";
             /** @description The whole text, as a phone would show it. */
             text: string;
             /**
@@ -6846,8 +6907,10 @@ export interface components {
             online: boolean;
         };
         UpdateNotificationSettingsRequest: {
+            /** @description true: news of your money (paid, rejected, a dispute decided) also comes by SMS when you have not read it in the app 30 s later, never from 22:00 to 08:00 China time (one due then waits until 08:00). false (the default): the app and Web Push only. */
+            money_sms?: boolean;
             /** @description false: no offer ever comes by SMS. true (the default): an offer still unanswered 30 s after it was made comes by SMS too. */
-            offer_sms: boolean;
+            offer_sms?: boolean;
         };
         UpdateSandboxWorkerRequest: {
             behavior?: components["schemas"]["BehaviorInput"];
@@ -7166,7 +7229,11 @@ export interface components {
             messages: {
                 [key: string]: unknown;
             }[];
-            /** @description worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer SMS setting, created_at. */
+            /** @description News of your money you were sent (paid, rejected with the reason, disputes decided), and when you read it. */
+            notifications: {
+                [key: string]: unknown;
+            }[];
+            /** @description worker_id, phone_number, display_name, skills, account_status, reputation and its parts, offer and money SMS settings, created_at. */
             profile: {
                 [key: string]: unknown;
             };
@@ -7234,6 +7301,50 @@ export interface components {
             assignment_id: string;
             /** @description Oldest first (the latest 500); reading them marks them read. */
             messages: components["schemas"]["MessageView"][];
+        };
+        WorkerNotificationsResponse: {
+            limit: number;
+            /** @description Newest first. */
+            notifications: components["schemas"]["WorkerNotificationView"][];
+            offset: number;
+            /** @description Your notifications in all pages. */
+            total: number;
+            /** @description Of them, not read yet. */
+            unread_count: number;
+        };
+        WorkerNotificationView: {
+            /** @description What this paid you, net of the platform fee, in fen (0 for a rejection or an upheld dispute). */
+            amount_cents: number;
+            /**
+             * Format: uuid
+             * @description Your assignment; the app opens /app/mine/{assignment_id}.
+             */
+            assignment_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description How it reached you: socket (the open app), push (your subscribed devices), sms. */
+            deliveries: components["schemas"]["NotificationDeliveryView"][];
+            /** @enum {string|null} */
+            dispute_outcome: "upheld" | "overturned" | "split" | null;
+            /**
+             * @description paid: your result was approved and paid; unable_paid: your "could not do it" report was accepted and paid its share; rejected: your result was rejected (reason_code, reason_text); dispute_decided: an operator decided your dispute (dispute_outcome); compensated: the agent cancelled a task you had accepted and you were paid 30 %.
+             * @enum {string}
+             */
+            kind: "paid" | "unable_paid" | "rejected" | "dispute_decided" | "compensated";
+            /** Format: uuid */
+            notification_id: string;
+            /**
+             * Format: date-time
+             * @description null while unread.
+             */
+            read_at: string | null;
+            /** @description Why the agent rejected the result (rejected). */
+            reason_code: string | null;
+            /** @description The agent’s words with a rejection, as they wrote them (rejected). */
+            reason_text: string | null;
+            /** Format: uuid */
+            task_id: string;
+            task_title: string;
         };
         /** @description The worker turned being on call off, or was taken off call by a suspension. */
         WorkerOffCallEvent: {
@@ -19064,6 +19175,179 @@ export interface operations {
             };
         };
     };
+    WorkerNotifications_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerNotificationsResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WorkerNotifications_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkNotificationsReadRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkNotificationsReadResponse"];
+                };
+            };
+            /** @description - [`validation_error`](../docs/errors.md#validation_error): A parameter, query value, header or body field is missing or invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`authentication_required`](../docs/errors.md#authentication_required): No credential: send `Authorization: Bearer <API key or access token>`.
+             *     - [`invalid_api_key`](../docs/errors.md#invalid_api_key): The API key is unknown, revoked or expired.
+             *     - [`invalid_token`](../docs/errors.md#invalid_token): The access or refresh token is invalid, expired or revoked, or its account no longer exists.
+             */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - [`forbidden`](../docs/errors.md#forbidden): This credential may not do this.
+             *     - [`account_disabled`](../docs/errors.md#account_disabled): The account is suspended or closed.
+             */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - [`rate_limit_exceeded`](../docs/errors.md#rate_limit_exceeded): Too many requests; wait `retry_after` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WorkerTasks_offers: {
         parameters: {
             query?: never;
@@ -20683,6 +20967,8 @@ export const myTaskItemLocation_proofValues: ReadonlyArray<FlattenedDeepRequired
 export const myTaskItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["status"]> = ["pending", "accepted", "in_progress", "submitted", "approved", "rejected", "declined", "expired", "abandoned", "cancelled"];
 export const myTaskItemTask_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const myTaskItemTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MyTaskItem"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const notificationDeliveryViewChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDeliveryView"]["channel"]> = ["socket", "push", "sms"];
+export const notificationDeliveryViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDeliveryView"]["status"]> = ["sent", "no_connection", "failed", "skipped", "waiting"];
 export const oAuthGrantResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OAuthGrantResponse"]["permissions"]> = ["task:create", "task:read", "task:cancel", "payment:read", "payment:write", "webhook:manage"];
 export const offerDeliveryItemChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["channel"]> = ["socket", "push", "sms"];
 export const offerDeliveryItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OfferDeliveryItem"]["status"]> = ["sent", "no_connection", "failed", "skipped"];
@@ -20739,7 +21025,7 @@ export const refundResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<com
 export const registerPushSubscriptionRequestLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RegisterPushSubscriptionRequest"]["locale"]> = ["zh-CN", "en"];
 export const reviewPolicyTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPolicy"]["type"]> = ["agreement"];
 export const sandboxActionViewStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxActionView"]["step"]> = ["accept", "decline", "start", "submit", "abandon", "unable", "dispute"];
-export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer"];
+export const sandboxSmsMessageTemplateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxSmsMessage"]["template"]> = ["verification_code", "offer", "money"];
 export const sandboxWorkerResponsePersonaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxWorkerResponse"]["persona"]> = ["reliable", "slow", "abandons", "declines_offers", "photo_too_far", "no_exif", "wrong_answers", "teleports", "reuses_photo", "edited_exif", "disputes_rejection", "reports_unable"];
 export const serviceInfoResponseModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceInfoResponse"]["mode"]> = ["sandbox", "live"];
 export const spendApprovalResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SpendApprovalResponse"]["status"]> = ["pending", "approved", "declined", "used", "expired"];
@@ -20804,6 +21090,8 @@ export const workerAssignmentDetailLocation_proofValues: ReadonlyArray<Flattened
 export const workerAssignmentDetailStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["status"]> = ["pending", "accepted", "in_progress", "submitted", "approved", "rejected", "declined", "expired", "abandoned", "cancelled"];
 export const workerAssignmentDetailTask_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["task_status"]> = ["pending", "assigned", "in_progress", "submitted", "completed", "failed", "cancelled"];
 export const workerAssignmentDetailTask_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerAssignmentDetail"]["task_type"]> = ["photo", "verification", "data_collection", "delivery", "other"];
+export const workerNotificationViewDispute_outcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerNotificationView"]["dispute_outcome"]> = ["upheld", "overturned", "split"];
+export const workerNotificationViewKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerNotificationView"]["kind"]> = ["paid", "unable_paid", "rejected", "dispute_decided", "compensated"];
 export const workerOffCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerOffCallEvent"]["event"]> = ["worker.off_call"];
 export const workerOnCallEventEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerOnCallEvent"]["event"]> = ["worker.on_call"];
 export const workerProofReviewDecidedDataOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WorkerProofReviewDecidedData"]["outcome"]> = ["confirmed_fraud", "cleared"];
