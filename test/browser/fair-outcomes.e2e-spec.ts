@@ -178,7 +178,8 @@ describe('fair outcomes in the worker app and the console', () => {
       const question = '门口有两个入口，<b>数哪一个</b>？';
       await app.page.getByLabel('写消息').fill(question);
       await app.page.getByRole('button', { name: '发送' }).click();
-      await app.page.getByText(question).waitFor();
+      // In the thread, not the text box: a controlled textarea holds its text as content too, until it is cleared.
+      await app.page.locator('.messages').getByText(question).waitFor();
 
       // The agent's page counts it unread, live; opening the thread reads it.
       await console_.page.getByText('1 unread').waitFor();
@@ -188,7 +189,7 @@ describe('fair outcomes in the worker app and the console', () => {
       await console_.page.getByLabel('Write to this worker').fill('The north entrance, please.');
       await screenshot(console_.page, 'console-messages');
       await console_.page.getByRole('button', { name: 'Send' }).click();
-      await console_.page.getByText('The north entrance, please.').waitFor();
+      await console_.page.locator('.messages').getByText('The north entrance, please.').waitFor();
 
       // Through the API: the thread holds both, in order, and the agent has read the worker's.
       const thread = await t.http

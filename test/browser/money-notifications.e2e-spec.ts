@@ -17,7 +17,7 @@ import { waitFor } from '../support/waiters';
 
 /**
  * News of a worker's money in the worker app (product-decisions §19): with the app open in Chinese, the agent
- * approves the worker's result; the 款项通知 tab's badge counts it at once (the live event), the list shows the
+ * approves the worker's result; the 通知 (pay news) tab's badge counts it at once (the live event), the list shows the
  * amount net of the fee and the task, opening it marks it read (the badge goes), and the money SMS switch under 我的
  * turns them on. States are asserted through the API as well.
  */
@@ -65,12 +65,12 @@ describe('pay news in the worker app', () => {
       const errors = collectPageErrors(page);
       pages.push({ page, errors });
       await page.goto('/app/mine');
-      const tab = page.getByRole('link', { name: /款项通知/ });
+      const tab = page.getByRole('link', { name: /^通知/ });
       await tab.waitFor();
       expect(await page.getByTestId('notices-badge').count()).toBe(0);
 
       await feedback(t, agent, taskId, { accept_result: true }).expect(200);
-      await page.getByRole('link', { name: '款项通知 1 条未读' }).waitFor();
+      await page.getByRole('link', { name: '通知 1 条未读' }).waitFor();
 
       await tab.click();
       const item = page.getByTestId('notice');

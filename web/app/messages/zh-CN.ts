@@ -11,7 +11,7 @@ export const zhCN = {
   'nav.mine': '我的任务',
   'nav.earnings': '收入',
   'nav.profile': '我的',
-  'nav.notices': '款项通知',
+  'nav.notices': '通知',
   'auth.login': '登录',
   'auth.signup': '注册',
   'auth.reset': '忘记密码',

@@ -49,7 +49,11 @@ export function Notifications() {
       {items === null && !error && <Loading />}
       {items?.length === 0 && <Empty>{t('notice.empty')}</Empty>}
       {items && items.length > 0 && (
-        <ul style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('notice.title')}>
+        <ul
+          className="notices"
+          style={{ listStyle: 'none', padding: 0, margin: 0 }}
+          aria-label={t('notice.title')}
+        >
           {items.map((n) => (
             <li key={n.notification_id} className="card" data-testid="notice">
               <Link to={`/mine/${n.assignment_id}`}>
