@@ -1,6 +1,6 @@
 import type { PushLocale } from './dtos/push-subscription.dto';
 import type { LadderOffer } from './offer-ladder.rows';
-import type { LadderNotice, NotificationKind } from './worker-notifications.rows';
+import { FRAUD_CONFIRMED, type LadderNotice, type NotificationKind } from './worker-notifications.rows';
 
 /**
  * What an offer's push carries, encrypted end to end to the device (the push service sees only ciphertext): enough
@@ -103,6 +103,13 @@ function noticeWords(n: LadderNotice, locale: PushLocale): { heading: string; bo
         body: n.title,
       };
     case 'rejected':
+      if (n.reason_code === FRAUD_CONFIRMED)
+        return {
+          heading: zh ? '照片经人工审核未通过' : 'A person reviewed your photos',
+          body: zh
+            ? `${n.title}\n运营人员确认照片不真实，结果未被接受。如有异议，可请人工复核。`
+            : `${n.title}\nAn operator found them not genuine, so the result is rejected. You may ask a person to look again.`,
+        };
       return {
         heading: zh ? '结果未被接受' : 'Your result was rejected',
         body: `${n.title}${why}${zh ? '\n可在 72 小时内申诉' : '\nYou may dispute it within 72 hours'}`,

@@ -1,6 +1,12 @@
 import { sqlRows, type SqlRunner } from '../database/sql';
 
 /**
+ * The reason_code of a rejection that an operator's confirmed fraud made (product-decisions §18): the rejection's
+ * text is the platform's, in English, so the worker is told in the words of their app and push instead.
+ */
+export const FRAUD_CONFIRMED = 'confirmed_fraud';
+
+/**
  * What a worker hears about their money (product-decisions §19): a result paid, a "could not do it" report accepted
  * and paid its share, a result rejected (with the agent's reason; a confirmed fraud rejects this way), a dispute
  * decided, a cancellation's compensation paid.

@@ -7,6 +7,7 @@ import { createAgent, createWorker, TestAgent, TestWorker } from '../support/act
 import { agentBalance, escrowOf, workerBalance } from '../support/balances';
 import { createUploadTestApp, offset, uploadProof, UploadTestApp } from '../support/photos';
 import { accept, createTask, feedback, HOUR, relogin, submit, taskStatus } from '../support/tasks';
+import { waitFor } from '../support/waiters';
 
 const BEIJING = { latitude: 39.9042, longitude: 116.4074 };
 const SHANGHAI = { latitude: 31.2304, longitude: 121.4737 };
@@ -241,6 +242,19 @@ describe('operator proof reviews', () => {
       .set('Authorization', control.worker.bearer)
       .expect(200);
     expect(agents.body.review).toMatchObject({ decision: 'rejected', proof_review: null });
+
+    // The money notification says the same: confirmed_fraud in place of the platform's English text; the agent's own
+    // rejection of the control keeps its reason.
+    const notice = async (who: TestWorker, assignmentId: string) =>
+      waitFor(async () => {
+        const res = await t.http.get('/v1/worker/notifications').set('Authorization', who.bearer).expect(200);
+        const found = (res.body.notifications as { assignment_id: string; kind: string }[]).find(
+          (n) => n.assignment_id === assignmentId && n.kind === 'rejected',
+        );
+        return found ?? false;
+      }, 'the rejection notified');
+    expect(await notice(worker, id)).toMatchObject({ reason_code: 'confirmed_fraud', reason_text: null });
+    expect(await notice(control.worker, control.id)).not.toMatchObject({ reason_code: 'confirmed_fraud' });
 
     // Suspended: signing in works (reading state), going on call and taking a task do not.
     await t.http.get('/v1/worker/profile').set('Authorization', worker.bearer).expect(200);

@@ -49,7 +49,12 @@ export class WorkerNotificationView {
   })
   amount_cents: number;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why the agent rejected the result (rejected).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Why the agent rejected the result (rejected); confirmed_fraud, with no reason_text, when an operator reviewed the proof and confirmed it was not genuine.',
+  })
   reason_code: string | null;
 
   @ApiProperty({

@@ -7,6 +7,7 @@ import { sqlRows } from '../../database/sql';
 import { isWorkerMoneyEvent, type OutboxEvent } from '../../events/event-catalog';
 import { OutboxSubscribers } from '../../events/delivery/outbox-subscribers';
 import {
+  FRAUD_CONFIRMED,
   insertNotifications,
   type NewNotification,
   type NotificationDisputeOutcome,
@@ -43,9 +44,13 @@ export class MoneyLadder implements OnModuleInit {
   private async onPublished(em: EntityManager, events: readonly OutboxEvent[]): Promise<void> {
     const money = events.filter((e) => e.worker_id && isWorkerMoneyEvent(e.name));
     if (money.length === 0) return;
-    const assignments = await sqlRows<{ id: string; outcome: string | null; real: boolean }>(
+    // A rejection that an operator's confirmed fraud made (product-decisions §18) is told as such, not as the
+    // agent's words: its text is the platform's, in English.
+    const assignments = await sqlRows<{ id: string; outcome: string | null; real: boolean; fraud: boolean }>(
       em,
-      `SELECT a.id, a.outcome, w.simulated_by_agent_id IS NULL AND w.deleted_at IS NULL AS real
+      `SELECT a.id, a.outcome, w.simulated_by_agent_id IS NULL AND w.deleted_at IS NULL AS real,
+              EXISTS (SELECT 1 FROM proof_reviews pr
+                       WHERE pr.assignment_id = a.id AND pr.outcome = 'confirmed_fraud') AS fraud
          FROM assignments a JOIN workers w ON w.id = a.worker_id WHERE a.id = ANY($1::uuid[])`,
       [money.map((e) => String(e.data.assignment_id))],
     );
@@ -56,7 +61,7 @@ export class MoneyLadder implements OnModuleInit {
     for (const e of money) {
       const a = byId.get(String(e.data.assignment_id));
       if (!a?.real) continue;
-      const notice = noticeOf(e, a.outcome === 'unable', now);
+      const notice = noticeOf(e, { unable: a.outcome === 'unable', fraud: a.fraud }, now);
       if (notice) rows.push(notice);
     }
     for (const id of await insertNotifications(em, rows)) {
@@ -67,7 +72,11 @@ export class MoneyLadder implements OnModuleInit {
 }
 
 /** The notification an event makes, or null when it moved none of the worker's money (a withdrawn offer). */
-function noticeOf(e: OutboxEvent, unable: boolean, at: Date): NewNotification | null {
+function noticeOf(
+  e: OutboxEvent,
+  { unable, fraud }: { unable: boolean; fraud: boolean },
+  at: Date,
+): NewNotification | null {
   const d = e.data;
   const base = {
     event_id: e.id,
@@ -83,6 +92,7 @@ function noticeOf(e: OutboxEvent, unable: boolean, at: Date): NewNotification | 
     case 'assignment.approved':
       return { ...base, kind: unable ? 'unable_paid' : 'paid', amount_cents: Number(d.payment_cents) };
     case 'assignment.rejected':
+      if (fraud) return { ...base, kind: 'rejected', amount_cents: 0, reason_code: FRAUD_CONFIRMED };
       return {
         ...base,
         kind: 'rejected',

@@ -335,6 +335,8 @@ export const en: Record<MessageKey, string> = {
     'No news of your pay yet. When a result is paid or rejected, or a dispute decided, it shows here.',
   'notice.new': 'New',
   'notice.more': 'Load more',
+  'notice.fraud':
+    'A person, not the agent, reviewed your photos and found them not genuine. Open it to ask a person to look again.',
   'notice.reason': 'Reason: {reason}',
   'notice.unread': '{count} unread',
   'notice.how':

@@ -323,6 +323,7 @@ export const zhCN = {
   'notice.empty': '暂无款项通知。结果付款、被拒或申诉裁定后会显示在这里。',
   'notice.new': '新',
   'notice.more': '加载更多',
+  'notice.fraud': '运营人员（而非发布方）审核了你的照片，确认不真实。打开可请人工复核。',
   'notice.reason': '理由：{reason}',
   'notice.unread': '{count} 条未读',
   'notice.how': '开启通知后，款项通知也会推送到这部手机；在“我的”中开启款项短信后也会发送短信。',

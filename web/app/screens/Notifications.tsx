@@ -61,13 +61,20 @@ export function Notifications() {
                 {!n.read_at && <span className="badge">{t('notice.new')}</span>}
               </Link>
               <p style={{ margin: '0.3em 0' }}>{n.task_title}</p>
-              {n.kind === 'rejected' && (n.reason_code || n.reason_text) && (
+              {n.kind === 'rejected' && n.reason_code === 'confirmed_fraud' && (
                 <p className="muted" style={{ margin: 0 }}>
-                  {t('notice.reason', {
-                    reason: n.reason_text ?? t(`reason.${n.reason_code}` as 'reason.other'),
-                  })}
+                  {t('notice.fraud')}
                 </p>
               )}
+              {n.kind === 'rejected' &&
+                n.reason_code !== 'confirmed_fraud' &&
+                (n.reason_code || n.reason_text) && (
+                  <p className="muted" style={{ margin: 0 }}>
+                    {t('notice.reason', {
+                      reason: n.reason_text ?? t(`reason.${n.reason_code}` as 'reason.other'),
+                    })}
+                  </p>
+                )}
               <p className="muted" style={{ margin: 0 }}>
                 <small>{formatDateTime(n.created_at, locale)}</small>
               </p>

@@ -7338,7 +7338,7 @@ export interface components {
              * @description null while unread.
              */
             read_at: string | null;
-            /** @description Why the agent rejected the result (rejected). */
+            /** @description Why the agent rejected the result (rejected); confirmed_fraud, with no reason_text, when an operator reviewed the proof and confirmed it was not genuine. */
             reason_code: string | null;
             /** @description The agent’s words with a rejection, as they wrote them (rejected). */
             reason_text: string | null;
