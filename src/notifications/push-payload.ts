@@ -1,3 +1,4 @@
+import type { RejectionReason } from '../task/domain/task-policy';
 import type { PushLocale } from './dtos/push-subscription.dto';
 import type { LadderOffer } from './offer-ladder.rows';
 import { FRAUD_CONFIRMED, type LadderNotice, type NotificationKind } from './worker-notifications.rows';
@@ -80,8 +81,7 @@ const yuan = (cents: number) => `¥${(cents / 100).toFixed(2)}`;
 /** The heading and body of a money notification, en or zh. The agent's words come after the title, quoted. */
 function noticeWords(n: LadderNotice, locale: PushLocale): { heading: string; body: string } {
   const zh = locale === 'zh-CN';
-  const reason = n.reason_text ?? n.reason_code;
-  const why = reason ? (zh ? `\n理由：“${reason}”` : `\nReason: “${reason}”`) : '';
+  const why = reasonLine(n, zh);
   switch (n.kind) {
     case 'paid':
       return {
@@ -126,4 +126,22 @@ function disputeHeading(n: LadderNotice, zh: boolean): string {
   if (n.dispute_outcome === 'overturned')
     return zh ? `申诉已裁定：改判，付款 ${paid}` : `Dispute decided: overturned, ${paid} paid`;
   return zh ? `申诉已裁定：部分付款 ${paid}` : `Dispute decided: split, ${paid} paid`;
+}
+
+/** A rejection's reason code in the words the app gives it (web/app/messages), for a rejection without text. */
+const REASON_WORDS: Record<RejectionReason, { en: string; zh: string }> = {
+  wrong_location: { en: 'Wrong location', zh: '地点不对' },
+  poor_quality: { en: 'Poor quality', zh: '质量不佳' },
+  incomplete: { en: 'Incomplete', zh: '内容不完整' },
+  not_as_described: { en: 'Not as described', zh: '与要求不符' },
+  other: { en: 'Other reason', zh: '其他原因' },
+};
+
+/** The line of a rejection's reason: the agent's words, quoted, or else its code in words; none without either. */
+function reasonLine(n: LadderNotice, zh: boolean): string {
+  if (n.reason_text) return zh ? `\n理由：“${n.reason_text}”` : `\nReason: “${n.reason_text}”`;
+  const code = n.reason_code;
+  const words = code && Object.hasOwn(REASON_WORDS, code) ? REASON_WORDS[code as RejectionReason] : null;
+  if (!words) return '';
+  return zh ? `\n理由：${words.zh}` : `\nReason: ${words.en}`;
 }
