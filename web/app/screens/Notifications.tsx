@@ -61,20 +61,15 @@ export function Notifications() {
                 {!n.read_at && <span className="badge">{t('notice.new')}</span>}
               </Link>
               <p style={{ margin: '0.3em 0' }}>{n.task_title}</p>
-              {n.kind === 'rejected' && n.reason_code === 'confirmed_fraud' && (
+              {n.kind === 'rejected' && (n.reason_code || n.reason_text) && (
                 <p className="muted" style={{ margin: 0 }}>
-                  {t('notice.fraud')}
+                  {n.reason_code === 'confirmed_fraud'
+                    ? t('notice.fraud')
+                    : t('notice.reason', {
+                        reason: n.reason_text ?? t(`reason.${n.reason_code}` as 'reason.other'),
+                      })}
                 </p>
               )}
-              {n.kind === 'rejected' &&
-                n.reason_code !== 'confirmed_fraud' &&
-                (n.reason_code || n.reason_text) && (
-                  <p className="muted" style={{ margin: 0 }}>
-                    {t('notice.reason', {
-                      reason: n.reason_text ?? t(`reason.${n.reason_code}` as 'reason.other'),
-                    })}
-                  </p>
-                )}
               <p className="muted" style={{ margin: 0 }}>
                 <small>{formatDateTime(n.created_at, locale)}</small>
               </p>
