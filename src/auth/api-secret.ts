@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { safeEqual, sha256Hex } from '../common/crypto';
 import { ApiError } from '../common/errors/api-error';
@@ -16,7 +15,7 @@ const NO_SECRET = sha256Hex('');
  */
 @Injectable()
 export class ApiSecretVerifier {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async verify(actor: AgentActor, presented: string | undefined): Promise<void> {
     if (!presented) {

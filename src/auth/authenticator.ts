@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto';
@@ -23,7 +22,7 @@ const TABLE: Record<AccountKind, string> = { agent: 'agents', worker: 'workers' 
 @Injectable()
 export class Authenticator {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly tokens: Tokens,
     private readonly usage: UsageTracker,
     private readonly cache: AuthCache,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { hkdfSync, randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
@@ -64,7 +63,7 @@ export class GrantTokens {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly usage: UsageTracker,
     private readonly clock: Clock,
   ) {

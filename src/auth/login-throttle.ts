@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors/api-error';
@@ -22,7 +21,7 @@ const TABLE: Record<ActorKind, string> = { agent: 'agents', worker: 'workers', a
 @Injectable()
 export class LoginThrottle {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
   ) {}
 

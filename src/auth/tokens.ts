@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createSecretKey, KeyObject, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
@@ -111,7 +110,7 @@ export class Tokens {
 
   constructor(
     private readonly jwt: JwtService,
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {

@@ -1,5 +1,4 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Logger } from '../common/logging/logger';
@@ -23,7 +22,7 @@ export class UsageTracker implements OnModuleInit, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
     @Inject(Logger) private readonly logger: Logger,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sqlExec } from '../database/sql';
 import { RedisBus } from '../events/gateway/redis-bus';
@@ -26,7 +25,7 @@ export interface ReadinessReport {
 @Injectable()
 export class Readiness {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly redis: RedisBus,
     private readonly drain: Drain,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -23,7 +22,7 @@ export class InstanceLease implements OnModuleInit, OnApplicationShutdown {
   private retry: NodeJS.Timeout | null = null;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly logger: Logger,
   ) {}
 

@@ -1,5 +1,4 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 import { BossDb } from './boss-db';
@@ -45,7 +44,7 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly logger: Logger,
     private readonly timers: TaskTimers,
     private readonly idempotency: IdempotencyStore,

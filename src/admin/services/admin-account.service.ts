@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { revokeSessions, SESSION_MAX_SECONDS } from '../../auth/tokens';
@@ -18,7 +17,7 @@ import { TotpEnrolment } from './totp-enrolment';
 @Injectable()
 export class AdminAccountService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly enrolment: TotpEnrolment,
     private readonly secondFactor: SecondFactor,
     private readonly clock: Clock,

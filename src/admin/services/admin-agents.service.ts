@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TIER_RATE_LIMITS } from '../../agent/agent-tiers';
 import { AgentRepository, type AgentAccountRow, type AgentControls } from '../../agent/agent.repository';
@@ -20,7 +19,7 @@ import type {
 @Injectable()
 export class AdminAgentsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly authCache: AuthCache,
   ) {}

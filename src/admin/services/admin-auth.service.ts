@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import type { RequestOrigin } from '../../audit/operator-context';
@@ -33,7 +32,7 @@ type SignInMethod = 'password' | SecondFactorMethod;
 @Injectable()
 export class AdminAuthService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly hasher: PasswordHasher,
     private readonly tokens: Tokens,
     private readonly throttle: LoginThrottle,

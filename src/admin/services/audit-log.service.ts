@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { auditLogPage } from '../../audit/audit-log.query';
 import type { OperatorAuditRow } from '../../audit/audit.rows';
@@ -10,7 +9,7 @@ import type { AuditLogEntryResponse, AuditLogPageResponse, AuditLogQuery } from 
 /** The operator audit log, newest first, filtered by operator, action or target, cursor paged. */
 @Injectable()
 export class AuditLogService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async list(q: AuditLogQuery): Promise<AuditLogPageResponse> {
     const { rows, hasMore } = await auditLogPage(this.ds, {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { revokeSessions } from '../../auth/tokens';
@@ -25,7 +24,7 @@ const OPERATOR_VIEW = `SELECT id AS admin_id, email, totp_enabled_at IS NOT NULL
 @Injectable()
 export class OperatorsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly secondFactor: SecondFactor,
     private readonly clock: Clock,
   ) {}

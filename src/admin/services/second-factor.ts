@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { Clock } from '../../common/clock';
@@ -26,7 +25,7 @@ export type SecondFactorMethod = 'totp' | 'recovery_code';
 @Injectable()
 export class SecondFactor {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly throttle: LoginThrottle,
     private readonly secrets: OperatorSecrets,
     private readonly clock: Clock,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
@@ -25,7 +24,7 @@ export class TotpEnrolment {
   private readonly issuer: string;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly secrets: OperatorSecrets,
     private readonly secondFactor: SecondFactor,
     private readonly clock: Clock,

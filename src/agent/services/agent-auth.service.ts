@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '../../auth/api-keys';
 import type { TokenPairResponse } from '../../auth/dtos/token-pair.dto';
@@ -22,7 +21,7 @@ import type { AgentAuthResponse, AgentLoginRequest, AgentRegisterRequest } from 
 @Injectable()
 export class AgentAuthService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
     private readonly tokens: Tokens,

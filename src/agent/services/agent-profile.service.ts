@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
@@ -28,7 +27,7 @@ type ProfileRow = Pick<
 @Injectable()
 export class AgentProfileService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly balances: Balances,
     private readonly spendCaps: SpendCapsLedger,
     private readonly clock: Clock,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PERMISSIONS, type Permission } from '../../common/actor';
 import { generateApiKey } from '../../auth/api-keys';
@@ -48,7 +47,7 @@ const KEY_VIEW = `SELECT k.id, k.prefix, k.name, k.created_at, k.last_used_at, k
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly authCache: AuthCache,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { type AuditActor, recordOperatorAction } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
@@ -32,7 +31,7 @@ import {
 @Injectable()
 export class DisputeDecisions {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AgentActor, WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -44,7 +43,7 @@ interface DisputedAssignment {
 @Injectable()
 export class DisputesService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly uploads: UploadService,
     private readonly clock: Clock,
   ) {}

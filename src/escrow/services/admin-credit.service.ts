@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
@@ -34,7 +33,7 @@ export interface CreditResult {
 @Injectable()
 export class AdminCreditService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly balances: Balances,
     private readonly keys: IdempotencyKeys,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { sqlRows } from '../../database/sql';
@@ -80,7 +79,7 @@ interface Query {
  */
 @Injectable()
 export class AgentTransactions {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   /** Offset pages, most recent first, with the total count of matching rows. */
   async page(

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sqlRows } from '../../database/sql';
 import { Accounts } from '../accounts';
@@ -58,7 +57,7 @@ const SPENT_POSTINGS = `
  */
 @Injectable()
 export class Balances {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async agentFunds(agentId: string, db: Runner = this.ds): Promise<AgentFunds> {
     const [row] = await sqlRows<{ available: string; escrow: string; owed: string }>(

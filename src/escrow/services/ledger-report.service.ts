@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { checkLedger, LedgerReport } from '../ledger-check';
@@ -8,7 +7,7 @@ import { checkLedger, LedgerReport } from '../ledger-check';
 @Injectable()
 export class LedgerReportService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
   ) {}
 

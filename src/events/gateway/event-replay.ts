@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/actor';
 import { sqlRows } from '../../database/sql';
@@ -26,7 +25,7 @@ export interface Replay {
  */
 @Injectable()
 export class EventReplay {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async since(actor: Actor, lastEventId: string): Promise<Replay> {
     const owner = actor.kind === 'worker' ? 'worker_id' : actor.kind === 'agent' ? 'agent_id' : null;

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/actor';
 import { sqlRows } from '../../database/sql';
@@ -25,7 +24,7 @@ export function ownershipMemo(): OwnershipMemo {
  */
 @Injectable()
 export class TaskWatch {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   mayWatch(actor: Actor, taskId: string, memo: OwnershipMemo): Promise<boolean> {
     const known = memo.get(taskId, performance.now());

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { SecretBox } from '../../common/secret-box';
@@ -19,7 +18,7 @@ const callbackOwner = (agentId: string) => `callback:${agentId}`;
 @Injectable()
 export class SigningSecretsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}

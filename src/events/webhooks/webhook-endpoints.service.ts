@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
@@ -36,7 +35,7 @@ const ENDPOINT_COLUMNS = `id AS webhook_id, url, events, status, failing_since, 
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly safety: UrlSafety,
     private readonly secrets: SigningSecretsService,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -50,7 +49,7 @@ const VIEW_SQL = `
 @Injectable()
 export class WorkerConsents {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly availability: AvailabilityService,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sqlExec, sqlRows } from '../../database/sql';
 import { computeReputation, NEW_WORKER_REPUTATION, ReputationStats } from '../reputation';
@@ -44,7 +43,7 @@ const STATS_SQL = `
  */
 @Injectable()
 export class WorkerReputation {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async of(workerId: string, db: Runner = this.ds): Promise<number> {
     const rows = await sqlRows<{ reputation: string }>(db, `SELECT reputation FROM workers WHERE id = $1`, [

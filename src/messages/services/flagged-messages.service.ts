@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sqlRows } from '../../database/sql';
 import type { FlaggedMessagesResponse } from '../dtos/messages.dto';
@@ -8,7 +7,7 @@ import { messageView, type MessageRow } from '../messages.repository';
 /** The operators' list of messages holding contact details (product-decisions §19: flagged, never blocked). */
 @Injectable()
 export class FlaggedMessagesService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async list(): Promise<FlaggedMessagesResponse> {
     const rows = await sqlRows<MessageRow & { agent_id: string; worker_id: string }>(

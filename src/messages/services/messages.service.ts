@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor, WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -45,7 +44,7 @@ const THREAD_SQL = `SELECT a.id AS assignment_id, a.task_id, t.agent_id, a.worke
 @Injectable()
 export class MessagesService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
   ) {}
 

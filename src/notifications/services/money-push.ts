@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -25,7 +24,7 @@ const MONEY_PUSH_TTL_SECONDS = 24 * 3600;
 @Injectable()
 export class MoneyPush {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly jobs: JobRunner,
     private readonly subscriptions: PushSubscriptionsService,
     private readonly sender: WebPushSender,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -61,7 +60,7 @@ export type MoneySmsOutcome =
 @Injectable()
 export class MoneySms {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobRunner,

@@ -1,5 +1,4 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -25,7 +24,7 @@ export const OFFER_SMS_QUEUE = 'offer-sms';
 @Injectable()
 export class OfferLadder implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobRunner,
     private readonly subscribers: OutboxSubscribers,

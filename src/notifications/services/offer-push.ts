@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -19,7 +18,7 @@ import { type PushOutcome, WebPushSender } from './web-push-sender';
 @Injectable()
 export class OfferPush {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly subscriptions: PushSubscriptionsService,
     private readonly sender: WebPushSender,
     private readonly clock: Clock,

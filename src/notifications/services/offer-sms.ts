@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -47,7 +46,7 @@ export type OfferSmsOutcome =
 @Injectable()
 export class OfferSms {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly budgets: SmsBudgets,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -26,7 +25,7 @@ export const MAX_PUSH_SUBSCRIPTIONS_PER_WORKER = 10;
 @Injectable()
 export class PushSubscriptionsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly safety: UrlSafety,
     private readonly clock: Clock,
   ) {}

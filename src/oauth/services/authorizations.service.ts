@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { GrantTokens } from '../../auth/grant-tokens';
@@ -39,7 +38,7 @@ export interface AuthorizeOutcome {
 @Injectable()
 export class Authorizations {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clients: OAuthClients,
     private readonly tokens: GrantTokens,
     private readonly clock: Clock,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { randomBase62, safeEqual, sha256Hex } from '../../common/crypto';
@@ -41,7 +40,7 @@ export interface ClientCredentials {
 @Injectable()
 export class OAuthClients {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly documents: ClientMetadataDocuments,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Permission } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -13,7 +12,7 @@ import type { OAuthGrantRow } from '../oauth.rows';
 @Injectable()
 export class OAuthGrants {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { GrantTokens } from '../../auth/grant-tokens';
@@ -40,7 +39,7 @@ interface FamilyGrant {
 @Injectable()
 export class OAuthTokens {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clients: OAuthClients,
     private readonly tokens: GrantTokens,
     private readonly clock: Clock,

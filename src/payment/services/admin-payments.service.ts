@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
@@ -20,7 +19,7 @@ import { OrderSettlement } from './order-settlement';
 @Injectable()
 export class AdminPaymentsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly settlement: OrderSettlement,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Logger } from '../../common/logging/logger';
 import { sqlRows } from '../../database/sql';
@@ -26,7 +25,7 @@ import { paymentNotifications } from '../../observability/metrics';
 @Injectable()
 export class NotificationService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly providers: PaymentProviders,
     private readonly orders: OrderSettlement,
     private readonly refunds: RefundSettlement,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentRepository } from '../../agent/agent.repository';
 import { Clock } from '../../common/clock';
@@ -54,7 +53,7 @@ export interface NewOrder {
 @Injectable()
 export class OrderCreation {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly providers: PaymentProviders,
     private readonly settlement: OrderSettlement,
     private readonly events: PaymentEvents,

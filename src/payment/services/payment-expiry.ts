@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -25,7 +24,7 @@ export interface ExpiryResult {
 @Injectable()
 export class PaymentExpiry {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly providers: PaymentProviders,
     private readonly settlement: OrderSettlement,
     private readonly clock: Clock,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -35,7 +34,7 @@ type ProviderRequestTable = 'payment_refunds' | 'withdrawals';
 @Injectable()
 export class PaymentReconciliation {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly providers: PaymentProviders,
     private readonly orders: OrderSettlement,
     private readonly refunds: RefundSettlement,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/config';
@@ -27,7 +26,7 @@ import { ownOrder, requireHttpsInLive } from './payment-orders.service';
 @Injectable()
 export class ReferencePaymentsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly creation: OrderCreation,
     private readonly settlement: OrderSettlement,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -21,7 +20,7 @@ import { findOrder, type OrderRow, type RefundRow, toOrder, toRefund } from '../
 @Injectable()
 export class RefundSettlement {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly events: PaymentEvents,
     private readonly providers: PaymentProviders,

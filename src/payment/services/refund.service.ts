@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { isOnline, PAYMENT_METHOD_TABLE } from '../../common/payment-providers';
@@ -50,7 +49,7 @@ export interface RefundInput {
 @Injectable()
 export class RefundService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly settlement: RefundSettlement,
     private readonly events: PaymentEvents,

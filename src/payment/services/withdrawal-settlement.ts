@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Logger } from '../../common/logging/logger';
@@ -21,7 +20,7 @@ import { toWithdrawal, type WithdrawalRow } from '../payment.repository';
 @Injectable()
 export class WithdrawalSettlement {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly providers: PaymentProviders,
     private readonly clock: Clock,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
@@ -34,7 +33,7 @@ const ALIPAY_USER_ID = /^2088\d{12}$/;
 @Injectable()
 export class WithdrawalService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly settlement: WithdrawalSettlement,
     private readonly providers: PaymentProviders,

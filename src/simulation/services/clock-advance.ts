@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { atTime } from '../../common/clock';
 import type { AppConfig } from '../../config/config';
@@ -27,7 +26,7 @@ const MAX_STEPS = 10_000;
 @Injectable()
 export class ClockAdvance {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly simulator: WorkerSimulator,
     private readonly timers: TaskTimers,
     private readonly offerSms: OfferSms,

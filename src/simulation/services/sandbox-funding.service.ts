@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
@@ -26,7 +25,7 @@ const POLL_MS = 50;
 @Injectable()
 export class SandboxFundingService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly creation: OrderCreation,
     private readonly settlement: OrderSettlement,
     private readonly sandbox: ProviderSandboxClient,

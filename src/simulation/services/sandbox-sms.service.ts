@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { sqlRows } from '../../database/sql';
@@ -9,7 +8,7 @@ import type { SandboxSmsList } from '../dtos/sandbox-sms.dto';
 /** Reads the sandbox SMS outbox for one worker: only what was sent to their own number. */
 @Injectable()
 export class SandboxSmsService {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   async list(actor: WorkerActor, limit: number): Promise<SandboxSmsList> {
     const [worker] = await sqlRows<{ phone_number: string }>(

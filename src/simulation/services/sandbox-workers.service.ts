@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor, WorkerActor } from '../../common/actor';
 import { atTime, Clock } from '../../common/clock';
@@ -38,7 +37,7 @@ const DEFAULT_REPUTATION = 4.0;
 @Injectable()
 export class SandboxWorkersService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly availability: AvailabilityService,
     private readonly assignments: AssignmentService,
     private readonly offers: TaskOffers,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { atTime, Clock } from '../../common/clock';
@@ -25,7 +24,7 @@ import { ClockAdvance } from './clock-advance';
 @Injectable()
 export class TestClocksService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly advancing: ClockAdvance,
     private readonly timers: TaskTimers,
     private readonly clock: Clock,

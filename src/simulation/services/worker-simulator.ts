@@ -1,5 +1,4 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -73,7 +72,7 @@ type Target = Pick<Planned, 'id' | 'task_id' | 'worker_id' | 'test_clock_id'>;
 @Injectable()
 export class WorkerSimulator implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly queue: SimulationQueue,
     private readonly subscribers: OutboxSubscribers,
     private readonly accepts: TaskAcceptService,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { dayRange } from '../../common/dates';
@@ -79,7 +78,7 @@ const TRANSACTION_COLUMNS = [
 @Injectable()
 export class StatsExportService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly transactions: AgentTransactions,
     private readonly clock: Clock,
   ) {}

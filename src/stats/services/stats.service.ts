@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { requestsByDay } from '../../auth/usage-tracker';
 import { Clock } from '../../common/clock';
@@ -19,7 +18,7 @@ const ACTIVE: TaskStatus[] = ['assigned', 'in_progress', 'submitted'];
 @Injectable()
 export class StatsService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly balances: Balances,
     private readonly clock: Clock,
   ) {}

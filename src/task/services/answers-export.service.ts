@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -68,7 +67,7 @@ interface ExportTask {
 @Injectable()
 export class AnswersExportService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -40,7 +39,7 @@ import { countOffer } from '../../observability/metrics';
 @Injectable()
 export class AssignmentService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
     private readonly dispatch: TaskDispatch,
     private readonly events: TaskEvents,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
 import { Clock } from '../../common/clock';
@@ -62,7 +61,7 @@ const CLEARED_REASON =
 @Injectable()
 export class ProofReviewService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
     private readonly reputation: WorkerReputation,
     private readonly clock: Clock,

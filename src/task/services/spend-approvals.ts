@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -57,7 +56,7 @@ export interface ApprovalUse {
 @Injectable()
 export class SpendApprovals {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly spendCaps: SpendCapsLedger,
     private readonly clock: Clock,

@@ -1,6 +1,5 @@
 import { DEFAULT_LOCATION_PROOF } from '../domain/location-proof';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentRepository, type AgentRow } from '../../agent/agent.repository';
 import type { AgentActor } from '../../common/actor';
@@ -50,7 +49,7 @@ type AgentLimits = Pick<AgentRow, 'fee_bps' | 'max_concurrent_tasks'>;
 @Injectable()
 export class TaskCreationService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly ledger: Ledger,
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,

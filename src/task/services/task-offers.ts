@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sqlRows } from '../../database/sql';
@@ -22,7 +21,7 @@ const AGENT_TASKS_LIMIT = 100;
 @Injectable()
 export class TaskOffers {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly dispatch: TaskDispatch,
     private readonly settlement: TaskSettlement,
     private readonly ranking: WorkerRanking,

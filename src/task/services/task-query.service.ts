@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
@@ -27,7 +26,7 @@ import { WorkerPseudonyms } from '../domain/worker-pseudonym';
 @Injectable()
 export class TaskQueryService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly reputation: WorkerReputation,
     private readonly pseudonyms: WorkerPseudonyms,
   ) {}

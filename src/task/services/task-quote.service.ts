@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AgentActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -37,7 +36,7 @@ import { quoteCountArea, workerCountBucket } from '../domain/quote-privacy';
 @Injectable()
 export class TaskQuoteService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly balances: Balances,
     private readonly ranking: WorkerRanking,
     private readonly clock: Clock,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentRepository } from '../../agent/agent.repository';
 import { type AuditActor, recordOperatorAction } from '../../audit/operator-audit';
@@ -59,7 +58,7 @@ const REPORTS = `SELECT r.id, r.task_id, r.worker_id, r.reason, r.note, r.create
 @Injectable()
 export class TaskReportDecisions {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
     private readonly events: TaskEvents,
     private readonly pseudonyms: WorkerPseudonyms,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import type { AppConfig } from '../../config/config';
@@ -44,7 +43,7 @@ export interface SweepCounts {
 @Injectable()
 export class TaskTimers {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly settlement: TaskSettlement,
     private readonly dispatch: TaskDispatch,
     private readonly events: TaskEvents,

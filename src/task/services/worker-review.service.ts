@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { recordOperatorAction, type AuditActor } from '../../audit/operator-audit';
@@ -48,7 +47,7 @@ const SUSPENSION_REASON: Record<string, string> = {
 @Injectable()
 export class WorkerReviewService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly reputation: WorkerReputation,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { ApiError } from '../../common/errors/api-error';
@@ -37,7 +36,7 @@ const TAKEN_OR_OFFERED = `(a.accepted_at IS NOT NULL OR a.status = 'pending')`;
 @Injectable()
 export class WorkerTaskQueryService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly nearby: NearbyTasks,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -24,7 +23,7 @@ const SLOT_RETRY_SECONDS = 5;
 @Injectable()
 export class UploadQuotaService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(UPLOAD_SLOTS) private readonly slots: UploadSlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,

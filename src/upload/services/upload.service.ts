@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -73,7 +72,7 @@ export type IncomingFile = StagedFile;
 @Injectable()
 export class UploadService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly storage: FileStorage,
     private readonly clock: Clock,
     private readonly quota: UploadQuotaService,

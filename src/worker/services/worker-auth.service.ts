@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
@@ -20,7 +19,7 @@ import type { WorkerRow } from '../worker.repository';
 @Injectable()
 export class WorkerAuthService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly sms: SmsService,
     private readonly passwords: PasswordHasher,
     private readonly tokens: Tokens,

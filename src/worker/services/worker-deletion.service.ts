@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoginThrottle } from '../../auth/login-throttle';
 import { PasswordHasher } from '../../auth/passwords';
@@ -116,7 +115,7 @@ const ERASE: readonly Erasure[] = [
 @Injectable()
 export class WorkerDeletionService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly passwords: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly tokens: Tokens,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { WorkerActor } from '../../common/actor';
 import { Clock } from '../../common/clock';
@@ -19,7 +18,7 @@ type ProfileRow = Pick<
 @Injectable()
 export class WorkerProfileService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     private readonly reputation: WorkerReputation,
     private readonly clock: Clock,
   ) {}

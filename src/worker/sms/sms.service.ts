@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -65,7 +64,7 @@ export class SmsService {
   private readonly hasher: SmsCodeHasher;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly ds: DataSource,
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway,
     private readonly budgets: SmsBudgets,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
