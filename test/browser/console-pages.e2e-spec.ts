@@ -219,6 +219,16 @@ describe('agent console pages', () => {
         const keys = await rig.t.http.get('/v1/agent/api-keys').set('Authorization', jwt);
         return keys.status === 200 && !(keys.body[0].permissions as string[]).includes('payment:write');
       }, 'the narrowed permissions');
+      // Spend caps in yuan, the same fields an OAuth consent asks: a daily cap and the approval ceiling.
+      await page.getByLabel('Daily cap (CNY)').fill('50');
+      await page.getByLabel('Approval ceiling (CNY)').fill('200');
+      await page.getByRole('button', { name: 'Save spend caps' }).click();
+      await page.getByText(/^Today: .+ of (CN)?¥50\.00, resets /).waitFor();
+      const saved = await rig.t.http.get('/v1/agent/api-keys').set('Authorization', jwt);
+      expect(saved.body[0]).toMatchObject({
+        spend_caps: { daily_cents: 5000 },
+        approval_ceiling_cents: 20000,
+      });
       await page.getByRole('button', { name: 'Disable' }).click();
       await page.getByText('Disabled', { exact: true }).waitFor();
       expect((await rig.t.http.get('/v1/agent/me').set('Authorization', `Bearer ${newKey}`)).status).toBe(

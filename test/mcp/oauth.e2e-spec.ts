@@ -149,8 +149,8 @@ describe('OAuth for /mcp', () => {
         await page.getByRole('heading', { name: 'Legwork OAuth e2e asks to act for this account' }).waitFor();
         await page.getByText('127.0.0.1', { exact: false }).first().waitFor();
         await page.getByRole('checkbox', { name: 'webhook:manage' }).uncheck();
-        await page.getByLabel('Daily cap (¥)').fill('50');
-        await page.getByLabel('Approval ceiling (¥)').fill('200');
+        await page.getByLabel('Daily cap (CNY)').fill('50');
+        await page.getByLabel('Approval ceiling (CNY)').fill('200');
         await page.getByRole('button', { name: 'Approve' }).click();
         await page.getByRole('heading', { name: 'You may close this tab' }).waitFor();
       });

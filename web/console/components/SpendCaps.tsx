@@ -19,22 +19,26 @@ const yuan = (cents: number | null) => (cents === null ? '' : String(cents / 100
 export function SpendCaps(props: { apiKey: Key; onChanged: () => void }) {
   const { t, locale } = useI18n();
   const k = props.apiKey;
-  const [daily, setDaily] = useState(yuan(k.spend_caps.daily_cents));
-  const [monthly, setMonthly] = useState(yuan(k.spend_caps.monthly_cents));
-  const [ceiling, setCeiling] = useState(yuan(k.approval_ceiling_cents));
+  const [amounts, setAmounts] = useState<CapAmounts>({
+    daily: yuan(k.spend_caps.daily_cents),
+    monthly: yuan(k.spend_caps.monthly_cents),
+    ceiling: yuan(k.approval_ceiling_cents),
+  });
   const [invalid, setInvalid] = useState(false);
   const action = useAction();
   const save = action.onSubmit(async () => {
     const caps: Schemas['SpendCapsRequest'] = {};
-    const amounts = [daily, monthly, ceiling].map((v) => (v.trim() === '' ? null : yuanToCents(v)));
-    if (amounts.some((a) => a !== null && Number.isNaN(a))) return setInvalid(true);
+    const [daily, monthly, ceiling] = CAP_FIELDS.map((f) => amounts[f]).map((v) =>
+      v.trim() === '' ? null : yuanToCents(v),
+    );
+    if ([daily, monthly, ceiling].some((a) => a !== null && Number.isNaN(a))) return setInvalid(true);
     setInvalid(false);
-    if (amounts[0] !== null) caps.daily_cents = amounts[0];
-    if (amounts[1] !== null) caps.monthly_cents = amounts[1];
+    if (daily !== null) caps.daily_cents = daily;
+    if (monthly !== null) caps.monthly_cents = monthly;
     await unwrap(
       agentApi.PATCH('/v1/agent/api-keys/{key_id}', {
         params: { path: { key_id: k.id } },
-        body: { spend_caps: caps, approval_ceiling_cents: amounts[2] ?? 0 },
+        body: { spend_caps: caps, approval_ceiling_cents: ceiling ?? 0 },
       }),
     );
     props.onChanged();
@@ -45,27 +49,11 @@ export function SpendCaps(props: { apiKey: Key; onChanged: () => void }) {
         <legend id={`caps-${k.id}`}>{t('caps.title')}</legend>
         <p className="hint">{t('caps.lead')}</p>
         <div className="row">
-          <Field
-            id={`daily-${k.id}`}
-            label={t('caps.daily')}
-            value={daily}
-            onChange={setDaily}
-            inputMode="decimal"
-          />
-          <Field
-            id={`monthly-${k.id}`}
-            label={t('caps.monthly')}
-            value={monthly}
-            onChange={setMonthly}
-            inputMode="decimal"
-          />
-          <Field
-            id={`ceiling-${k.id}`}
-            label={t('caps.ceiling')}
-            value={ceiling}
-            onChange={setCeiling}
-            inputMode="decimal"
-            hint={t('caps.ceiling_hint')}
+          <CapFields
+            idOf={(f) => `${f}-${k.id}`}
+            value={amounts}
+            onChange={setAmounts}
+            ceilingHint={t('caps.ceiling_hint')}
           />
         </div>
         {invalid && <p role="alert">{t('caps.invalid')}</p>}
@@ -86,5 +74,43 @@ export function SpendCaps(props: { apiKey: Key; onChanged: () => void }) {
         </button>
       </fieldset>
     </form>
+  );
+}
+
+/** What a person types for spend control, in yuan; '' leaves it unset. */
+export interface CapAmounts {
+  daily: string;
+  monthly: string;
+  ceiling: string;
+}
+
+const CAP_FIELDS = ['daily', 'monthly', 'ceiling'] as const;
+
+/**
+ * The three yuan amounts of spend control, the same words on a key's settings and on an OAuth consent: the China-time
+ * day's cap, the month's, and the ceiling of one task the person may approve over them. The ceiling's hint differs
+ * (approved in the console, or by a link), so the caller gives it.
+ */
+export function CapFields(props: {
+  idOf: (field: keyof CapAmounts) => string;
+  value: CapAmounts;
+  onChange: (next: CapAmounts) => void;
+  ceilingHint: string;
+}) {
+  const { t } = useI18n();
+  return (
+    <>
+      {CAP_FIELDS.map((f) => (
+        <Field
+          key={f}
+          id={props.idOf(f)}
+          label={t(`caps.${f}`)}
+          value={props.value[f]}
+          onChange={(v) => props.onChange({ ...props.value, [f]: v })}
+          inputMode="decimal"
+          hint={f === 'ceiling' ? props.ceilingHint : undefined}
+        />
+      ))}
+    </>
   );
 }

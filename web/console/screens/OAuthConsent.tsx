@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { unwrap } from '../../shared/api';
-import { Field } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { yuanToCents } from '../../shared/money';
 import { ErrorNotice, Loading } from '../../shared/ui';
@@ -9,6 +8,7 @@ import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
 import { ActionError } from '../../shared/action-ui';
 import { type Permission, PermissionChecks } from '../components/PermissionChecks';
+import { type CapAmounts, CapFields } from '../components/SpendCaps';
 import { useI18n } from '../i18n';
 import { agentApi } from '../session';
 
@@ -27,9 +27,7 @@ export function OAuthConsent() {
     [handle],
   );
   const [permissions, setPermissions] = useState<Permission[] | null>(null);
-  const [daily, setDaily] = useState('');
-  const [monthly, setMonthly] = useState('');
-  const [ceiling, setCeiling] = useState('');
+  const [amounts, setAmounts] = useState<CapAmounts>({ daily: '', monthly: '', ceiling: '' });
   const action = useAction();
   if (request.error) {
     return (
@@ -50,7 +48,7 @@ export function OAuthConsent() {
         if (Number.isNaN(value) || value <= 0) throw new Error(t('oauth.bad_amount', { amount: text }));
         return value;
       };
-      const caps = { daily_cents: cents(daily), monthly_cents: cents(monthly) };
+      const caps = { daily_cents: cents(amounts.daily), monthly_cents: cents(amounts.monthly) };
       const res = await unwrap(
         agentApi.POST('/v1/oauth/consent', {
           body: {
@@ -60,7 +58,7 @@ export function OAuthConsent() {
               ? {
                   permissions: chosen,
                   spend_caps: caps.daily_cents || caps.monthly_cents ? caps : null,
-                  ceiling_cents: cents(ceiling) ?? null,
+                  ceiling_cents: cents(amounts.ceiling) ?? null,
                 }
               : {}),
           },
@@ -94,27 +92,11 @@ export function OAuthConsent() {
         <fieldset>
           <legend>{t('oauth.caps')}</legend>
           <p className="hint">{t('oauth.caps_hint')}</p>
-          <Field
-            id="cap-daily"
-            label={t('oauth.cap_daily')}
-            value={daily}
-            onChange={setDaily}
-            inputMode="decimal"
-          />
-          <Field
-            id="cap-monthly"
-            label={t('oauth.cap_monthly')}
-            value={monthly}
-            onChange={setMonthly}
-            inputMode="decimal"
-          />
-          <Field
-            id="cap-ceiling"
-            label={t('oauth.ceiling')}
-            value={ceiling}
-            onChange={setCeiling}
-            inputMode="decimal"
-            hint={t('oauth.ceiling_hint')}
+          <CapFields
+            idOf={(f) => `cap-${f}`}
+            value={amounts}
+            onChange={setAmounts}
+            ceilingHint={t('oauth.ceiling_hint')}
           />
         </fieldset>
         <div className="row">

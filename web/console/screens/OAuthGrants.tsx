@@ -41,11 +41,11 @@ function GrantCard({ grant: g, onRevoked }: { grant: Grant; onRevoked: () => voi
       <dl>
         <dt>{t('oauth.permissions')}</dt>
         <dd className="mono">{g.permissions.join(' ')}</dd>
-        <dt>{t('oauth.cap_daily')}</dt>
+        <dt>{t('caps.daily')}</dt>
         <dd>{money(caps?.daily_cents)}</dd>
-        <dt>{t('oauth.cap_monthly')}</dt>
+        <dt>{t('caps.monthly')}</dt>
         <dd>{money(caps?.monthly_cents)}</dd>
-        <dt>{t('oauth.ceiling')}</dt>
+        <dt>{t('caps.ceiling')}</dt>
         <dd>{money(g.ceiling_cents)}</dd>
         <dt>{t('grants.since')}</dt>
         <dd>{formatDateTime(g.created_at, locale)}</dd>
