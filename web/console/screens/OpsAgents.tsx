@@ -4,6 +4,7 @@ import {
   updateAgentRequestTierValues as TIERS,
 } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
+import { Field, SelectField } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { useI18n } from '../i18n';
 import { formatCents, yuanToCents } from '../../shared/money';
@@ -93,42 +94,32 @@ function AgentCard({ agent: a, onChanged }: { agent: Agent; onChanged: () => voi
       <div className="two-col">
         <form onSubmit={save} aria-label={t('ops.settings')}>
           <div className="grid3">
-            <div>
-              <label htmlFor={`tier-${id}`}>{t('ops.tier')}</label>
-              <select id={`tier-${id}`} value={tier} onChange={(e) => setTier(e.target.value as typeof tier)}>
-                {TIERS.map((x) => (
-                  <option key={x} value={x}>
-                    {t(`tier.${x}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label htmlFor={`fee-${id}`}>{t('ops.fee_bps')}</label>
-              <input
-                id={`fee-${id}`}
-                type="number"
-                min={0}
-                max={10000}
-                placeholder={t('ops.fee_default')}
-                value={fee}
-                onChange={(e) => setFee(e.target.value)}
-              />
-            </div>
-            <div>
-              <label htmlFor={`status-${id}`}>{t('ops.account_status')}</label>
-              <select
-                id={`status-${id}`}
-                value={status}
-                onChange={(e) => setStatus(e.target.value as typeof status)}
-              >
-                {ACCOUNT_STATUSES.map((x) => (
-                  <option key={x} value={x}>
-                    {t(`account.${x}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              id={`tier-${id}`}
+              label={t('ops.tier')}
+              value={tier}
+              options={TIERS}
+              optionLabel={(x) => t(`tier.${x}`)}
+              onChange={setTier}
+            />
+            <Field
+              id={`fee-${id}`}
+              label={t('ops.fee_bps')}
+              type="number"
+              min={0}
+              max={10000}
+              placeholder={t('ops.fee_default')}
+              value={fee}
+              onChange={setFee}
+            />
+            <SelectField
+              id={`status-${id}`}
+              label={t('ops.account_status')}
+              value={status}
+              options={ACCOUNT_STATUSES}
+              optionLabel={(x) => t(`account.${x}`)}
+              onChange={setStatus}
+            />
           </div>
           <p>
             <button type="submit" className="secondary" disabled={action.busy}>
@@ -138,25 +129,21 @@ function AgentCard({ agent: a, onChanged }: { agent: Agent; onChanged: () => voi
         </form>
         <form onSubmit={addCredit} aria-label={t('ops.credit')}>
           <div className="grid2">
-            <div>
-              <label htmlFor={`credit-${id}`}>{t('ops.credit_amount')}</label>
-              <input
-                id={`credit-${id}`}
-                inputMode="decimal"
-                required
-                value={credit}
-                onChange={(e) => setCredit(e.target.value)}
-              />
-            </div>
-            <div>
-              <label htmlFor={`creason-${id}`}>{t('ops.credit_reason')}</label>
-              <input
-                id={`creason-${id}`}
-                required
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
-            </div>
+            <Field
+              id={`credit-${id}`}
+              label={t('ops.credit_amount')}
+              inputMode="decimal"
+              required
+              value={credit}
+              onChange={setCredit}
+            />
+            <Field
+              id={`creason-${id}`}
+              label={t('ops.credit_reason')}
+              required
+              value={reason}
+              onChange={setReason}
+            />
           </div>
           <p>
             <button type="submit" className="secondary" disabled={action.busy}>
