@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 type InputAttrs = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'children'>;
 
@@ -33,6 +33,45 @@ export function Field(
         </p>
       )}
     </div>
+  );
+}
+
+type TextBoxAttrs = Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  'id' | 'value' | 'onChange' | 'children'
+>;
+
+/**
+ * A labelled text box of several lines (a note, a statement, a message), wired as Field is: the label names it, an
+ * optional hint under it describes it, `onChange` gets the text, other attributes pass through (required, maxLength,
+ * rows…). No wrapper: the label, the box and the hint flow in the form around them.
+ */
+export function TextBox(
+  props: {
+    id: string;
+    label: ReactNode;
+    value: string;
+    onChange: (value: string) => void;
+    hint?: ReactNode;
+  } & TextBoxAttrs,
+) {
+  const { id, label, value, onChange, hint, ...box } = props;
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...box}
+      />
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
+    </>
   );
 }
 

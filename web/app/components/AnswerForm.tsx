@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { toApiError } from '../../shared/errors';
-import { Checks, Field, Radios } from '../../shared/fields';
+import { Checks, Field, Radios, TextBox } from '../../shared/fields';
 import { useAction } from '../../shared/use-action';
 import { type MessageKey, useWords } from '../messages';
 import {
@@ -188,8 +188,7 @@ export function AnswerForm(props: { task: AssignmentDetail; onSubmitted: (note: 
         />
       )}
       {fix && <p className="muted">{t('work.fix', { accuracy: formatDistance(fix.accuracy_m, locale) })}</p>}
-      <label htmlFor="notes">{t('work.notes')}</label>
-      <textarea id="notes" maxLength={2000} value={notes} onChange={(e) => setNotes(e.target.value)} />
+      <TextBox id="notes" label={t('work.notes')} maxLength={2000} value={notes} onChange={setNotes} />
       {problems && problems.length > 0 && (
         <p className="error" role="alert">
           {t('answer.fix_problems', { count: problems.length })}

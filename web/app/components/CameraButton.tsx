@@ -3,18 +3,21 @@ import { useWords } from '../messages';
 
 /**
  * A camera button: a big button that opens the hidden file input, whose `capture=environment` opens the rear camera
- * on a phone, and the chosen photo shown under it before anything is sent. Used for the proof photo and for each
- * photo field of an answer_schema.
+ * on a phone, and the chosen photo shown under it before anything is sent. Used for the proof photo, the photo of a
+ * dispute or of a "could not do it" report, and each photo field of an answer_schema. The retake and preview words
+ * default to the proof photo's; a hint, when given, stands under the button and describes it.
  */
 export function CameraButton(props: {
   id: string;
   photo: Blob | null;
   onChoose: (file: File | null) => void;
   takeLabel: string;
-  retakeLabel: string;
-  previewLabel: string;
-  hintId?: string;
+  retakeLabel?: string;
+  previewLabel?: string;
+  hint?: string;
 }) {
+  const { t } = useWords();
+  const hintId = props.hint ? `${props.id}-hint` : undefined;
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<string | null>(null);
   useEffect(() => {
@@ -36,13 +39,20 @@ export function CameraButton(props: {
       <button
         type="button"
         className="camera"
-        aria-describedby={props.hintId}
+        aria-describedby={hintId}
         onClick={() => input.current?.click()}
       >
         <CameraIcon />
-        {props.photo ? props.retakeLabel : props.takeLabel}
+        {props.photo ? (props.retakeLabel ?? t('work.retake_photo')) : props.takeLabel}
       </button>
-      {preview && <img className="photo-preview" src={preview} alt={props.previewLabel} />}
+      {preview && (
+        <img className="photo-preview" src={preview} alt={props.previewLabel ?? t('work.photo_preview')} />
+      )}
+      {props.hint && (
+        <small id={hintId} className="muted">
+          {props.hint}
+        </small>
+      )}
     </>
   );
 }
@@ -54,20 +64,13 @@ export function CameraButton(props: {
 export function ProofCamera(props: { photo: Blob | null; onChoose: (file: File | null) => void }) {
   const { t } = useWords();
   return (
-    <>
-      <CameraButton
-        id="photo"
-        photo={props.photo}
-        onChoose={props.onChoose}
-        takeLabel={t('work.take_photo')}
-        retakeLabel={t('work.retake_photo')}
-        previewLabel={t('work.photo_preview')}
-        hintId="photo-hint"
-      />
-      <small id="photo-hint" className="muted">
-        {t('work.photo_hint')}
-      </small>
-    </>
+    <CameraButton
+      id="photo"
+      photo={props.photo}
+      onChoose={props.onChoose}
+      takeLabel={t('work.take_photo')}
+      hint={t('work.photo_hint')}
+    />
   );
 }
 

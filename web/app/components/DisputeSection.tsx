@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatCents, formatDateTime } from '../../shared/i18n';
 import { useAction } from '../../shared/use-action';
@@ -82,25 +83,15 @@ export function DisputeSection({
       {!d && !writing && Date.now() >= closesAt && <p className="muted">{t('dispute.closed')}</p>}
       {!d && writing && (
         <form onSubmit={open}>
-          <label htmlFor="dispute-statement">{t('dispute.statement')}</label>
-          <textarea
+          <TextBox
             id="dispute-statement"
+            label={t('dispute.statement')}
             maxLength={2000}
-            aria-describedby="dispute-hint"
             value={statement}
-            onChange={(e) => setStatement(e.target.value)}
+            onChange={setStatement}
+            hint={t('dispute.statement_hint')}
           />
-          <small id="dispute-hint" className="muted">
-            {t('dispute.statement_hint')}
-          </small>
-          <CameraButton
-            id="dispute-photo"
-            photo={photo}
-            onChoose={setPhoto}
-            takeLabel={t('dispute.photo')}
-            retakeLabel={t('work.retake_photo')}
-            previewLabel={t('work.photo_preview')}
-          />
+          <CameraButton id="dispute-photo" photo={photo} onChoose={setPhoto} takeLabel={t('dispute.photo')} />
           {sending.error ? <ErrorNotice error={sending.error} /> : null}
           <div className="actions">
             <button type="button" className="secondary" onClick={() => setWriting(false)}>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
@@ -60,17 +61,14 @@ export function MessageThread({ assignmentId }: { assignmentId: string }) {
         </ol>
       )}
       <form onSubmit={sending.onSubmit(send)}>
-        <label htmlFor="message-body">{t('msg.write')}</label>
-        <textarea
+        <TextBox
           id="message-body"
+          label={t('msg.write')}
           maxLength={MAX_BODY}
-          aria-describedby="message-hint"
           value={body}
-          onChange={(e) => setBody(e.target.value)}
+          onChange={setBody}
+          hint={t('msg.hint')}
         />
-        <small id="message-hint" className="muted">
-          {t('msg.hint')}
-        </small>
         {sending.error ? <ErrorNotice error={sending.error} /> : null}
         <div className="actions one">
           <button type="submit" className="secondary" disabled={sending.busy || !body.trim()}>

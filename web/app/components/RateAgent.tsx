@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { unwrap } from '../../shared/api';
 import { useAction } from '../../shared/use-action';
 import { useWords } from '../messages';
@@ -39,12 +40,12 @@ export function RateAgent({ taskId }: { taskId: string }) {
           </option>
         ))}
       </select>
-      <label htmlFor="rate-comment">{t('rate.comment')}</label>
-      <textarea
+      <TextBox
         id="rate-comment"
+        label={t('rate.comment')}
         maxLength={500}
         value={comment}
-        onChange={(e) => setComment(e.target.value)}
+        onChange={setComment}
       />
       {error ? <ErrorNotice error={error} /> : null}
       <div className="actions one">

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { unwrap } from '../../shared/api';
 import { ActionButton, ActionError } from '../../shared/action-ui';
 import { useAction } from '../../shared/use-action';
@@ -75,13 +76,13 @@ export function ReportTask(props: { taskId: string }) {
             </label>
           ))}
         </fieldset>
-        <label htmlFor="report-note">{t('report.note')}</label>
-        <textarea
+        <TextBox
           id="report-note"
+          label={t('report.note')}
           maxLength={2000}
           required
           value={note}
-          onChange={(e) => setNote(e.target.value)}
+          onChange={setNote}
         />
         <ActionError action={reporting} />
         <div className="actions">

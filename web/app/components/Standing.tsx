@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { Link } from 'react-router';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
@@ -149,20 +150,17 @@ function AskAgain(props: { subject: Subject; subjectId: string; onAsked: () => v
   }
   return (
     <form onSubmit={send} aria-label={t('standing.ask')}>
-      <label htmlFor={id}>{t('standing.statement')}</label>
-      <textarea
+      <TextBox
         id={id}
+        label={t('standing.statement')}
         required
         autoFocus
         maxLength={2000}
         rows={4}
         value={statement}
-        aria-describedby={`${id}-hint`}
-        onChange={(e) => setStatement(e.target.value)}
+        onChange={setStatement}
+        hint={t('standing.statement_hint')}
       />
-      <p id={`${id}-hint`} className="muted">
-        {t('standing.statement_hint')}
-      </p>
       {error ? <ErrorNotice error={error} /> : null}
       <div className="actions">
         <button type="submit" disabled={busy || !statement.trim()}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { unwrap } from '../../shared/api';
 import { useAction } from '../../shared/use-action';
 import { useWords } from '../messages';
@@ -90,8 +91,7 @@ export function SubmitForm(props: { task: MyTask; onSubmitted: (note: string) =>
       <small id="result-hint" className="muted">
         {t('work.result_hint')}
       </small>
-      <label htmlFor="notes">{t('work.notes')}</label>
-      <textarea id="notes" maxLength={2000} value={notes} onChange={(e) => setNotes(e.target.value)} />
+      <TextBox id="notes" label={t('work.notes')} maxLength={2000} value={notes} onChange={setNotes} />
       <SubmitWork error={error} busy={busy} />
     </form>
   );

@@ -1,4 +1,5 @@
 import { unableReportRequestReasonValues as REASONS } from '@legwork/sdk/types';
+import { TextBox } from '../../shared/fields';
 import { useState } from 'react';
 import { unwrap } from '../../shared/api';
 import { ActionButton, ActionError } from '../../shared/action-ui';
@@ -105,30 +106,22 @@ export function UnableReport(props: { assignmentId: string; onReported: (outcome
                 </label>
               ))}
             </fieldset>
-            <label htmlFor="unable-note">{t('unable.note')}</label>
-            <textarea
+            <TextBox
               id="unable-note"
+              label={t('unable.note')}
               maxLength={2000}
               aria-required="true"
-              aria-describedby="unable-note-hint"
               value={note}
-              onChange={(e) => setNote(e.target.value)}
+              onChange={setNote}
+              hint={t('unable.note_hint')}
             />
-            <small id="unable-note-hint" className="muted">
-              {t('unable.note_hint')}
-            </small>
             <CameraButton
               id="unable-photo"
               photo={photo}
               onChoose={(file) => void choosePhoto(file)}
               takeLabel={t('unable.photo')}
-              retakeLabel={t('work.retake_photo')}
-              previewLabel={t('work.photo_preview')}
-              hintId="unable-photo-hint"
+              hint={t('unable.photo_hint')}
             />
-            <small id="unable-photo-hint" className="muted">
-              {t('unable.photo_hint')}
-            </small>
             {incomplete && !ready && (
               <p className="error" role="alert">
                 {t('unable.incomplete')}

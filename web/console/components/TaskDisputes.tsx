@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
 import { ErrorNotice } from '../../shared/ui';
@@ -76,13 +77,13 @@ function AgentDispute({ taskId, d, onDone }: { taskId: string; d: Dispute; onDon
       {d.decision && <DecisionView decision={d.decision} />}
       {d.status === 'awaiting_response' && (
         <form onSubmit={answer} aria-label={t('dispute.answer')}>
-          <label htmlFor={boxId}>{t('dispute.answer')}</label>
-          <textarea
+          <TextBox
             id={boxId}
+            label={t('dispute.answer')}
             maxLength={2000}
             required
             value={statement}
-            onChange={(e) => setStatement(e.target.value)}
+            onChange={setStatement}
           />
           <ActionErrorInline action={action} />
           <p>

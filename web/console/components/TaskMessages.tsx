@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TextBox } from '../../shared/fields';
 import { unwrap } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
@@ -115,17 +116,14 @@ function Thread(props: { taskId: string; assignmentId: string; onRead: () => voi
         ))}
       </ol>
       <form onSubmit={send}>
-        <label htmlFor={boxId}>{t('msg.write')}</label>
-        <textarea
+        <TextBox
           id={boxId}
+          label={t('msg.write')}
           maxLength={MAX_BODY}
           value={body}
-          onChange={(e) => setBody(e.target.value)}
-          aria-describedby={`${boxId}-hint`}
+          onChange={setBody}
+          hint={t('msg.hint')}
         />
-        <small id={`${boxId}-hint`} className="muted">
-          {t('msg.hint')}
-        </small>
         {sending.error ? <ErrorNotice error={sending.error} /> : null}
         <div className="row">
           <button type="submit" disabled={sending.busy || !body.trim()}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
 import { formatCents } from '../../shared/money';
-import { FilterField } from '../../shared/fields';
+import { FilterField, TextBox } from '../../shared/fields';
 import { ActionError } from '../../shared/action-ui';
 import { ListState } from '../../shared/ui';
 import { useAction } from '../../shared/use-action';
@@ -184,8 +184,7 @@ function DecisionForm({ d, onDecided }: { d: Dispute; onDecided: () => void }) {
           />
         </>
       )}
-      <label htmlFor={`note-${id}`}>{t('dispute.note')}</label>
-      <textarea id={`note-${id}`} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+      <TextBox id={`note-${id}`} label={t('dispute.note')} maxLength={2000} value={note} onChange={setNote} />
       <ActionError action={action} />
       <p>
         <button type="submit" disabled={action.busy || !outcome}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ActionButton, ActionError, ConfirmButtons } from '../../shared/action-ui';
 import { unwrap, type Schemas } from '../../shared/api';
-import { Radios, SelectField } from '../../shared/fields';
+import { Radios, SelectField, TextBox } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { Pager, useOffsetPages } from '../../shared/pager';
 import { ErrorNotice, ListState, Loading, ReloadButton } from '../../shared/ui';
@@ -311,19 +311,16 @@ function Decision({ review, onDone }: { review: Review; onDone: () => void }) {
             </label>
           </fieldset>
         )}
-        <label htmlFor="pr-note">{t('pr.note')}</label>
-        <textarea
+        <TextBox
           id="pr-note"
+          label={t('pr.note')}
           required
           maxLength={2000}
           rows={3}
           value={note}
-          aria-describedby="pr-note-hint"
-          onChange={(e) => setNote(e.target.value)}
+          onChange={setNote}
+          hint={t('pr.note_hint')}
         />
-        <p id="pr-note-hint" className="hint">
-          {t('pr.note_hint')}
-        </p>
         <ActionError action={action} />
         {!confirming && (
           <p>
@@ -434,14 +431,14 @@ function WorkerReviewCard(props: {
         </p>
       ) : (
         <>
-          <label htmlFor={`${h}-note`}>{t('wr.note')}</label>
-          <textarea
+          <TextBox
             id={`${h}-note`}
+            label={t('wr.note')}
             required
             maxLength={2000}
             rows={2}
             value={note}
-            onChange={(e) => setNote(e.target.value)}
+            onChange={setNote}
           />
           <ActionError action={action} />
           <p className="row">

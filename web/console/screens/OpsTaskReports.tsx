@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { ActionError, ConfirmButtons } from '../../shared/action-ui';
 import { unwrap, type Schemas } from '../../shared/api';
 import { toApiError } from '../../shared/errors';
-import { Radios, SelectField } from '../../shared/fields';
+import { Radios, SelectField, TextBox } from '../../shared/fields';
 import { formatDateTime } from '../../shared/i18n';
 import { formatCents } from '../../shared/money';
 import { StatusBadge } from '../../shared/StatusBadge';
@@ -269,14 +269,14 @@ function Decision({ report, onDone }: { report: Report; onDone: (o: Outcome) => 
             {t('tr.suspend')}
           </label>
         )}
-        <label htmlFor="tr-note">{t('tr.decision_note')}</label>
-        <textarea
+        <TextBox
           id="tr-note"
+          label={t('tr.decision_note')}
           required
           maxLength={2000}
           rows={3}
           value={note}
-          onChange={(e) => setNote(e.target.value)}
+          onChange={setNote}
         />
         <DecisionError action={action} />
         {!confirming && (

@@ -8,7 +8,7 @@ import {
   workerRegisterSkillsValues as SKILLS,
 } from '@legwork/sdk/types';
 import { unwrap, type Schemas } from '../../shared/api';
-import { Checks, Field, SelectField } from '../../shared/fields';
+import { Checks, Field, SelectField, TextBox } from '../../shared/fields';
 import { formatCents } from '../../shared/money';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
@@ -128,12 +128,12 @@ function WhatSection({ draft, change }: SectionProps) {
         value={draft.title}
         onChange={(title) => set({ title })}
       />
-      <label htmlFor="t-desc">{t('create.description')}</label>
-      <textarea
+      <TextBox
         id="t-desc"
+        label={t('create.description')}
         required
         value={draft.description}
-        onChange={(e) => set({ description: e.target.value })}
+        onChange={(description) => set({ description })}
       />
       <SelectField
         id="t-type"
@@ -321,14 +321,12 @@ function AnswersSection({ draft, change }: SectionProps) {
               onChange={(kind) => set({ kind })}
             />
             {(f.kind === 'choice' || f.kind === 'multi_select') && (
-              <>
-                <label htmlFor={`${id}-options`}>{t('schema.options')}</label>
-                <textarea
-                  id={`${id}-options`}
-                  value={f.options}
-                  onChange={(e) => set({ options: e.target.value })}
-                />
-              </>
+              <TextBox
+                id={`${id}-options`}
+                label={t('schema.options')}
+                value={f.options}
+                onChange={(options) => set({ options })}
+              />
             )}
             {(f.kind === 'number' || f.kind === 'integer') && (
               <div className="grid2">
