@@ -1,34 +1,42 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
-type InputAttrs = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'children'>;
+/** What Field and TextBox take besides their element's own attributes. */
+interface TextProps {
+  id: string;
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: ReactNode;
+}
+
+type Own = 'id' | 'value' | 'onChange' | 'children';
+
+/**
+ * The element's side of it, spread last so it wins over the passed-through attributes: its id and text, the text out on
+ * each change, and the hint (when there is one) describing it.
+ */
+function wired({ id, value, onChange, hint }: TextProps) {
+  return {
+    id,
+    value,
+    onChange: (e: { target: { value: string } }) => onChange(e.target.value),
+    'aria-describedby': hint ? `${id}-hint` : undefined,
+  };
+}
 
 /**
  * A labelled input: the label names it (htmlFor, so a screen reader and a click on the words reach it), an optional
  * hint describes it (aria-describedby), and `onChange` gets the text. Other input attributes pass through
  * (required, inputMode, min, max…).
  */
-export function Field(
-  props: {
-    id: string;
-    label: ReactNode;
-    value: string;
-    onChange: (value: string) => void;
-    hint?: ReactNode;
-  } & InputAttrs,
-) {
-  const { id, label, value, onChange, hint, ...input } = props;
+export function Field(props: TextProps & Omit<InputHTMLAttributes<HTMLInputElement>, Own>) {
+  const { label, hint, ...input } = props;
   return (
     <div>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        {...input}
-      />
+      <label htmlFor={props.id}>{label}</label>
+      <input {...input} {...wired(props)} />
       {hint && (
-        <p id={`${id}-hint`} className="hint">
+        <p id={`${props.id}-hint`} className="hint">
           {hint}
         </p>
       )}
@@ -36,38 +44,18 @@ export function Field(
   );
 }
 
-type TextBoxAttrs = Omit<
-  TextareaHTMLAttributes<HTMLTextAreaElement>,
-  'id' | 'value' | 'onChange' | 'children'
->;
-
 /**
- * A labelled text box of several lines (a note, a statement, a message), wired as Field is: the label names it, an
- * optional hint under it describes it, `onChange` gets the text, other attributes pass through (required, maxLength,
- * rows…). No wrapper: the label, the box and the hint flow in the form around them.
+ * A labelled text box of several lines (a note, a statement, a message), wired as Field is; other attributes pass
+ * through (required, maxLength, rows…). No wrapper: the label, the box and the hint flow in the form around them.
  */
-export function TextBox(
-  props: {
-    id: string;
-    label: ReactNode;
-    value: string;
-    onChange: (value: string) => void;
-    hint?: ReactNode;
-  } & TextBoxAttrs,
-) {
-  const { id, label, value, onChange, hint, ...box } = props;
+export function TextBox(props: TextProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, Own>) {
+  const { label, hint, ...box } = props;
   return (
     <>
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        {...box}
-      />
+      <label htmlFor={props.id}>{label}</label>
+      <textarea {...box} {...wired(props)} />
       {hint && (
-        <small id={`${id}-hint`} className="muted">
+        <small id={`${props.id}-hint`} className="muted">
           {hint}
         </small>
       )}
