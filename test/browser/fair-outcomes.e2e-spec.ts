@@ -1,17 +1,17 @@
 import { createOrUpdateAdmin } from '../../src/admin/admin-accounts';
-import { Tokens } from '../../src/auth/tokens';
 import { createAgent, createWorker, type TestAgent, type TestWorker } from '../support/actors';
 import {
-  collectPageErrors,
   desktopContext,
   launchChromium,
+  openPage,
+  openSignedIn,
   phoneContext,
   requireWebBuild,
   screenshot,
   withDiagnostics,
   type Browser,
   type BrowserContext,
-  type Page,
+  type OpenedPage,
 } from '../support/browser';
 import { listen } from '../support/held-upload';
 import { createUploadTestApp, jpeg, offset, spot, type UploadTestApp } from '../support/photos';
@@ -33,7 +33,7 @@ describe('fair outcomes in the worker app and the console', () => {
   let browser: Browser;
   let agent: TestAgent;
   const here = spot();
-  const pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[] = [];
+  const pages: OpenedPage[] = [];
 
   beforeAll(async () => {
     requireWebBuild();
@@ -47,22 +47,8 @@ describe('fair outcomes in the worker app and the console', () => {
     await t?.close();
   });
 
-  /** A browser context signed in as `who` (its refresh token stored once, as a sign-in leaves it). */
-  async function signedIn(context: BrowserContext, who: 'worker' | 'agent', id: string, key: string) {
-    const pair = await t.app.get(Tokens).issuePair(who, id);
-    const k = JSON.stringify(key);
-    await context.addInitScript({
-      content: `if (!localStorage.getItem(${k}) && !sessionStorage.getItem('seeded')) {
-        localStorage.setItem(${k}, ${JSON.stringify(pair.refresh_token)});
-        sessionStorage.setItem('seeded', '1');
-      }`,
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors = collectPageErrors(page);
-    pages.push({ page, errors });
-    return { page, errors };
-  }
+  const signedIn = (context: BrowserContext, who: 'worker' | 'agent', id: string) =>
+    openSignedIn(pages, t, context, who, id);
 
   const workerView = async (worker: TestWorker, assignmentId: string) =>
     (
@@ -83,7 +69,7 @@ describe('fair outcomes in the worker app and the console', () => {
       });
       const assignmentId = await accept(t, worker, taskId);
       const phone = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
-      const app = await signedIn(phone, 'worker', worker.id, 'legwork.app.refresh');
+      const app = await signedIn(phone, 'worker', worker.id);
       await app.page.goto(`/app/mine/${assignmentId}`);
 
       // A secondary action beside submitting, in a dialog: the reason in words, a note, a photo, then asked again.
@@ -131,7 +117,7 @@ describe('fair outcomes in the worker app and the console', () => {
 
       // The agent reads the report with its reason in words and accepts it.
       const desk = await desktopContext(browser, base, { locale: 'en-US' });
-      const console_ = await signedIn(desk, 'agent', agent.id, 'legwork.console.refresh');
+      const console_ = await signedIn(desk, 'agent', agent.id);
       // The rig's upload URLs name PUBLIC_BASE_URL (localhost:8000), not this server's ephemeral port, so the
       // console's CSP (img-src 'self') blocks the thumbnail here; served from its own origin it loads.
       console_.errors.expect(/uploads\/task-proofs/);
@@ -166,9 +152,9 @@ describe('fair outcomes in the worker app and the console', () => {
       });
       const assignmentId = await accept(t, worker, taskId);
       const phone = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
-      const app = await signedIn(phone, 'worker', worker.id, 'legwork.app.refresh');
+      const app = await signedIn(phone, 'worker', worker.id);
       const desk = await desktopContext(browser, base, { locale: 'en-US' });
-      const console_ = await signedIn(desk, 'agent', agent.id, 'legwork.console.refresh');
+      const console_ = await signedIn(desk, 'agent', agent.id);
       await console_.page.goto(`/console/tasks/${taskId}`);
       await console_.page.getByRole('button', { name: 'Open thread (0)' }).waitFor(); // the thread, empty
 
@@ -243,7 +229,7 @@ describe('fair outcomes in the worker app and the console', () => {
 
       // The worker reads the rejection's reason and disputes it within the window.
       const phone = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
-      const app = await signedIn(phone, 'worker', worker.id, 'legwork.app.refresh');
+      const app = await signedIn(phone, 'worker', worker.id);
       await app.page.goto(`/app/mine/${assignmentId}`);
       await app.page.getByText('未通过原因：内容不完整').waitFor();
       await app.page.getByRole('button', { name: '申诉', exact: true }).click();
@@ -255,7 +241,7 @@ describe('fair outcomes in the worker app and the console', () => {
 
       // The agent sees the banner with its deadline and answers.
       const desk = await desktopContext(browser, base, { locale: 'en-US' });
-      const console_ = await signedIn(desk, 'agent', agent.id, 'legwork.console.refresh');
+      const console_ = await signedIn(desk, 'agent', agent.id);
       await console_.page.goto(`/console/tasks/${taskId}`);
       await console_.page
         .getByRole('alert')
@@ -273,10 +259,7 @@ describe('fair outcomes in the worker app and the console', () => {
       // An operator decides in the queue: split, 40 % to the worker.
       await createOrUpdateAdmin(t.db, { email: 'disputes-op@example.com', password: 'operator password 1' });
       const opsDesk = await desktopContext(browser, base, { locale: 'en-US' });
-      const opsPage = await opsDesk.newPage();
-      opsPage.setDefaultTimeout(15_000);
-      const ops = { page: opsPage, errors: collectPageErrors(opsPage) };
-      pages.push(ops);
+      const ops = await openPage(pages, opsDesk);
       await ops.page.goto('/console/ops/disputes');
       await ops.page.getByRole('tab', { name: 'Operator', selected: true }).waitFor();
       await ops.page.getByLabel('Email').fill('disputes-op@example.com');

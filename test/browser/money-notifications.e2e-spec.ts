@@ -1,15 +1,14 @@
-import { Tokens } from '../../src/auth/tokens';
 import { createAgent, createWorker, type TestAgent } from '../support/actors';
 import { createTestApp, type TestApp } from '../support/app';
 import {
-  collectPageErrors,
   launchChromium,
+  openSignedIn,
   phoneContext,
   requireWebBuild,
   screenshot,
   withDiagnostics,
   type Browser,
-  type Page,
+  type OpenedPage,
 } from '../support/browser';
 import { listen } from '../support/held-upload';
 import { accept, createTask, feedback, submit } from '../support/tasks';
@@ -26,7 +25,7 @@ describe('pay news in the worker app', () => {
   let base: string;
   let browser: Browser;
   let agent: TestAgent;
-  const pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[] = [];
+  const pages: OpenedPage[] = [];
   const here = { latitude: 31.2304, longitude: 121.4737 };
 
   beforeAll(async () => {
@@ -53,17 +52,7 @@ describe('pay news in the worker app', () => {
       await submit(t, worker, assignmentId).expect(200);
 
       const phone = await phoneContext(browser, base, here, { locale: 'zh-CN' });
-      const pair = await t.app.get(Tokens).issuePair('worker', worker.id);
-      await phone.addInitScript({
-        content: `if (!sessionStorage.getItem('seeded')) {
-          localStorage.setItem('legwork.app.refresh', ${JSON.stringify(pair.refresh_token)});
-          sessionStorage.setItem('seeded', '1');
-        }`,
-      });
-      const page = await phone.newPage();
-      page.setDefaultTimeout(15_000);
-      const errors = collectPageErrors(page);
-      pages.push({ page, errors });
+      const { page, errors } = await openSignedIn(pages, t, phone, 'worker', worker.id);
       await page.goto('/app/mine');
       const tab = page.getByRole('link', { name: /^通知/ });
       await tab.waitFor();

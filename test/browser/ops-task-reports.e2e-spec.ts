@@ -1,19 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { Tokens } from '../../src/auth/tokens';
 import { checkLedger } from '../../src/escrow/ledger-check';
 import { createAgent, createWorker, type TestAgent } from '../support/actors';
 import { createAdmin, createOperator, OPERATOR_PASSWORD } from '../support/admins';
 import { agentBalance, escrowOf, workerBalance } from '../support/balances';
 import {
-  collectPageErrors,
   desktopContext,
   launchChromium,
+  openPage,
+  openSignedIn,
   phoneContext,
   requireWebBuild,
   screenshot,
   withDiagnostics,
   type Browser,
-  type Page,
+  type BrowserContext,
+  type OpenedPage,
 } from '../support/browser';
 import { listen } from '../support/held-upload';
 import { createUploadTestApp, offset, spot, type UploadTestApp } from '../support/photos';
@@ -43,7 +44,7 @@ describe('task reports and the income report in the operator console', () => {
   let browser: Browser;
   let agent: TestAgent;
   const here = spot();
-  const pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[] = [];
+  const pages: OpenedPage[] = [];
 
   beforeAll(async () => {
     requireWebBuild();
@@ -57,13 +58,7 @@ describe('task reports and the income report in the operator console', () => {
     await t?.close();
   });
 
-  async function newPage(context: Awaited<ReturnType<typeof desktopContext>>) {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors = collectPageErrors(page);
-    pages.push({ page, errors });
-    return { page, errors };
-  }
+  const newPage = (context: BrowserContext) => openPage(pages, context);
 
   /** An operator signed in to the console through its sign-in screen, on a desktop in English. */
   async function operatorConsole() {
@@ -119,13 +114,7 @@ describe('task reports and the income report in the operator console', () => {
 
       // The worker reports it in the app, in Chinese.
       const phone = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
-      const pair = await t.app.get(Tokens).issuePair('worker', worker.id);
-      await phone.addInitScript({
-        content: `if (!localStorage.getItem('legwork.app.refresh')) {
-          localStorage.setItem('legwork.app.refresh', ${JSON.stringify(pair.refresh_token)});
-        }`,
-      });
-      const app = await newPage(phone);
+      const app = await openSignedIn(pages, t, phone, 'worker', worker.id);
       await app.page.goto(`/app/mine/${assignmentId}`);
       await app.page.getByRole('button', { name: '举报此任务' }).click();
       const dialog = app.page.getByRole('alertdialog', { name: '向 Legwork 举报此任务' });

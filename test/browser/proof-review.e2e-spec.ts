@@ -1,21 +1,21 @@
 import { createAgent, createWorker, type TestAgent, type TestWorker } from '../support/actors';
 import { createAdmin, createOperator, OPERATOR_PASSWORD, type TestAdmin } from '../support/admins';
 import {
-  collectPageErrors,
   desktopContext,
   launchChromium,
+  openPage,
+  openSignedIn,
   phoneContext,
   requireWebBuild,
   screenshot,
   withDiagnostics,
   type Browser,
   type BrowserContext,
-  type Page,
+  type OpenedPage,
 } from '../support/browser';
 import { createUploadTestApp, offset, scene, spot, uploadProof, type UploadTestApp } from '../support/photos';
 import { freePort } from '../support/process';
 import { accept, createTask, submit } from '../support/tasks';
-import { Tokens } from '../../src/auth/tokens';
 
 /**
  * The human review of issue 29 (product-decisions §18) in real browsers: a worker sends another worker's photo, so the
@@ -30,7 +30,7 @@ describe('proof review in the console and the worker app', () => {
   let agent: TestAgent;
   let admin: TestAdmin;
   const here = spot();
-  const pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[] = [];
+  const pages: OpenedPage[] = [];
 
   beforeAll(async () => {
     requireWebBuild();
@@ -48,26 +48,10 @@ describe('proof review in the console and the worker app', () => {
     await t?.close();
   });
 
-  async function newPage(context: BrowserContext) {
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors = collectPageErrors(page);
-    pages.push({ page, errors });
-    return { page, errors };
-  }
+  const newPage = (context: BrowserContext) => openPage(pages, context);
 
-  /** A browser context signed in as `who` (its refresh token stored once, as a sign-in leaves it). */
-  async function signedIn(context: BrowserContext, who: 'worker' | 'agent', id: string, key: string) {
-    const pair = await t.app.get(Tokens).issuePair(who, id);
-    const k = JSON.stringify(key);
-    await context.addInitScript({
-      content: `if (!localStorage.getItem(${k}) && !sessionStorage.getItem('seeded')) {
-        localStorage.setItem(${k}, ${JSON.stringify(pair.refresh_token)});
-        sessionStorage.setItem('seeded', '1');
-      }`,
-    });
-    return newPage(context);
-  }
+  const signedIn = (context: BrowserContext, who: 'worker' | 'agent', id: string) =>
+    openSignedIn(pages, t, context, who, id);
 
   /** A photo task at `here` taken by `worker`, who sends `photo` (its EXIF GPS 20 m away). */
   async function sendPhoto(worker: TestWorker, title: string, photo: Buffer) {
@@ -101,12 +85,7 @@ describe('proof review in the console and the worker app', () => {
 
       // The agent: the risk, the signal in words (never the code alone), the banner with the deadline.
       const agentContext = await desktopContext(browser, base, { locale: 'en-US' });
-      const { page: console, errors: consoleErrors } = await signedIn(
-        agentContext,
-        'agent',
-        agent.id,
-        'legwork.console.refresh',
-      );
+      const { page: console, errors: consoleErrors } = await signedIn(agentContext, 'agent', agent.id);
       await console.goto(`/console/tasks/${fraud.taskId}`);
       const banner = console.getByTestId('hold-banner');
       await banner
@@ -188,12 +167,7 @@ describe('proof review in the console and the worker app', () => {
 
       // The worker reads why in the app, asks a person to look again, and sees the request open.
       const phone = await phoneContext(browser, base, here, { locale: 'zh-CN' });
-      const { page: app, errors: appErrors } = await signedIn(
-        phone,
-        'worker',
-        cheat.id,
-        'legwork.app.refresh',
-      );
+      const { page: app, errors: appErrors } = await signedIn(phone, 'worker', cheat.id);
       // The verdict card says a person (an operator), not the agent, found the photos not genuine; the platform's
       // explanation stored with the rejection is not shown as the agent's message; the card offers the request.
       await app.goto(`/app/mine/${fraud.id}`);

@@ -1,16 +1,15 @@
-import { Tokens } from '../../src/auth/tokens';
 import { createAgent, createWorker, type TestAgent, type TestWorker } from '../support/actors';
 import {
-  collectPageErrors,
   desktopContext,
   launchChromium,
+  openSignedIn,
   phoneContext,
   requireWebBuild,
   screenshot,
   withDiagnostics,
   type Browser,
   type BrowserContext,
-  type Page,
+  type OpenedPage,
 } from '../support/browser';
 import { listen } from '../support/held-upload';
 import { createUploadTestApp, jpeg, offset, spot, type UploadTestApp } from '../support/photos';
@@ -32,7 +31,7 @@ describe('typed answers in the worker app and the console', () => {
   let agent: TestAgent;
   let worker: TestWorker;
   const here = spot();
-  const pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[] = [];
+  const pages: OpenedPage[] = [];
 
   beforeAll(async () => {
     requireWebBuild();
@@ -47,22 +46,8 @@ describe('typed answers in the worker app and the console', () => {
     await t?.close();
   });
 
-  /** A browser context signed in as `who` (its refresh token stored once, as a sign-in leaves it). */
-  async function signedIn(context: BrowserContext, who: 'worker' | 'agent', id: string, key: string) {
-    const pair = await t.app.get(Tokens).issuePair(who, id);
-    const k = JSON.stringify(key);
-    await context.addInitScript({
-      content: `if (!localStorage.getItem(${k}) && !sessionStorage.getItem('seeded')) {
-        localStorage.setItem(${k}, ${JSON.stringify(pair.refresh_token)});
-        sessionStorage.setItem('seeded', '1');
-      }`,
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors = collectPageErrors(page);
-    pages.push({ page, errors });
-    return { page, errors };
-  }
+  const signedIn = (context: BrowserContext, who: 'worker' | 'agent', id: string) =>
+    openSignedIn(pages, t, context, who, id);
 
   const assignmentRow = async (id: string) =>
     (
@@ -92,7 +77,7 @@ describe('typed answers in the worker app and the console', () => {
       });
       const assignmentId = await accept(t, worker, taskId);
       const context = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
-      const { page, errors } = await signedIn(context, 'worker', worker.id, 'legwork.app.refresh');
+      const { page, errors } = await signedIn(context, 'worker', worker.id);
       await page.goto(`/app/mine/${assignmentId}`);
       await page.getByRole('heading', { name: '需要回答的问题' }).waitFor();
 
@@ -167,7 +152,7 @@ describe('typed answers in the worker app and the console', () => {
       });
       const assignmentId = await accept(t, worker, taskId);
       const context = await phoneContext(browser, base, offset(here, 30), { locale: 'zh-CN' });
-      const { page, errors } = await signedIn(context, 'worker', worker.id, 'legwork.app.refresh');
+      const { page, errors } = await signedIn(context, 'worker', worker.id);
       await page.goto(`/app/mine/${assignmentId}`);
       await page.getByLabel('排队人数（必填）').fill('7');
       // The drafts IndexedDB holds for this assignment (0 or 1), read in the page.
@@ -194,7 +179,7 @@ describe('typed answers in the worker app and the console', () => {
   it('an agent builds a schema with the preview, creates the task and reads the answers table', () =>
     withDiagnostics(pages, async () => {
       const context = await desktopContext(browser, base, { locale: 'en-US' });
-      const { page, errors } = await signedIn(context, 'agent', agent.id, 'legwork.console.refresh');
+      const { page, errors } = await signedIn(context, 'agent', agent.id);
       await page.goto('/console/tasks/new');
       await page.getByLabel('Title').fill('Is the bakery open?');
       await page.getByLabel('What the worker should do').fill('Check the door and count the queue.');

@@ -10,6 +10,8 @@ import {
   type Page,
 } from 'playwright-core';
 import { webBuildDir } from '../../src/apps/web-apps.module';
+import { Tokens } from '../../src/auth/tokens';
+import type { TestApp } from './app';
 import type { Point } from './photos';
 
 /**
@@ -122,14 +124,55 @@ export async function desktopContext(browser: Browser, base: string, over: Brows
   return browser.newContext({ baseURL: base, viewport: { width: 1366, height: 900 }, ...over });
 }
 
+/** A page a browser test opened, with what it reported as errors. */
+export interface OpenedPage {
+  page: Page;
+  errors: ReturnType<typeof collectPageErrors>;
+}
+
+/**
+ * A new page of `context` that gives up waiting after 15 s and collects its errors. It joins `pages`, the list
+ * withDiagnostics shows when the test fails.
+ */
+export async function openPage(pages: OpenedPage[], context: BrowserContext): Promise<OpenedPage> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const opened = { page, errors: collectPageErrors(page) };
+  pages.push(opened);
+  return opened;
+}
+
+/** Where each app keeps its refresh token. */
+const REFRESH_KEYS = { worker: 'legwork.app.refresh', agent: 'legwork.console.refresh' } as const;
+
+/**
+ * `openPage`, signed in as a worker (in the app) or an agent (in the console) without the sign-in screens, which have
+ * their own tests: the refresh token is stored as a sign-in leaves it, once per tab, so a test that signs out stays
+ * signed out.
+ */
+export async function openSignedIn(
+  pages: OpenedPage[],
+  t: TestApp,
+  context: BrowserContext,
+  who: keyof typeof REFRESH_KEYS,
+  id: string,
+): Promise<OpenedPage> {
+  const pair = await t.app.get(Tokens).issuePair(who, id);
+  const key = JSON.stringify(REFRESH_KEYS[who]);
+  await context.addInitScript({
+    content: `if (!localStorage.getItem(${key}) && !sessionStorage.getItem('seeded')) {
+      localStorage.setItem(${key}, ${JSON.stringify(pair.refresh_token)});
+      sessionStorage.setItem('seeded', '1');
+    }`,
+  });
+  return openPage(pages, context);
+}
+
 /**
  * Runs a browser test's body; when it fails, each page's screenshot is written to the temp directory and the error
  * names them with what each page logged, so a failure on CI says what the screen showed.
  */
-export async function withDiagnostics(
-  pages: { page: Page; errors: ReturnType<typeof collectPageErrors> }[],
-  body: () => Promise<void>,
-): Promise<void> {
+export async function withDiagnostics(pages: OpenedPage[], body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (err) {
