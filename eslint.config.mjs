@@ -73,12 +73,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['./*', '../*'], message: 'process.ts is built with scripts/: Node modules only.' }] },
+        {
+          patterns: [
+            { group: ['./*', '../*'], message: 'process.ts is built with scripts/: Node modules only.' },
+          ],
+        },
       ],
     },
   },
   {
     // Error responses are documented from their codes, so the OpenAPI cannot say what the code does not do.
+    // The main DataSource is injected by type (see the second rule).
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -87,6 +92,12 @@ export default tseslint.config(
           selector:
             "ImportDeclaration[source.value='@nestjs/swagger'] > ImportSpecifier[imported.name=/^Api(?!Ok|Created|Accepted|NoContent)[A-Za-z]+Response$/]",
           message: 'Document error responses with @ApiErrors (src/common/errors/api-errors.decorator.ts).',
+        },
+        {
+          // Nest injects the main pool by its type; the decorator is kept for the jobs pool, so it marks that one.
+          selector: "Decorator > CallExpression[callee.name='InjectDataSource'][arguments.length=0]",
+          message:
+            'Take the main DataSource by its type (private readonly ds: DataSource); @InjectDataSource(JOBS_DATA_SOURCE) only for the jobs pool (docs/architecture.md, Data access).',
         },
       ],
     },
