@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { TextBox } from '../../shared/fields';
-import { formatDateTime } from '../../shared/i18n';
+import { MessageList } from '../../shared/message-list';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
 import { ErrorNotice, Loading } from '../../shared/ui';
@@ -49,16 +49,13 @@ export function MessageThread({ assignmentId }: { assignmentId: string }) {
       {!thread.data && thread.loading && <Loading />}
       {thread.data && messages.length === 0 && <p className="muted">{t('msg.empty')}</p>}
       {messages.length > 0 && (
-        <ol className="messages" aria-label={t('msg.title')}>
-          {messages.map((m) => (
-            <li key={m.message_id} className={m.from === 'worker' ? 'mine' : 'theirs'}>
-              <span className="muted">
-                {t(`msg.from.${m.from}`)} · {formatDateTime(m.created_at, locale)}
-              </span>
-              <p className="body">{m.body}</p>
-            </li>
-          ))}
-        </ol>
+        <MessageList
+          messages={messages}
+          mine="worker"
+          from={(m) => t(`msg.from.${m.from}`)}
+          locale={locale}
+          label={t('msg.title')}
+        />
       )}
       <form onSubmit={sending.onSubmit(send)}>
         <TextBox

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { TextBox } from '../../shared/fields';
 import { unwrap } from '../../shared/api';
 import { formatDateTime } from '../../shared/i18n';
+import { MessageList } from '../../shared/message-list';
 import { Empty, ErrorNotice, Loading } from '../../shared/ui';
 import { useAction } from '../../shared/use-action';
 import { useAsync } from '../../shared/use-async';
@@ -105,16 +106,13 @@ function Thread(props: { taskId: string; assignmentId: string; onRead: () => voi
       {thread.error ? <ErrorNotice error={thread.error} onRetry={() => void thread.reload()} /> : null}
       {!thread.data && thread.loading && <Loading />}
       {thread.data && messages.length === 0 && <p className="muted">{t('msg.empty')}</p>}
-      <ol className="messages">
-        {messages.map((m) => (
-          <li key={m.message_id} className={m.from === 'agent' ? 'mine' : 'theirs'}>
-            <span className="muted">
-              {t(`msg.from.${m.from}`)} · {formatDateTime(m.created_at, locale)}
-            </span>
-            <p className="plain-text">{m.body}</p>
-          </li>
-        ))}
-      </ol>
+      <MessageList
+        messages={messages}
+        mine="agent"
+        from={(m) => t(`msg.from.${m.from}`)}
+        locale={locale}
+        label={t('msg.title')}
+      />
       <form onSubmit={send}>
         <TextBox
           id={boxId}
