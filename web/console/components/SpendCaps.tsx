@@ -28,9 +28,8 @@ export function SpendCaps(props: { apiKey: Key; onChanged: () => void }) {
   const action = useAction();
   const save = action.onSubmit(async () => {
     const caps: Schemas['SpendCapsRequest'] = {};
-    const [daily, monthly, ceiling] = CAP_FIELDS.map((f) => amounts[f]).map((v) =>
-      v.trim() === '' ? null : yuanToCents(v),
-    );
+    const cents = (v: string) => (v.trim() === '' ? null : yuanToCents(v));
+    const [daily, monthly, ceiling] = [cents(amounts.daily), cents(amounts.monthly), cents(amounts.ceiling)];
     if ([daily, monthly, ceiling].some((a) => a !== null && Number.isNaN(a))) return setInvalid(true);
     setInvalid(false);
     if (daily !== null) caps.daily_cents = daily;
