@@ -74,12 +74,13 @@ export class RedisBus implements OnModuleInit, OnApplicationShutdown {
 }
 
 /**
- * The socket.io Redis adapter calls publish/subscribe without awaiting them; a rejected command would be an
- * unhandled rejection (fatal in Node). These wrappers turn rejections into a warning.
+ * The socket.io Redis adapter calls publish, subscribe and (when the server closes) unsubscribe without awaiting them;
+ * a rejected command would be an unhandled rejection (fatal in Node). With Redis down, the unsubscriptions wait in the
+ * subscriber's queue until the shutdown's disconnect rejects them. These wrappers turn rejections into a warning.
  */
 function quiet(client: Redis, onError: (err: unknown) => void): Redis {
   client.on('error', onError);
-  for (const method of ['publish', 'subscribe', 'psubscribe'] as const) {
+  for (const method of ['publish', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
     const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) =>
       original(...args).catch((err: unknown) => {
