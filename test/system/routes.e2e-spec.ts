@@ -1,13 +1,13 @@
 import { createTestApp, TestApp } from '../support/app';
 import { listRoutes } from '../support/routes';
 
+/** An operation served identically on both surfaces. */
+const both = (method: string, path: string) => [`${method} /v1${path}`, `${method} /api/v1${path}`];
+
 /**
  * The exact set of (method, path) pairs the service serves. A route added, removed or renamed fails this test until
  * the list (and the spec mapping in docs/api-surfaces.md) is updated on purpose. Grows with each capability.
  */
-/** An operation served identically on both surfaces. */
-const both = (method: string, path: string) => [`${method} /v1${path}`, `${method} /api/v1${path}`];
-
 const EXPECTED = [
   // system
   'GET /',

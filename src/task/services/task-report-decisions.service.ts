@@ -40,6 +40,13 @@ interface ReportRow {
   reports_on_task: number;
 }
 
+/** A report as operators read it: with its task, the agent's standing and how many reports the task has. */
+const REPORTS = `SELECT r.id, r.task_id, r.worker_id, r.reason, r.note, r.created_at, r.outcome, r.suspend_agent,
+         r.decision_note, r.decided_at, t.title AS task_title, t.status AS task_status, r.agent_id,
+         ag.account_status AS agent_status,
+         (SELECT count(*)::int FROM task_reports o WHERE o.task_id = r.task_id) AS reports_on_task
+    FROM task_reports r JOIN tasks t ON t.id = r.task_id JOIN agents ag ON ag.id = r.agent_id`;
+
 /**
  * The operators' side of workers' reports of tasks (product-decisions §19, "Also"): the queue, and one decision per
  * task that closes every open report of it. The decision locks the task row first (the lock every change of the task
@@ -48,13 +55,6 @@ interface ReportRow {
  * open slots, withdrawn offers, and work taken, under way or submitted (each through its one settlement reference,
  * so nothing can be refunded twice); approved or rejected slots stay as they were.
  */
-/** A report as operators read it: with its task, the agent's standing and how many reports the task has. */
-const REPORTS = `SELECT r.id, r.task_id, r.worker_id, r.reason, r.note, r.created_at, r.outcome, r.suspend_agent,
-         r.decision_note, r.decided_at, t.title AS task_title, t.status AS task_status, r.agent_id,
-         ag.account_status AS agent_status,
-         (SELECT count(*)::int FROM task_reports o WHERE o.task_id = r.task_id) AS reports_on_task
-    FROM task_reports r JOIN tasks t ON t.id = r.task_id JOIN agents ag ON ag.id = r.agent_id`;
-
 @Injectable()
 export class TaskReportDecisions {
   constructor(

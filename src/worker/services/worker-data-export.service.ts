@@ -11,8 +11,8 @@ type Row = Record<string, unknown>;
 /**
  * Every query is keyed by the worker's own id, and each names its columns: nothing of an agent (its id, keys,
  * secrets, email) and nothing of another worker leaves. Tasks are shown as the worker saw them (title, description,
- * place, pay). The tables of modules above this one (assignments, messages, uploads, ratings, notifications) are read by SQL, as
- * the earnings service reads assignments.
+ * place, pay). The tables of modules above this one (assignments, messages, uploads, ratings, notifications) are read
+ * by SQL, as the earnings service reads assignments.
  */
 const QUERIES = {
   profile: `SELECT id AS worker_id, phone_number, display_name, skills, account_status, reputation, finished_tasks,

@@ -24,6 +24,9 @@ import { uploadProof } from '../proof-upload';
 import { CameraButton, ProofCamera } from './CameraButton';
 import { SubmitWork } from './SubmitWork';
 
+/** Where a schema without photo fields keeps the optional proof photo (no field name starts with `$`). */
+const PROOF = '$proof';
+
 /**
  * The task's answer_schema as a form (product-decisions §17): a number pad for numbers, radios or a list for a
  * choice, checkboxes for a multi-select, the phone's date and time pickers, a camera button per photo field. The
@@ -31,9 +34,6 @@ import { SubmitWork } from './SubmitWork';
  * What is entered is kept in IndexedDB (answer-draft.ts) so a reload loses nothing, and a sending that fails for
  * want of a connection waits ("waiting to send") and goes out by itself when the connection returns.
  */
-/** Where a schema without photo fields keeps the optional proof photo (no field name starts with `$`). */
-const PROOF = '$proof';
-
 export function AnswerForm(props: { task: AssignmentDetail; onSubmitted: (note: string) => void }) {
   const { t, locale } = useWords();
   const { task, onSubmitted } = props;
