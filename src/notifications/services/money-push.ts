@@ -7,7 +7,7 @@ import { JobRunner } from '../../jobs/job-runner';
 import { moneyPushPayload } from '../push-payload';
 import { loadNotice } from '../worker-notifications.rows';
 import { PushSubscriptionsService } from './push-subscriptions.service';
-import { type PushOutcome, WebPushSender } from './web-push-sender';
+import { type PushOutcome, undeliveredSummary, WebPushSender } from './web-push-sender';
 
 export const MONEY_PUSH_QUEUE = 'money-push';
 /** A push service keeps news of money a day for a device that is off; an offer's push lives as long as the offer. */
@@ -66,12 +66,11 @@ export class MoneyPush {
     for (const [i, o] of outcomes.entries())
       if (o.result === 'gone') await this.subscriptions.forget(devices[i].id);
     if (!outcomes.some((o) => o.result === 'delivered')) {
-      const codes = outcomes.map((o) => (o.statusCode !== null ? `http_${o.statusCode}` : 'unreachable'));
       await settleNoticeDelivery(this.ds, {
         ...delivery,
         status: 'failed',
         at: this.clock.now(),
-        detail: [...new Set(codes)].join(' ').slice(0, 200),
+        detail: undeliveredSummary(outcomes),
       });
     }
     this.logger.info(

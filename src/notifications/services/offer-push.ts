@@ -6,7 +6,7 @@ import { recordOfferDelivery } from '../../events/offer-deliveries';
 import { loadOffer } from '../offer-ladder.rows';
 import { offerPushPayload } from '../push-payload';
 import { PushSubscriptionsService } from './push-subscriptions.service';
-import { type PushOutcome, WebPushSender } from './web-push-sender';
+import { type PushOutcome, undeliveredSummary, WebPushSender } from './web-push-sender';
 
 /**
  * The second rung of the ladder: an offer pushed at once to every device the worker subscribed (product-decisions §16),
@@ -52,7 +52,7 @@ export class OfferPush {
     await recordOfferDelivery(this.ds, {
       ...delivery,
       status: delivered ? 'sent' : 'failed',
-      detail: delivered ? null : summary(outcomes),
+      detail: delivered ? null : undeliveredSummary(outcomes),
     });
     this.logger.info(
       { assignment_id: offer.id, push: outcomes.map((o) => `${o.result}:${o.statusCode ?? '-'}`) },
@@ -60,17 +60,4 @@ export class OfferPush {
     );
     return outcomes;
   }
-}
-
-/**
- * Why no device took the push, as reason codes (the worker sees the delivery; no address or message goes in it):
- * each push service's status (`http_410`), or how the request failed.
- */
-function summary(outcomes: PushOutcome[]): string {
-  const codes = outcomes.map((o) => {
-    if (o.statusCode !== null) return `http_${o.statusCode}`;
-    const error = o.result === 'failed' ? o.error : '';
-    return /^(blocked|timeout|not encrypted)/.exec(error)?.[1].replace(' ', '_') ?? 'unreachable';
-  });
-  return [...new Set(codes)].join(' ').slice(0, 200);
 }

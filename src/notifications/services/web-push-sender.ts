@@ -53,3 +53,16 @@ export class WebPushSender {
     return { result: 'failed', statusCode: answer.statusCode, error: answer.error ?? 'failed' };
   }
 }
+
+/**
+ * Why no device took a push (an offer's or a money notification's), as reason codes (the worker sees the delivery;
+ * no address or message goes in it): each push service's status (`http_410`), or how the request failed.
+ */
+export function undeliveredSummary(outcomes: PushOutcome[]): string {
+  const codes = outcomes.map((o) => {
+    if (o.statusCode !== null) return `http_${o.statusCode}`;
+    const error = o.result === 'failed' ? o.error : '';
+    return /^(blocked|timeout|not encrypted)/.exec(error)?.[1].replace(' ', '_') ?? 'unreachable';
+  });
+  return [...new Set(codes)].join(' ').slice(0, 200);
+}
