@@ -77,8 +77,16 @@ describe('money notifications through the offer ladder', () => {
     }, `the ${kind} notification of ${assignmentId}`);
   }
 
-  async function pushes(device: TestPushSubscription): Promise<Record<string, unknown>[]> {
-    return (await device.messages()).map((m) => JSON.parse(device.decrypt(m)) as Record<string, unknown>);
+  /**
+   * What the device's push service was handed, once `count` pushes are there: the push row is claimed (`sent`)
+   * before the push goes out, so the notification's deliveries can show it a moment before it arrives.
+   */
+  async function pushes(device: TestPushSubscription, count = 1): Promise<Record<string, unknown>[]> {
+    const messages = await waitFor(async () => {
+      const held = await device.messages();
+      return held.length >= count && held;
+    }, `${count} push(es) at the test push service`);
+    return messages.map((m) => JSON.parse(device.decrypt(m)) as Record<string, unknown>);
   }
 
   const smsJobs = (notificationId: string) => jobsFor(t, MONEY_SMS_QUEUE, notificationId, 'notification_id');
@@ -211,9 +219,8 @@ describe('money notifications through the offer ladder', () => {
     const all = await list(worker);
     expect(all.notifications.map((n) => n.kind)).toEqual(['dispute_decided', 'rejected']);
     expect(all.unread_count).toBe(2);
-    await waitFor(async () => (await device.messages()).length === 2, 'both pushes');
     // Each its own job: they may reach the push service in either order.
-    expect((await pushes(device)).map((p) => p.heading).sort()).toEqual([
+    expect((await pushes(device, 2)).map((p) => p.heading).sort()).toEqual([
       'Dispute decided: overturned, ¥45.00 paid',
       'Your result was rejected',
     ]);
